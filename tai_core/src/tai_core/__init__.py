@@ -1,1 +1,41 @@
-"""placeholder"""
+"""tai-core: the part of tai every plugin and embedder builds on.
+
+The core knows four things — the hook specifications (:mod:`tai_core.hookspecs`), the
+block protocol (:mod:`tai_core.blocks`), the session tree (:mod:`tai_core.tree`) and the
+plugin layer that loads everything else (:mod:`tai_core.plugins`) — plus the pipeline,
+the runtime and the command line built from them. It never imports a block kind, a
+provider or a sandbox: those are plugins, and tai-core with no plugin installed still
+starts and says what is missing.
+
+The public API for plugin authors is what this module exports: the ``hookimpl`` marker,
+the block-kind contract and the parser's values.
+"""
+
+from tai_core.blocks import (
+    Block,
+    BlockKind,
+    BlockNotRunnableError,
+    BlockParseError,
+    BlockParser,
+    BlockResult,
+    Param,
+    RunContext,
+    parse_blocks,
+)
+from tai_core.plugins import ContextProviderInfo, PluginHost, ProviderInfo, hookimpl
+
+__all__ = [
+    "Block",
+    "BlockKind",
+    "BlockNotRunnableError",
+    "BlockParseError",
+    "BlockParser",
+    "BlockResult",
+    "ContextProviderInfo",
+    "Param",
+    "PluginHost",
+    "ProviderInfo",
+    "RunContext",
+    "hookimpl",
+    "parse_blocks",
+]

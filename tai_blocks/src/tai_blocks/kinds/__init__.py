@@ -1,0 +1,1 @@
+"""One module per block kind; each module is a plugin (see the distribution's entry points)."""

@@ -1,0 +1,38 @@
+"""The ``go-src`` kind: the source of Go symbols, from the snapshot taken before the round.
+
+Focus packages enter the first request as documentation only; this kind is how the model
+pulls implementation source on demand, naming symbols it can already see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tai_blocks.kinds._common import CODE_COMMANDS, TREE_PARAMS
+from tai_core import BlockKind, hookimpl
+
+
+class GoSrcKind(BlockKind):
+    """Fetch the source of Go declarations or packages."""
+
+    name = "go-src"
+    params = TREE_PARAMS
+    triggers_round = True
+    commands = CODE_COMMANDS
+    prompt_section = """\
+# go-src blocks
+
+Focus packages are given as documentation; fetch the implementation before you reason
+about it or change it. In a `go-src` block, write one symbol per line: a package (by
+import path or name) for its documentation, or a declaration — `Name`, `Type.Method`,
+`pkg.Name`, `path/to/pkg.Type.Method`. Prefer import paths when names are ambiguous. The
+source (with its doc comment, file and line) arrives in the next message, as it was before
+this round's changes; use the file path it gives as `file-path` in change blocks."""
+    restatement = "go-src blocks: one symbol per line; source arrives next message."
+    disabled_notice = "source cannot be fetched now; work from the context already given."
+
+
+@hookimpl
+def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
+    """Register the go-src kind."""
+    register(GoSrcKind())

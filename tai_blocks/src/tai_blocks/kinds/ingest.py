@@ -1,0 +1,41 @@
+"""The ``ingest`` kind: files, globs and URLs fetched into the next round as tagged content."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tai_blocks.kinds._common import CODE_COMMANDS, TREE_PARAMS
+from tai_core import Block, BlockKind, hookimpl
+
+_REQUEST = re.compile(r"<(file|glob|fetch)\b[^>]*>.*?</\1>|<(file|glob|fetch)\b[^>]*/>", re.S)
+
+
+class IngestKind(BlockKind):
+    """Fetch files, glob matches or web pages."""
+
+    name = "ingest"
+    params = TREE_PARAMS
+    triggers_round = True
+    commands = CODE_COMMANDS
+    prompt_section = """\
+# ingest blocks
+
+Fetch content you need with an `ingest` block. Its body holds requests, one per line:
+- `<file>path/to/file</file>` — a file inside the project (relative or absolute);
+- `<glob>pattern/**/*.md</glob>` — the list of project files matching a pattern;
+- `<fetch>https://example.org/page</fetch>` — a web page (size and time are limited).
+Each result arrives in the next message inside `<context>` tags, errors included."""
+    restatement = "ingest blocks: <file>, <glob> or <fetch> requests; content arrives next."
+    disabled_notice = "files cannot be fetched now; use the context given and say what is missing."
+
+    def check_body(self, block: Block) -> list[str]:
+        if not _REQUEST.search(block.body):
+            return ["an ingest block needs at least one <file>, <glob> or <fetch> request"]
+        return []
+
+
+@hookimpl
+def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
+    """Register the ingest kind."""
+    register(IngestKind())

@@ -1,0 +1,174 @@
+"""The contract every block kind fulfils, and the values a block run produces.
+
+A block kind is a plain object registered through ``tai_register_block_kinds``; the core
+never imports a kind by name. :class:`BlockKind` is a base class that implements the
+generic parts (parameter validation, the refusal to run a kind whose execution does not
+exist) so a plugin only declares data and overrides what is specific to it. Plugins may
+also fulfil the contract without inheriting, as long as the attributes and methods below
+exist (the plugin manager checks them at registration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+import attrs
+
+if TYPE_CHECKING:
+    from tai_core.blocks._model import Block
+
+#: The commands a kind may be available in: Go goal loops, any-text generation, the
+#: interactive chat, text answers.
+COMMANDS: frozenset[str] = frozenset({"go", "any", "ai", "next"})
+
+#: The attributes and methods a registered kind must have.
+REQUIRED_MEMBERS: tuple[str, ...] = (
+    "name",
+    "params",
+    "prompt_section",
+    "restatement",
+    "disabled_notice",
+    "streams",
+    "triggers_round",
+    "commands",
+    "validate",
+    "execute",
+)
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+
+
+def is_valid_name(name: str) -> bool:
+    """True when ``name`` is usable as a kind or parameter name in a block header."""
+    return bool(name) and all(char in _NAME_CHARS for char in name)
+
+
+@attrs.frozen
+class Param:
+    """One header parameter of a kind: ``name="value"`` in ``kind(name="value")``."""
+
+    name: str
+    description: str
+    required: bool = False
+    #: When not empty, the only values accepted.
+    choices: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class BlockResult:
+    """What running a block produced: the text fed back to the model next round.
+
+    ``ok`` is false when the block failed or was refused; ``triggers_round`` says whether
+    this result alone is a reason for another round.
+    """
+
+    kind: str
+    ok: bool
+    text: str
+    triggers_round: bool = True
+
+
+class RunContext(Protocol):
+    """What a running block may know about its run (provided by the pipeline)."""
+
+    @property
+    def cwd(self) -> Path:
+        """The working directory: every relative path of a block is relative to it."""
+        ...
+
+    @property
+    def command(self) -> str:
+        """The command being run: one of :data:`COMMANDS`."""
+        ...
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """The merged configuration of the run."""
+        ...
+
+
+class BlockNotRunnableError(Exception):
+    """A block of a kind whose execution this installation of tai does not provide.
+
+    Raised instead of pretending: the block is reported as not run, with the reason.
+    """
+
+
+class BlockKind:
+    """Base class of block kinds: declare the class attributes, override what differs.
+
+    Subclasses set :attr:`name`, :attr:`params`, :attr:`prompt_section`,
+    :attr:`restatement`, :attr:`disabled_notice`, :attr:`streams`,
+    :attr:`triggers_round` and :attr:`commands`, and override :meth:`check_body` and
+    :meth:`execute` as needed.
+    """
+
+    #: The name written in the header: ``<<W name(...)``.
+    name: ClassVar[str] = ""
+    #: The parameters the header accepts; any other is refused by :meth:`validate`.
+    params: ClassVar[tuple[Param, ...]] = ()
+    #: The kind's section of the system prompt: what it does, its parameters and body.
+    prompt_section: ClassVar[str] = ""
+    #: The one-line reminder repeated at the end of the user prompt.
+    restatement: ClassVar[str] = ""
+    #: Said in the prompt when the kind is disabled: what to do instead.
+    disabled_notice: ClassVar[str] = ""
+    #: True when blocks are applied while the reply still streams (change blocks).
+    streams: ClassVar[bool] = False
+    #: True when a block of this kind makes the pipeline start another round.
+    triggers_round: ClassVar[bool] = False
+    #: The commands this kind is available in (a subset of :data:`COMMANDS`).
+    commands: ClassVar[frozenset[str]] = frozenset()
+
+    def validate(self, block: Block) -> list[str]:
+        """Problems of ``block`` (empty when valid): unknown, missing or bad parameters,
+        then whatever :meth:`check_body` finds."""
+        known = {param.name: param for param in self.params}
+        problems = [
+            f"{self.name} blocks take no parameter {name!r}"
+            + (f" (they take: {', '.join(sorted(known))})" if known else "")
+            for name in block.params
+            if name not in known
+        ]
+        for param in self.params:
+            value = block.params.get(param.name)
+            if value is None:
+                if param.required:
+                    problems.append(f"{self.name} blocks need the parameter {param.name!r}")
+            elif param.choices and value not in param.choices:
+                problems.append(
+                    f"{self.name} parameter {param.name!r} must be one of "
+                    f"{', '.join(param.choices)}, not {value!r}"
+                )
+        problems.extend(self.check_body(block))
+        return problems
+
+    def check_body(self, block: Block) -> list[str]:
+        """Kind-specific problems of the body (none by default)."""
+        del block
+        return []
+
+    def execute(self, block: Block, context: RunContext) -> BlockResult:
+        """Run ``block``; the base refuses, saying this kind cannot run here."""
+        del block, context
+        raise BlockNotRunnableError(
+            f"{self.name} blocks are recognised but cannot run in this version of tai; "
+            "the block was not run"
+        )
+
+
+def missing_members(kind: object) -> list[str]:
+    """The members of the kind contract that ``kind`` lacks or gets wrong."""
+    missing = [member for member in REQUIRED_MEMBERS if not hasattr(kind, member)]
+    if missing:
+        return missing
+    problems: list[str] = []
+    name = kind.name  # type: ignore[attr-defined]
+    if not isinstance(name, str) or not is_valid_name(name):
+        problems.append(f"name {name!r} (letters, digits, '_', '.', ':' and '-' only)")
+    unknown = set(kind.commands) - COMMANDS  # type: ignore[attr-defined]
+    if unknown:
+        problems.append(f"commands {sorted(unknown)} (known: {sorted(COMMANDS)})")
+    return problems

@@ -1,0 +1,112 @@
+"""``tai parse``: what tai makes of a reply, block by block, without running anything.
+
+For plugin authors and for anyone puzzled by a model's output: the reply goes through the
+same incremental parser and the same ``tai_block_parsed``/``tai_validate_block`` hooks as
+in a run, and each block is listed with its kind's verdict. Exit status 1 when anything
+would have been fed back as an error, so the command can guard a test.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+import click
+
+from tai_core.blocks import Block, BlockParseError, BlockParser
+from tai_core.plugins import PluginHost
+
+_READ_SIZE = 1 << 16
+
+
+def _header(block: Block) -> str:
+    params = ", ".join(
+        f"{name}={json.dumps(value, ensure_ascii=False)}" for name, value in block.params.items()
+    )
+    kind = block.kind or "(kindless)"
+    return f"{kind}({params})" if params else kind
+
+
+def _verdict(host: PluginHost, block: Block) -> tuple[str, list[str]]:
+    kind = host.registry.block_kinds.get(block.kind)
+    host.pm.hook.tai_block_parsed(block=block, kind=kind)
+    if kind is None:
+        return "unknown", []
+    problems = [
+        problem
+        for found in host.pm.hook.tai_validate_block(block=block, kind=kind)
+        for problem in found
+    ]
+    return ("invalid" if problems else "ok"), problems
+
+
+def parse_stream(stream: IO[str]) -> list[Block | BlockParseError]:
+    """Every result of parsing ``stream``, read and fed in pieces as a reply streams."""
+    parser = BlockParser()
+    results: list[Block | BlockParseError] = []
+    while chunk := stream.read(_READ_SIZE):
+        results.extend(parser.feed(chunk))
+    results.extend(parser.finish())
+    return results
+
+
+@click.command("parse")
+@click.argument("reply", type=click.File("r", encoding="utf-8"), default="-")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
+@click.pass_obj
+def parse_command(app: Any, reply: IO[str], as_json: bool) -> None:
+    """Parse a model's REPLY (a file, or - for stdin) and check every block.
+
+    Nothing is run. Each block is reported with its kind's verdict: ok, invalid (with the
+    problems) or unknown (no installed plugin registers that kind). Exits with 1 when a
+    block is malformed, unclosed or invalid.
+    """
+    host: PluginHost = app.host
+    entries: list[dict[str, Any]] = []
+    for result in parse_stream(reply):
+        if isinstance(result, BlockParseError):
+            entries.append(
+                {
+                    "line": result.line,
+                    "status": result.reason,
+                    "kind": result.kind,
+                    "delimiter": result.delimiter,
+                    "message": result.message(),
+                }
+            )
+            continue
+        status, problems = _verdict(host, result)
+        entries.append(
+            {
+                "line": result.line,
+                "status": status,
+                "kind": result.kind,
+                "delimiter": result.delimiter,
+                "params": dict(result.params),
+                "body": result.body,
+                "problems": problems,
+                "header": _header(result),
+            }
+        )
+    failed = [entry for entry in entries if entry["status"] not in ("ok", "unknown")]
+    if as_json:
+        click.echo(json.dumps({"results": entries}, indent=2, ensure_ascii=False))
+    else:
+        for entry in entries:
+            if "header" not in entry:
+                click.echo(f"line {entry['line']}: {entry['message']}")
+            elif entry["status"] == "invalid":
+                click.echo(f"line {entry['line']}: {entry['header']} — invalid:")
+                for problem in entry["problems"]:
+                    click.echo(f"    {problem}")
+            elif entry["status"] == "unknown":
+                click.echo(
+                    f"line {entry['line']}: {entry['header']} — unknown kind "
+                    "(no installed plugin registers it)"
+                )
+            else:
+                click.echo(f"line {entry['line']}: {entry['header']} — ok")
+        blocks = sum(1 for entry in entries if "header" in entry)
+        click.echo(f"{blocks} block(s), {len(failed)} problem(s)")
+    if failed:
+        raise SystemExit(1)

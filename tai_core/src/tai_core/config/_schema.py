@@ -1,0 +1,130 @@
+"""The closed schema of ``tai.toml``: every key tai knows, with its type.
+
+Closed on purpose: a misspelt key (``modle = "x"``) is an error naming the file and the
+key, not a setting silently ignored. Keys are those of the original's configuration,
+written in TOML; a few have aliases kept from the original (``model_name`` for
+``model``), where the canonical name wins when both are set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Value types: scalar types, ``"strs"`` (list of strings, concatenated across files),
+#: ``"str|strs"`` (a string or a list; lists concatenate), ``"tables"`` (list of tables,
+#: concatenated), ``"table"`` (nested keys with their own schema), ``"map"`` (free keys).
+Schema = Mapping[str, Any]
+
+GENERATOR_SCHEMA: Schema = {
+    "name": str,
+    "type": str,
+    "model": str,
+    "family": str,
+    "base_url": str,
+    "api_key": str,
+    "api_version": str,
+    "context_tokens": int,
+    "max_generate_tokens": int,
+    "max_thinking_tokens": int,
+    "temperature": float,
+    "reasoning_effort": str,
+    "disable_search": bool,
+    "disable_tools": bool,
+    "extra_arguments": "map",
+    "is_open_router": bool,
+    "is_azure": bool,
+    "service_tier": str,
+    "aliases": "strs",
+    "redirect": str,
+    "random_redirect": "strs",
+    "no_proxy": bool,
+    "preserved_thinking": bool,
+    "zero_data_retention": bool,
+    "provider": "map",
+    "variants": "tables",
+}
+
+GO_SCHEMA: Schema = {
+    "load_dir": str,
+    "load_patterns": "strs",
+    "context_patterns": "strs",
+    "doc_patterns": "strs",
+    "hidden": "strs",
+    "no_tests": bool,
+    "show_token_counts": bool,
+    "envs": "strs",
+    "extra_system_prompt": "str|strs",
+    "family_extra_system_prompt": "map",
+}
+
+CONFIG_SCHEMA: Schema = {
+    "model": str,
+    "fast_model": str,
+    "handoff_model": str,
+    "review_models": "strs",
+    "max_tokens": int,
+    "extra_system_prompt": "str|strs",
+    "family_extra_system_prompt": "map",
+    "match": "strs",
+    "ignore": "strs",
+    "files": "strs",
+    "focus": "strs",
+    "effort": str,
+    "temperature": float,
+    "shell": bool,
+    "allowed_shell_commands": "str|strs",
+    "shell_timeout": float,
+    "thoughts": bool,
+    "summarize_thoughts": bool,
+    "summary_language": str,
+    "apply": bool,
+    "no_memory": bool,
+    "record": bool,
+    "confidential_mode": bool,
+    "review": bool,
+    "log_level": str,
+    "proxy": str,
+    "schedule_interval": float,
+    "disabled_plugins": "strs",
+    "protected_paths": "strs",
+    "generators": ("tables", GENERATOR_SCHEMA),
+    "go": ("table", GO_SCHEMA),
+    "cmd_ai": ("table", {"model": str, "fast_model": str, "handoff_model": str}),
+    **{
+        f"{provider}_api_key": str
+        for provider in (
+            "openai",
+            "anthropic",
+            "google",
+            "huoshan",
+            "baidu",
+            "deepseek",
+            "openrouter",
+            "tencent",
+            "aliyun",
+            "zhipu",
+            "vercel",
+            "nvidia",
+            "azure",
+            "aws_bedrock",
+            "opencode_go",
+        )
+    },
+    "openrouter_endpoint": str,
+    "azure_endpoint": str,
+    "azure_api_version": str,
+}
+
+#: Alias → canonical key. The canonical key wins when a file sets both.
+ALIASES: Mapping[str, str] = {
+    "model_name": "model",
+    "fast_model_name": "fast_model",
+    "handoff_model_name": "handoff_model",
+    "max_context_tokens": "max_tokens",
+    "match_patterns": "match",
+    "proxy_addr": "proxy",
+    "proxy_address": "proxy",
+    "http_proxy": "proxy",
+    "open_router_api_key": "openrouter_api_key",
+}

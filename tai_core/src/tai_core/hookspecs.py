@@ -1,0 +1,359 @@
+"""Every hook tai calls, with what it receives, what it returns and where it may live.
+
+tai's core knows the block protocol, the pipeline, the session tree and these
+specifications; everything a user can name — block kinds, providers, context providers,
+commands, the sandbox's policies — is a plugin implementing them. The built-in plugins
+use exactly the hooks below, through the same entry-point group (``tai``) as third-party
+ones, so nothing a built-in does is out of reach of a plugin.
+
+Conventions (the template of pytest and datasette):
+
+* Registration hooks receive a ``register`` callback instead of returning values, so a
+  plugin may register any number of things and tai knows which plugin registered each.
+* ``firstresult`` hooks stop at the first implementation that returns something other
+  than ``None``; the others collect every non-``None`` result in a list.
+* An implementation may accept fewer arguments than its specification names; this is how
+  specifications grow without breaking plugins. Name the arguments you use, exactly.
+* "Where it may be implemented" says which kind of plugin the hook is meant for. Any
+  module registered under the entry-point group ``tai`` may implement any hook.
+
+The generation hooks (session, round, model call) are called by the runtime that runs
+the pipeline; the block hooks by the block pipeline; the policy hooks by whatever is about
+to run a command or touch a path. Each docstring names the caller.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    import click
+
+    from tai_core.blocks import Block, BlockKind, BlockResult, RunContext
+
+#: The marker that declares a hook specification (project name ``tai``).
+hookspec = pluggy.HookspecMarker("tai")
+
+
+# ---------------------------------------------------------------------------------------
+# Registration
+# ---------------------------------------------------------------------------------------
+
+
+@hookspec
+def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
+    """Register block kinds.
+
+    Called once per plugin while plugins load, right after the plugin is registered; an
+    exception here unregisters the plugin and is reported (fatal with
+    ``TAI_STRICT_PLUGINS=1``).
+
+    :param register: call ``register(kind)`` for each kind, where ``kind`` fulfils the
+        :class:`tai_core.blocks.BlockKind` contract (its name, parameters, prompt section,
+        restatement, whether it streams, whether it triggers a round, the commands it is
+        available in, ``validate`` and ``execute``). A name already registered by another
+        plugin is refused and reported as that plugin's load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: block-kind plugins (``tai_blocks`` registers one entry
+    point per built-in kind through this very hook).
+    """
+
+
+@hookspec
+def tai_register_providers(register: Callable[[Any], None]) -> None:
+    """Register model providers.
+
+    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
+
+    :param register: call ``register(provider)`` for each provider; ``provider`` fulfils
+        :class:`tai_core.plugins.ProviderInfo` (``name``, ``types`` — the configuration
+        ``type`` values it serves — and ``description``). A name or type already taken by
+        another plugin is refused and reported as that plugin's load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: provider plugins (``tai_providers`` and third parties).
+    """
+
+
+@hookspec
+def tai_register_context_providers(register: Callable[[Any], None]) -> None:
+    """Register context providers — the sources of the parts of the first request.
+
+    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
+
+    :param register: call ``register(provider)`` for each context provider; ``provider``
+        fulfils :class:`tai_core.plugins.ContextProviderInfo` (``name`` and
+        ``description``). A name already taken is refused and reported as a load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: context-provider plugins (the Go provider, the any-text
+    provider, third parties).
+    """
+
+
+@hookspec
+def tai_register_commands(cli: click.Group) -> None:
+    """Add sub-commands to the ``tai`` command line.
+
+    Called once per plugin while plugins load, before the command line is parsed, so
+    ``tai --help`` lists plugin commands beside the built-in ones.
+
+    :param cli: the ``tai`` :class:`click.Group`; decorate functions with ``@cli.command()``
+        or call ``cli.add_command``. A command name that already exists is refused and
+        reported as the plugin's load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: any plugin that offers a command.
+    """
+
+
+# ---------------------------------------------------------------------------------------
+# Block lifecycle: parsed -> validated -> (streamed) -> run -> result
+# ---------------------------------------------------------------------------------------
+
+
+@hookspec
+def tai_block_parsed(block: Block, kind: BlockKind | None) -> None:
+    """A complete block came out of the parser.
+
+    Called by the block pipeline for every complete block, in reply order, as soon as its
+    closing line has arrived (while the reply still streams), before validation.
+
+    :param block: the parsed :class:`tai_core.blocks.Block`.
+    :param kind: its registered kind, or ``None`` when no plugin registered that kind (the
+        block is then kept as a remaining block and never runs).
+    :return: nothing; results are ignored. Raising aborts the attempt like a failed block.
+
+    Where it may be implemented: observers (recording, logging, live displays).
+    """
+
+
+@hookspec
+def tai_validate_block(block: Block, kind: BlockKind) -> Sequence[str] | None:
+    """Check a block before it is streamed or run.
+
+    Called by the block pipeline after :func:`tai_block_parsed` for blocks of a known kind.
+    The kind's own ``validate`` runs as the built-in implementation of this hook; plugins
+    add checks of their own (a house rule about paths, a forbidden parameter).
+
+    :param block: the parsed block.
+    :param kind: its kind.
+    :return: a sequence of problems (each a sentence the model can act on), or ``None``
+        for none. Every implementation's problems are collected; any problem makes the
+        block invalid, and the problems are fed back to the model.
+
+    Where it may be implemented: block-kind plugins and policy plugins.
+    """
+
+
+@hookspec(firstresult=True)
+def tai_run_block(block: Block, kind: BlockKind, context: RunContext) -> BlockResult | None:
+    """Run one block after the reply has ended (deferred execution).
+
+    Called by the block pipeline for each valid block of a kind that runs, after the round
+    that carried it succeeded and its changes were flushed. The built-in implementation
+    (``trylast``) calls ``kind.execute(block, context)``. Stops at the first non-``None``
+    result, which makes three patterns possible:
+
+    * refuse a block: a ``tryfirst`` implementation returns a refusing
+      :class:`tai_core.blocks.BlockResult` (``ok=False``) and the kind never runs;
+    * change its arguments: a ``tryfirst`` implementation calls ``kind.execute`` with a
+      modified block and returns that result;
+    * time, log or rewrite results: a ``wrapper=True`` implementation around the call
+      (``result = yield``, then return the result or a replacement).
+
+    :param block: the block to run.
+    :param kind: its kind.
+    :param context: the :class:`tai_core.blocks.RunContext` of the run (working directory,
+        the command being run, the configuration).
+    :return: the :class:`tai_core.blocks.BlockResult` whose text is fed back to the model.
+
+    Where it may be implemented: the sandbox (policy), observers (wrappers), and plugins
+    that replace how a kind runs.
+    """
+
+
+# ---------------------------------------------------------------------------------------
+# Generation lifecycle (called by the runtime)
+# ---------------------------------------------------------------------------------------
+
+
+@hookspec
+def tai_session_start(session: Any) -> None:
+    """A session (one run of a command, or an interactive session) has started.
+
+    Called by the runtime after the session's configuration was validated and before the
+    first round. Fire-and-forget: an exception is reported and otherwise ignored.
+
+    :param session: the runtime's read-only view of the session (its id, command, model
+        and working directory).
+    :return: nothing.
+
+    Where it may be implemented: observers, recorders, plugins that prepare per-session
+    state.
+    """
+
+
+@hookspec
+def tai_session_end(session: Any, error: BaseException | None) -> None:
+    """A session has ended, successfully (``error is None``) or not.
+
+    Called by the runtime once per session, after the last round and the final flush, also
+    when the session was cancelled. Fire-and-forget.
+
+    :param session: the session view, as in :func:`tai_session_start`.
+    :param error: the terminal error, or ``None``.
+    :return: nothing.
+
+    Where it may be implemented: observers, recorders, clean-up of per-session state.
+    """
+
+
+@hookspec
+def tai_round_start(session: Any, round_number: int) -> None:
+    """A round (one model call and the blocks it carries) is about to start.
+
+    Called by the runtime before the request of each round is built, retries included.
+    Fire-and-forget.
+
+    :param session: the session view.
+    :param round_number: 1 for the first round of the session, counting every attempt.
+    :return: nothing.
+
+    Where it may be implemented: observers.
+    """
+
+
+@hookspec
+def tai_round_end(session: Any, round_number: int, outcome: str) -> None:
+    """A round has ended.
+
+    Called by the runtime after the round's outcome is known and, on success, after its
+    changes reached the disk. Fire-and-forget.
+
+    :param session: the session view.
+    :param round_number: as in :func:`tai_round_start`.
+    :param outcome: ``"success"``, ``"retry"`` (the attempt is discarded and retried from
+        the snapshot before it) or ``"error"`` (the run cannot go on).
+    :return: nothing.
+
+    Where it may be implemented: observers.
+    """
+
+
+@hookspec
+def tai_before_model_call(
+    session: Any, model: str, messages: Sequence[Mapping[str, Any]]
+) -> Mapping[str, Any] | None:
+    """A request is about to be sent to the model; a plugin may adjust this call.
+
+    Called by the runtime once per model call, after the prompt is built. Synchronous.
+
+    :param session: the session view.
+    :param model: the model name the call will use.
+    :param messages: the request's messages (read-only).
+    :return: ``None``, or a mapping with any of the keys ``system_text`` (appended to the
+        system prompt for this call only; the texts of all plugins are joined with
+        newlines), ``headers`` (extra HTTP headers for this call; later plugins win on the
+        same header) and ``model`` (use this model for this call only; the last non-empty
+        value wins). Unknown keys are an error naming the plugin.
+
+    Where it may be implemented: plugins that add instructions, route models or tag
+    requests.
+    """
+
+
+@hookspec
+def tai_after_model_call(
+    session: Any, model: str, finish_reason: str, usage: Mapping[str, int]
+) -> None:
+    """The model's reply has ended (streamed completely, or failed).
+
+    Called by the runtime after each model call, before the reply's blocks run.
+    Fire-and-forget.
+
+    :param session: the session view.
+    :param model: the model that answered.
+    :param finish_reason: the provider's finish reason (``"stop"``, ``"length"``, …), or
+        ``"error"``.
+    :param usage: normalised token counts (``input``, ``cache_read``, ``cache_write``,
+        ``output``, ``reasoning``).
+    :return: nothing.
+
+    Where it may be implemented: observers, cost trackers.
+    """
+
+
+@hookspec
+def tai_compaction(session: Any, direction: str, node_count: int) -> None:
+    """The runtime is compacting (or has compacted) what a session carries forward.
+
+    Called by the runtime before (``direction="before"``) and after (``"after"``) it
+    replaces old rounds' material by summaries. Fire-and-forget.
+
+    :param session: the session view.
+    :param direction: ``"before"`` or ``"after"``.
+    :param node_count: the number of session-tree nodes carried forward at that moment.
+    :return: nothing.
+
+    Where it may be implemented: observers.
+    """
+
+
+@hookspec
+def tai_schedule_tick(now: float) -> None:
+    """A periodic tick of the runtime, for background work.
+
+    Called by the runtime every ``schedule_interval`` seconds of configuration while it
+    runs (never when the interval is unset). Fire-and-forget.
+
+    :param now: the tick's time, as :func:`time.time`.
+    :return: nothing.
+
+    Where it may be implemented: plugins with background duties (syncing, reminders).
+    """
+
+
+# ---------------------------------------------------------------------------------------
+# Policy (first result wins)
+# ---------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
+    """Decide whether a shell command may run.
+
+    Called before a shell block's command runs, and by ``tai policy check``. Stops at the
+    first non-``None`` answer.
+
+    :param command: the command text, as the model wrote it.
+    :param cwd: the directory it would run in.
+    :return: ``(allowed, reason)`` — ``reason`` says why, in one sentence the model and the
+        user can read — or ``None`` to leave the decision to other plugins. When no plugin
+        answers, the command is refused.
+
+    Where it may be implemented: the sandbox distribution; policy plugins (``tryfirst`` to
+    take precedence over it).
+    """
+
+
+@hookspec(firstresult=True)
+def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
+    """Decide whether a path may be read or written.
+
+    Called before a change block touches a file and before a fetch block reads one. Stops at
+    the first non-``None`` answer.
+
+    :param path: the path, relative to the working directory or absolute.
+    :param operation: ``"read"``, ``"write"``, ``"create"``, ``"delete"`` or ``"rename"``.
+    :return: ``(allowed, reason)``, or ``None`` to leave the decision to other plugins.
+        When no plugin answers, paths inside the working directory are allowed and others
+        refused.
+
+    Where it may be implemented: the sandbox distribution; policy plugins.
+    """

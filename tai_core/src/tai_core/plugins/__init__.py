@@ -1,0 +1,37 @@
+"""The plugin layer: tai is built from its own hooks.
+
+pluggy carries the registration layer (hook specs in :mod:`tai_core.hookspecs`, the
+``tai`` marker); :class:`PluginHost` loads the entry points of the group ``tai`` one at a
+time and keeps a :class:`Registry` of what each plugin registered. Built-in block kinds,
+providers and context providers are plugins of exactly this kind, so a third party can do
+whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
+"""
+
+from tai_core.plugins._contracts import ContextProviderInfo, ProviderInfo
+from tai_core.plugins._host import (
+    CORE_PLUGIN,
+    ENTRY_POINT_GROUP,
+    LoadOptions,
+    PluginHost,
+    PluginLoadError,
+    PluginRecord,
+    default_options,
+)
+from tai_core.plugins._markers import hookimpl
+from tai_core.plugins._registry import CATEGORIES, RegistrationError, Registry
+
+__all__ = [
+    "CATEGORIES",
+    "CORE_PLUGIN",
+    "ENTRY_POINT_GROUP",
+    "ContextProviderInfo",
+    "LoadOptions",
+    "PluginHost",
+    "PluginLoadError",
+    "PluginRecord",
+    "ProviderInfo",
+    "RegistrationError",
+    "Registry",
+    "default_options",
+    "hookimpl",
+]

@@ -1,0 +1,350 @@
+"""Loading plugins one at a time, so one broken plugin never takes tai down.
+
+Each entry point of the group ``tai`` is one plugin, named by its entry name. For each,
+in name order: skip it when blocked (``-p no:NAME``, config ``disabled_plugins``) or not
+allowed (``TAI_LOAD_PLUGINS``); import it; register it with pluggy; check its hook names;
+call its registration hooks with a ``register`` callback bound to it; check what it
+registered. A failure at any step unregisters the plugin, records the error for
+``tai plugins`` and goes on — unless ``TAI_STRICT_PLUGINS=1``, which makes it fatal.
+``check_pending()`` runs after loading as the final guard against misspelt hooks.
+
+Registration hooks are called through ``subset_hook_caller`` restricted to the plugin
+being loaded, so hook tracing (``TAI_TRACE_PLUGINS=1``) sees them like any other call
+and each registration is attributed to exactly one plugin.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+import attrs
+import pluggy
+
+from tai_core import hookspecs
+from tai_core.plugins._registry import RegistrationError, Registry, Staging
+
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution, EntryPoint
+
+    import click
+
+#: The entry-point group plugins register under.
+ENTRY_POINT_GROUP = "tai"
+
+#: The name of the core's own plugin (the default block hooks); it cannot be blocked.
+CORE_PLUGIN = "tai-core"
+
+_REGISTRATION_HOOKS: tuple[tuple[str, str], ...] = (
+    ("tai_register_block_kinds", "add_block_kind"),
+    ("tai_register_providers", "add_provider"),
+    ("tai_register_context_providers", "add_context_provider"),
+)
+
+
+class PluginLoadError(Exception):
+    """A plugin failed to load while ``TAI_STRICT_PLUGINS=1`` makes that fatal."""
+
+
+def _env_flag(environ: Mapping[str, str], name: str) -> bool:
+    return environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+@attrs.frozen
+class LoadOptions:
+    """Which plugins to load and how strictly."""
+
+    #: Plugin names never to load (``-p no:NAME``, config ``disabled_plugins``).
+    blocked: frozenset[str] = frozenset()
+    #: When not ``None``, the only plugin names to load (``TAI_LOAD_PLUGINS``).
+    only: frozenset[str] | None = None
+    #: A plugin that fails to load stops tai (``TAI_STRICT_PLUGINS=1``).
+    strict: bool = False
+    #: Every hook call is traced to stderr (``TAI_TRACE_PLUGINS=1``).
+    trace: bool = False
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str], blocked: Iterable[str] = ()) -> LoadOptions:
+        """Options from the ``TAI_*`` variables, plus the names blocked elsewhere."""
+        only = environ.get("TAI_LOAD_PLUGINS")
+        return cls(
+            blocked=frozenset(blocked),
+            only=None
+            if only is None
+            else frozenset(name.strip() for name in only.split(",") if name.strip()),
+            strict=_env_flag(environ, "TAI_STRICT_PLUGINS"),
+            trace=_env_flag(environ, "TAI_TRACE_PLUGINS"),
+        )
+
+
+@attrs.define
+class PluginRecord:
+    """One plugin as ``tai plugins`` reports it."""
+
+    name: str
+    module: str
+    #: ``loaded``, ``failed``, ``blocked`` or ``not-allowed`` (outside TAI_LOAD_PLUGINS).
+    status: str
+    distribution: str | None = None
+    version: str | None = None
+    error: str | None = None
+    hooks: list[str] = attrs.Factory(list)
+    registers: dict[str, list[str]] = attrs.Factory(dict)
+
+
+def _describe_exception(error: BaseException) -> str:
+    """``Type: message`` plus the innermost frame, enough to find the fault."""
+    text = f"{type(error).__name__}: {error}"
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        last = frames[-1]
+        text += f" ({last.filename}:{last.lineno})"
+    return text
+
+
+class PluginHost:
+    """A pluggy plugin manager with tai's hook specs, and what its plugins registered.
+
+    One host per process run (or per test): nothing here is global, so embedders and tests
+    can build as many as they like.
+    """
+
+    def __init__(
+        self,
+        options: LoadOptions | None = None,
+        *,
+        cli: click.Group | None = None,
+        stderr: TextIO | None = None,
+    ) -> None:
+        self.options = options or LoadOptions()
+        self.cli = cli
+        self.pm = pluggy.PluginManager("tai")
+        self.pm.add_hookspecs(hookspecs)
+        self.registry = Registry()
+        self.records: list[PluginRecord] = []
+        self._distributions: dict[str, Distribution] = {}
+        self._stderr = stderr
+        self._started: dict[str, float] = {}
+        if self.options.trace:
+            self.pm.add_hookcall_monitoring(self._trace_before, self._trace_after)
+        from tai_core import _core_plugin
+
+        core = PluginRecord(
+            name=CORE_PLUGIN,
+            module=_core_plugin.__name__,
+            status="loaded",
+            distribution="tai-core",
+        )
+        self.records.append(core)
+        self._register(_core_plugin, core)
+        for name in self.options.blocked - {CORE_PLUGIN}:
+            self.pm.set_blocked(name)
+
+    # -- tracing ------------------------------------------------------------------------
+
+    @property
+    def stderr(self) -> TextIO:
+        """Where warnings and traces go (``sys.stderr`` unless given)."""
+        return self._stderr or sys.stderr
+
+    def _trace_before(
+        self, hook_name: str, impls: list[pluggy.HookImpl], kwargs: Mapping[str, Any]
+    ) -> None:
+        args = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
+        plugins = ", ".join(impl.plugin_name for impl in impls) or "no implementation"
+        self.stderr.write(f"[tai trace] {hook_name}({args}) -> {plugins}\n")
+        self._started[hook_name] = time.perf_counter()
+
+    def _trace_after(
+        self,
+        outcome: pluggy.Result[Any],
+        hook_name: str,
+        impls: list[pluggy.HookImpl],
+        kwargs: Mapping[str, Any],
+    ) -> None:
+        del impls, kwargs
+        elapsed = (time.perf_counter() - self._started.pop(hook_name, time.perf_counter())) * 1e3
+        if outcome.exception is not None:
+            shown = f"raised {_describe_exception(outcome.exception)}"
+        else:
+            shown = f"returned {outcome.get_result()!r}"
+        self.stderr.write(f"[tai trace] {hook_name} {shown} in {elapsed:.2f} ms\n")
+
+    # -- loading ------------------------------------------------------------------------
+
+    def load_entry_points(self, entry_points: Iterable[EntryPoint] | None = None) -> None:
+        """Load every plugin of the group ``tai`` (or the given entry points), in name order,
+        then run pluggy's ``check_pending``."""
+        if entry_points is None:
+            from importlib.metadata import entry_points as find
+
+            entry_points = find(group=ENTRY_POINT_GROUP)
+        for entry_point in sorted(entry_points, key=lambda ep: (ep.name, ep.value)):
+            self._load_entry_point(entry_point)
+        self.pm.check_pending()
+
+    def _load_entry_point(self, entry_point: EntryPoint) -> None:
+        name = entry_point.name
+        distribution = entry_point.dist.name if entry_point.dist else None
+        record = PluginRecord(
+            name=name, module=entry_point.value, status="loaded", distribution=distribution
+        )
+        earlier = self.record(name)
+        self.records.append(record)
+        if entry_point.dist is not None:
+            self._distributions[distribution or ""] = entry_point.dist
+        if earlier is not None or name == CORE_PLUGIN:
+            taken_by = earlier.module if earlier else "tai itself"
+            self._fail(record, f"plugin name {name!r} is already taken by {taken_by!r}")
+            return
+        if self.pm.is_blocked(name):
+            record.status = "blocked"
+            return
+        if self.options.only is not None and name not in self.options.only:
+            record.status = "not-allowed"
+            return
+        try:
+            plugin = entry_point.load()
+        except Exception as error:  # noqa: BLE001 - any import failure is the plugin's fault
+            self._fail(record, f"import failed: {_describe_exception(error)}")
+            return
+        self._register(plugin, record)
+
+    def register(
+        self, plugin: object, name: str, *, distribution: str | None = None
+    ) -> PluginRecord:
+        """Register ``plugin`` (a module or an object with hook implementations) under
+        ``name``, exactly as an entry point would be; for embedders and tests."""
+        if self.pm.get_plugin(name) is not None or name == CORE_PLUGIN:
+            raise ValueError(f"a plugin named {name!r} is already registered")
+        module = getattr(plugin, "__name__", type(plugin).__name__)
+        record = PluginRecord(name=name, module=module, status="loaded", distribution=distribution)
+        self.records.append(record)
+        self._register(plugin, record)
+        return record
+
+    def unregister(self, name: str) -> None:
+        """Remove the plugin ``name`` and everything it registered."""
+        if self.pm.get_plugin(name) is not None:
+            self.pm.unregister(name=name)
+        self.registry.remove_plugin(name)
+        if self.cli is not None:
+            for command, owner in list(self.registry.commands.items()):
+                if owner == name:
+                    self.cli.commands.pop(command, None)
+        self.records = [record for record in self.records if record.name != name]
+
+    def _register(self, plugin: object, record: PluginRecord) -> None:
+        try:
+            self.pm.register(plugin, name=record.name)
+        except Exception as error:  # noqa: BLE001 - pluggy's validation names the fault
+            self._fail(record, f"registration failed: {error}")
+            return
+        try:
+            self._check_hook_names(plugin)
+            record.hooks = sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or ())
+            record.registers = self._call_registration_hooks(plugin, record.name)
+        except Exception as error:  # noqa: BLE001 - a plugin raising here is reported
+            self.pm.unregister(plugin)
+            self.registry.remove_plugin(record.name)
+            described = (
+                str(error)
+                if isinstance(error, RegistrationError)
+                else f"registration failed: {_describe_exception(error)}"
+            )
+            self._fail(record, described)
+
+    def _check_hook_names(self, plugin: object) -> None:
+        unknown = sorted(
+            caller.name
+            for caller in self.pm.get_hookcallers(plugin) or ()
+            if not caller.has_spec()
+            and any(not impl.optionalhook for impl in caller.get_hookimpls())
+        )
+        if unknown:
+            known = sorted(name for name in dir(hookspecs) if name.startswith("tai_"))
+            raise RegistrationError(
+                f"unknown hook(s) {', '.join(unknown)}; tai's hooks are: {', '.join(known)}"
+            )
+
+    def _call_registration_hooks(self, plugin: object, name: str) -> dict[str, list[str]]:
+        others = [p for p in self.pm.get_plugins() if p is not plugin]
+        staged = Staging(plugin=name)
+        for hook_name, method in _REGISTRATION_HOOKS:
+            caller = self.pm.subset_hook_caller(hook_name, remove_plugins=others)
+            callback: Callable[[Any], None] = getattr(staged, method)
+            caller(register=callback)
+        problems = self.registry.problems(staged)
+        if problems:
+            raise RegistrationError("; ".join(problems))
+        commands = self._add_commands(others)
+        registers = self.registry.commit(staged)
+        self.registry.add_commands(name, commands)
+        registers["commands"] = commands
+        return registers
+
+    def _add_commands(self, others: list[object]) -> list[str]:
+        if self.cli is None:
+            return []
+        before = dict(self.cli.commands)
+        caller = self.pm.subset_hook_caller("tai_register_commands", remove_plugins=others)
+        try:
+            caller(cli=self.cli)
+        except BaseException:
+            self.cli.commands.clear()
+            self.cli.commands.update(before)
+            raise
+        replaced = sorted(
+            command for command, obj in before.items() if self.cli.commands.get(command) is not obj
+        )
+        if replaced:
+            self.cli.commands.clear()
+            self.cli.commands.update(before)
+            raise RegistrationError(f"command(s) {', '.join(replaced)} already exist")
+        return sorted(set(self.cli.commands) - set(before))
+
+    def _fail(self, record: PluginRecord, message: str) -> None:
+        record.status = "failed"
+        record.error = message
+        if self.options.strict:
+            raise PluginLoadError(f"plugin {record.name!r}: {message}")
+
+    # -- reporting ----------------------------------------------------------------------
+
+    def record(self, name: str) -> PluginRecord | None:
+        """The record of the plugin ``name`` (the first one, if the name came twice)."""
+        return next((record for record in self.records if record.name == name), None)
+
+    def failures(self) -> list[PluginRecord]:
+        """The plugins that failed to load, in load order."""
+        return [record for record in self.records if record.status == "failed"]
+
+    def fill_versions(self) -> None:
+        """Read each plugin's distribution version (metadata parsing: only on demand)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        for record in self.records:
+            if record.version is not None or record.distribution is None:
+                continue
+            dist = self._distributions.get(record.distribution)
+            try:
+                record.version = dist.version if dist else version(record.distribution)
+            except PackageNotFoundError:
+                record.version = None
+
+    def warn_failures(self) -> None:
+        """One line on stderr per plugin that failed to load."""
+        for record in self.failures():
+            self.stderr.write(
+                f"tai: plugin {record.name!r} was skipped: {record.error}\n"
+                "     (TAI_STRICT_PLUGINS=1 makes this fatal; `tai plugins` lists all)\n"
+            )
+
+
+def default_options(blocked: Iterable[str] = ()) -> LoadOptions:
+    """Load options from this process's environment."""
+    return LoadOptions.from_environ(os.environ, blocked)

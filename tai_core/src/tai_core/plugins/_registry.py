@@ -1,0 +1,130 @@
+"""What the plugins registered, and which plugin registered each thing.
+
+A plugin's registrations are staged and checked as a whole before they join the
+registry: a plugin whose kind breaks the contract, or whose name collides with one taken
+by an earlier plugin, joins with nothing — the registry never holds half a plugin. Names
+are first come, first served (plugins load in entry-point name order), and a collision is
+reported as the later plugin's load error rather than silently renamed, because a model's
+prompt names kinds: two plugins cannot both own ``shell``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tai_core.blocks._kind import BlockKind, missing_members
+from tai_core.plugins._contracts import context_provider_problems, provider_problems
+
+#: The categories of things a plugin registers, as named in ``tai plugins``.
+CATEGORIES: tuple[str, ...] = ("block_kinds", "providers", "context_providers", "commands")
+
+
+class RegistrationError(Exception):
+    """A plugin's registrations break the contract or collide with another plugin's."""
+
+
+@attrs.define
+class Staging:
+    """The registrations of one plugin, collected before they are checked."""
+
+    plugin: str
+    block_kinds: list[BlockKind] = attrs.Factory(list)
+    providers: list[Any] = attrs.Factory(list)
+    context_providers: list[Any] = attrs.Factory(list)
+
+    def add_block_kind(self, kind: BlockKind) -> None:
+        """The ``register`` callback of ``tai_register_block_kinds``."""
+        self.block_kinds.append(kind)
+
+    def add_provider(self, provider: Any) -> None:
+        """The ``register`` callback of ``tai_register_providers``."""
+        self.providers.append(provider)
+
+    def add_context_provider(self, provider: Any) -> None:
+        """The ``register`` callback of ``tai_register_context_providers``."""
+        self.context_providers.append(provider)
+
+
+@attrs.define
+class Registry:
+    """Everything registered, by name, with the owning plugin of each name."""
+
+    block_kinds: dict[str, BlockKind] = attrs.Factory(dict)
+    providers: dict[str, Any] = attrs.Factory(dict)
+    provider_types: dict[str, str] = attrs.Factory(dict)
+    context_providers: dict[str, Any] = attrs.Factory(dict)
+    commands: dict[str, str] = attrs.Factory(dict)
+    owners: dict[tuple[str, str], str] = attrs.Factory(dict)
+
+    def problems(self, staged: Staging) -> list[str]:
+        """Why ``staged`` cannot join (empty when it can)."""
+        problems: list[str] = []
+        seen: set[tuple[str, str]] = set()
+
+        def claim(category: str, name: str, what: str) -> None:
+            key = (category, name)
+            if key in self.owners:
+                problems.append(f"{what} {name!r} is already registered by {self.owners[key]!r}")
+            elif key in seen:
+                problems.append(f"{what} {name!r} is registered twice")
+            seen.add(key)
+
+        for kind in staged.block_kinds:
+            wrong = missing_members(kind)
+            if wrong:
+                problems.append(f"block kind {kind!r} does not fulfil the contract: {wrong}")
+                continue
+            claim("block_kinds", kind.name, "block kind")
+        for provider in staged.providers:
+            wrong = provider_problems(provider)
+            if wrong:
+                problems.append(f"provider {provider!r}: {'; '.join(wrong)}")
+                continue
+            claim("providers", provider.name, "provider")
+            for type_name in provider.types:
+                claim("provider_types", type_name.lower(), "provider type")
+        for provider in staged.context_providers:
+            wrong = context_provider_problems(provider)
+            if wrong:
+                problems.append(f"context provider {provider!r}: {'; '.join(wrong)}")
+                continue
+            claim("context_providers", provider.name, "context provider")
+        return problems
+
+    def commit(self, staged: Staging) -> dict[str, list[str]]:
+        """Add ``staged`` (checked by :meth:`problems`); returns the names per category."""
+        plugin = staged.plugin
+        for kind in staged.block_kinds:
+            self.block_kinds[kind.name] = kind
+            self.owners["block_kinds", kind.name] = plugin
+        for provider in staged.providers:
+            self.providers[provider.name] = provider
+            self.owners["providers", provider.name] = plugin
+            for type_name in provider.types:
+                self.provider_types[type_name.lower()] = provider.name
+                self.owners["provider_types", type_name.lower()] = plugin
+        for provider in staged.context_providers:
+            self.context_providers[provider.name] = provider
+            self.owners["context_providers", provider.name] = plugin
+        return {
+            "block_kinds": [kind.name for kind in staged.block_kinds],
+            "providers": [provider.name for provider in staged.providers],
+            "context_providers": [provider.name for provider in staged.context_providers],
+        }
+
+    def add_commands(self, plugin: str, names: list[str]) -> None:
+        """Record that ``plugin`` added the commands ``names``."""
+        for name in names:
+            self.commands[name] = plugin
+            self.owners["commands", name] = plugin
+
+    def remove_plugin(self, plugin: str) -> None:
+        """Forget everything ``plugin`` registered."""
+        for (category, name), owner in list(self.owners.items()):
+            if owner != plugin:
+                continue
+            del self.owners[category, name]
+            table: dict[str, Any] = getattr(self, category)
+            table.pop(name, None)
