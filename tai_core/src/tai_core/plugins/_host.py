@@ -19,7 +19,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
@@ -40,9 +40,9 @@ ENTRY_POINT_GROUP = "tai"
 CORE_PLUGIN = "tai-core"
 
 _REGISTRATION_HOOKS: tuple[tuple[str, str], ...] = (
-    ("tai_register_block_kinds", "add_block_kind"),
-    ("tai_register_providers", "add_provider"),
-    ("tai_register_context_providers", "add_context_provider"),
+    ("tai_register_block_kinds", "block_kinds"),
+    ("tai_register_providers", "providers"),
+    ("tai_register_context_providers", "context_providers"),
 )
 
 
@@ -94,6 +94,11 @@ class PluginRecord:
     error: str | None = None
     hooks: list[str] = attrs.Factory(list)
     registers: dict[str, list[str]] = attrs.Factory(dict)
+
+
+def _short_repr(value: object, limit: int = 100) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _describe_exception(error: BaseException) -> str:
@@ -154,7 +159,7 @@ class PluginHost:
     def _trace_before(
         self, hook_name: str, impls: list[pluggy.HookImpl], kwargs: Mapping[str, Any]
     ) -> None:
-        args = ", ".join(f"{key}={value!r}" for key, value in kwargs.items())
+        args = ", ".join(f"{key}={_short_repr(value)}" for key, value in kwargs.items())
         plugins = ", ".join(impl.plugin_name for impl in impls) or "no implementation"
         self.stderr.write(f"[tai trace] {hook_name}({args}) -> {plugins}\n")
         self._started[hook_name] = time.perf_counter()
@@ -231,11 +236,11 @@ class PluginHost:
         """Remove the plugin ``name`` and everything it registered."""
         if self.pm.get_plugin(name) is not None:
             self.pm.unregister(name=name)
-        self.registry.remove_plugin(name)
         if self.cli is not None:
-            for command, owner in list(self.registry.commands.items()):
+            for command, owner in self.registry.commands.items():
                 if owner == name:
                     self.cli.commands.pop(command, None)
+        self.registry.remove_plugin(name)
         self.records = [record for record in self.records if record.name != name]
 
     def _register(self, plugin: object, record: PluginRecord) -> None:
@@ -274,14 +279,16 @@ class PluginHost:
     def _call_registration_hooks(self, plugin: object, name: str) -> dict[str, list[str]]:
         others = [p for p in self.pm.get_plugins() if p is not plugin]
         staged = Staging(plugin=name)
-        for hook_name, method in _REGISTRATION_HOOKS:
+        implemented = {caller.name for caller in self.pm.get_hookcallers(plugin) or ()}
+        for hook_name, category in _REGISTRATION_HOOKS:
+            if hook_name not in implemented:
+                continue
             caller = self.pm.subset_hook_caller(hook_name, remove_plugins=others)
-            callback: Callable[[Any], None] = getattr(staged, method)
-            caller(register=callback)
+            caller(register=staged.register_callback(category))
         problems = self.registry.problems(staged)
         if problems:
             raise RegistrationError("; ".join(problems))
-        commands = self._add_commands(others)
+        commands = self._add_commands(others) if "tai_register_commands" in implemented else []
         registers = self.registry.commit(staged)
         self.registry.add_commands(name, commands)
         registers["commands"] = commands

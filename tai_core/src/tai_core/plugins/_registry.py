@@ -10,6 +10,7 @@ prompt names kinds: two plugins cannot both own ``shell``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -34,17 +35,24 @@ class Staging:
     providers: list[Any] = attrs.Factory(list)
     context_providers: list[Any] = attrs.Factory(list)
 
-    def add_block_kind(self, kind: BlockKind) -> None:
-        """The ``register`` callback of ``tai_register_block_kinds``."""
-        self.block_kinds.append(kind)
+    def register_callback(self, category: str) -> Callable[[Any], None]:
+        """The ``register`` argument of the registration hook for ``category``."""
+        return _Register(getattr(self, category), category, self.plugin)
 
-    def add_provider(self, provider: Any) -> None:
-        """The ``register`` callback of ``tai_register_providers``."""
-        self.providers.append(provider)
 
-    def add_context_provider(self, provider: Any) -> None:
-        """The ``register`` callback of ``tai_register_context_providers``."""
-        self.context_providers.append(provider)
+@attrs.frozen
+class _Register:
+    """A ``register`` callback; its repr says what it registers, for hook traces."""
+
+    into: list[Any] = attrs.field(repr=False)
+    category: str
+    plugin: str
+
+    def __call__(self, thing: Any) -> None:
+        self.into.append(thing)
+
+    def __repr__(self) -> str:
+        return f"<register {self.category.replace('_', ' ')} of {self.plugin!r}>"
 
 
 @attrs.define

@@ -1,0 +1,68 @@
+"""Shared fixtures: a plugin host built from the installed entry points, and helpers."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tai_core.cli import make_group
+from tai_core.plugins import LoadOptions, PluginHost
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def stderr() -> io.StringIO:
+    return io.StringIO()
+
+
+@pytest.fixture
+def host(stderr: io.StringIO) -> PluginHost:
+    """A host with every installed plugin loaded, its warnings captured."""
+    plugin_host = PluginHost(LoadOptions(), cli=make_group(), stderr=stderr)
+    plugin_host.load_entry_points()
+    return plugin_host
+
+
+@pytest.fixture
+def isolated_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """Environment for a `tai` subprocess: no user or TAI_* settings leak in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAI_")}
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    env["TAI_CONFIG_DIR"] = str(config_dir)
+    yield env
+
+
+def tai_executable() -> str:
+    """The `tai` script of the environment running the tests."""
+    return str(Path(sys.executable).with_name("tai"))
+
+
+def run_tai(
+    *args: str, cwd: Path, env: dict[str, str], stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [tai_executable(), *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def uv_executable() -> str:
+    """uv, which the test command installs; the suite needs it to build environments."""
+    found = shutil.which("uv") or os.environ.get("UV")
+    if not found:
+        pytest.fail("uv is not on PATH: run the tests with scripts/test.sh (it installs uv)")
+    return found

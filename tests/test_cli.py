@@ -1,0 +1,136 @@
+"""The `tai` command as a user runs it: a real subprocess of the installed script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .conftest import run_tai
+
+REPLY = """\
+Here is the plan.
+
+<<紫藤 summary
+- renamed the helper
+紫藤
+
+<<松柏 shell(timeout=3)
+go vet ./...
+松柏
+
+<<竹梅 frobnicate
+??
+竹梅
+
+<<蘭菊 change(op="REPLACE", file-path="a.txt")
+new
+蘭菊
+"""
+
+
+def test_plugins_lists_every_builtin(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 0, result.stderr
+    assert "Block kinds (12): change, continue, done, go-src, go-test, ingest" in result.stdout
+    assert "shell     tai-blocks 0.1.0  block kinds: shell" in result.stdout
+    assert "No providers are installed" in result.stdout
+    assert result.stderr == ""
+
+
+def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("plugins", "--json", cwd=tmp_path, env=isolated_env)
+    document = json.loads(result.stdout)
+    assert len(document["block_kinds"]) == 12
+    shell = next(p for p in document["plugins"] if p["name"] == "shell")
+    assert shell["distribution"] == "tai-blocks"
+    assert shell["version"] == "0.1.0"
+    assert shell["status"] == "loaded"
+    assert shell["block_kinds"] == ["shell"]
+    assert shell["hooks"] == ["tai_register_block_kinds"]
+    assert document["commands"] == ["parse", "plugins"]
+
+
+def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai(
+        "plugins", "--json", "--hook", "tai_register_commands", cwd=tmp_path, env=isolated_env
+    )
+    assert [p["name"] for p in json.loads(result.stdout)["plugins"]] == ["tai-core"]
+
+
+def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("-p", "no:shell", "-pno:memory", "plugins", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 0, result.stderr
+    assert "Block kinds (10):" in result.stdout
+    assert "shell     tai-blocks 0.1.0  blocked" in result.stdout
+
+
+def test_bad_dash_p_is_a_usage_error(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("-p", "shell", "plugins", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert "only -p no:NAME" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_config_disabled_plugins(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    (tmp_path / "tai.toml").write_text('disabled_plugins = ["go-test"]\n')
+    result = run_tai("plugins", "--json", cwd=tmp_path, env=isolated_env)
+    document = json.loads(result.stdout)
+    assert "go-test" not in document["block_kinds"]
+    assert len(document["block_kinds"]) == 11
+
+
+def test_allowlist_environment(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    env = {**isolated_env, "TAI_LOAD_PLUGINS": "change,done"}
+    document = json.loads(run_tai("plugins", "--json", cwd=tmp_path, env=env).stdout)
+    assert document["block_kinds"] == ["change", "done"]
+
+
+def test_trace_environment(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    env = {**isolated_env, "TAI_TRACE_PLUGINS": "1", "TAI_LOAD_PLUGINS": "done"}
+    result = run_tai("plugins", cwd=tmp_path, env=env)
+    assert result.returncode == 0
+    assert (
+        "[tai trace] tai_register_block_kinds(register=<register block kinds of 'done'>) -> done"
+        in (result.stderr)
+    )
+
+
+def test_unknown_config_key_names_file_and_key(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    (tmp_path / "tai.toml").write_text('modle = "x"\n')
+    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert result.stderr == f"tai: error: {tmp_path / 'tai.toml'}: unknown key 'modle'\n"
+
+
+def test_help_lists_plugin_commands(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    for flag in ("--help", "-help", "-h"):
+        result = run_tai(flag, cwd=tmp_path, env=isolated_env)
+        assert result.returncode == 0
+        assert "plugins" in result.stdout and "parse" in result.stdout
+        assert "no:NAME" in result.stdout
+
+
+def test_parse_reports_each_block(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("parse", "-", cwd=tmp_path, env=isolated_env, stdin=REPLY)
+    assert result.returncode == 1  # two blocks are invalid
+    lines = result.stdout.splitlines()
+    assert lines[0] == "line 3: summary — ok"
+    assert lines[1] == 'line 7: shell(timeout="3") — invalid:'
+    assert "shell blocks take no parameter 'timeout'" in lines[2]
+    assert lines[3] == "line 11: frobnicate — unknown kind (no installed plugin registers it)"
+    assert lines[4] == 'line 15: change(op="REPLACE", file-path="a.txt") — invalid:'
+    assert "change op REPLACE needs find" in lines[5]
+    assert lines[-1] == "4 block(s), 2 problem(s)"
+
+
+def test_parse_reports_unclosed_blocks(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    reply = tmp_path / "reply.txt"
+    reply.write_text("<<紫藤 summary\n- did it\n紫藤 done\n", encoding="utf-8")
+    result = run_tai("parse", "--json", str(reply), cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 1
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["status"] == "unclosed"
+    assert entry["line"] == 1
+    assert 'line 3: "紫藤 done"' in entry["message"]
