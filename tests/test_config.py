@@ -1,0 +1,104 @@
+"""Configuration files: where they are found, how they merge, what is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tai_core.config import ConfigError, config_directories, load_config, user_config_dir
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> dict[str, Path]:
+    """A Go module with a sub-directory as working directory and a user config dir."""
+    module = tmp_path / "module"
+    cwd = module / "cmd" / "tool"
+    cwd.mkdir(parents=True)
+    (module / "go.mod").write_text("module example.com/m\n\ngo 1.22\n")
+    user = tmp_path / "user"
+    user.mkdir()
+    return {"module": module, "cwd": cwd, "user": user}
+
+
+def env_for(layout: dict[str, Path]) -> dict[str, str]:
+    return {"TAI_CONFIG_DIR": str(layout["user"]), "HOME": str(layout["user"])}
+
+
+def test_search_order_nearest_first(layout: dict[str, Path]) -> None:
+    directories = config_directories(layout["cwd"], env_for(layout))
+    assert directories[:3] == [layout["cwd"], layout["module"], layout["user"]]
+    assert directories[3] == Path("/etc/tai").resolve()
+
+
+def test_scalars_nearest_wins_lists_concatenate(layout: dict[str, Path]) -> None:
+    (layout["cwd"] / "tai.toml").write_text(
+        'model = "near"\ndisabled_plugins = ["shell"]\n[go]\nhidden = ["a"]\n'
+    )
+    (layout["module"] / ".tai.toml").write_text(
+        'model = "module"\nfast_model = "quick"\ndisabled_plugins = ["memory"]\n'
+        '[go]\nhidden = ["b"]\nno_tests = true\n'
+    )
+    (layout["user"] / "tai.toml").write_text(
+        'model = "far"\nallowed_shell_commands = "git status"\n'
+        '[[generators]]\nname = "local"\ntype = "openai"\n'
+    )
+    config = load_config(layout["cwd"], env_for(layout))
+    assert config.get("model") == "near"
+    assert config.get("fast_model") == "quick"
+    assert config.get("disabled_plugins") == ["shell", "memory"]
+    assert config.get("allowed_shell_commands") == ["git status"]  # str|list -> list
+    assert config.get("go") == {"hidden": ["a", "b"], "no_tests": True}
+    assert config.get("generators") == [{"name": "local", "type": "openai"}]
+    assert config.files == (
+        layout["cwd"] / "tai.toml",
+        layout["module"] / ".tai.toml",
+        layout["user"] / "tai.toml",
+    )
+
+
+def test_alias_and_canonical(layout: dict[str, Path]) -> None:
+    (layout["cwd"] / "tai.toml").write_text('model_name = "alias"\nmodel = "canonical"\n')
+    assert load_config(layout["cwd"], env_for(layout)).get("model") == "canonical"
+    (layout["cwd"] / "tai.toml").write_text('model_name = "alias"\n')
+    assert load_config(layout["cwd"], env_for(layout)).get("model") == "alias"
+
+
+def test_no_files_is_empty(layout: dict[str, Path]) -> None:
+    config = load_config(layout["cwd"], env_for(layout))
+    assert config.files == ()
+    assert config.get("model", "default") == "default"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('modle = "x"\n', "unknown key 'modle'"),
+        ("[go]\nhiden = []\n", "unknown key 'go.hiden'"),
+        ('[[generators]]\nname = "a"\nbase = "x"\n', "unknown key 'generators[0].base'"),
+        ("model = 3\n", "key 'model' must be a string, not int"),
+        ("shell = 1\n", "key 'shell' must be true or false, not int"),
+        ("max_tokens = true\n", "key 'max_tokens' must be an integer, not bool"),
+        ("disabled_plugins = [1]\n", "key 'disabled_plugins' must be a list of strings"),
+        ("generators = 3\n", "key 'generators' must be a list of tables, not int"),
+        ("model = \n", "invalid TOML"),
+    ],
+)
+def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: str) -> None:
+    path = layout["module"] / "tai.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+
+
+def test_numbers_accept_integers(layout: dict[str, Path]) -> None:
+    (layout["cwd"] / "tai.toml").write_text("temperature = 1\n")
+    assert load_config(layout["cwd"], env_for(layout)).get("temperature") == 1.0
+
+
+def test_user_config_dir_follows_xdg() -> None:
+    assert user_config_dir({"TAI_CONFIG_DIR": "/x/y"}) == Path("/x/y")
+    assert user_config_dir({"HOME": "/h", "XDG_CONFIG_HOME": "/cfg"}) == Path("/cfg/tai")
+    assert user_config_dir({"HOME": "/h"}) == Path("/h/.config/tai")
