@@ -134,9 +134,11 @@ class BlockKind:
         ]
         for param in self.params:
             value = block.params.get(param.name)
-            if value is None:
+            if not value:
                 if param.required:
-                    problems.append(f"{self.name} blocks need the parameter {param.name!r}")
+                    problems.append(
+                        f"{self.name} blocks need the parameter {param.name!r} (not empty)"
+                    )
             elif param.choices and value not in param.choices:
                 problems.append(
                     f"{self.name} parameter {param.name!r} must be one of "

@@ -1,0 +1,177 @@
+"""The built-in kinds' contract, validation and prompts, through the real plugin host."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from tai_core import Block, BlockNotRunnableError, BlockResult, hookimpl, parse_blocks
+from tai_core.blocks import FORMAT_RESTATEMENT, FORMAT_SYSTEM_PROMPT, block_prompts
+from tai_core.plugins import PluginHost
+
+
+@attrs.frozen
+class Context:
+    cwd: Path
+    command: str = "go"
+    config: dict = attrs.Factory(dict)
+
+
+def block(text: str) -> Block:
+    (result,) = parse_blocks(text)
+    assert isinstance(result, Block), result
+    return result
+
+
+def problems(host: PluginHost, text: str) -> list[str]:
+    parsed = block(text)
+    kind = host.registry.block_kinds[parsed.kind]
+    return [p for found in host.pm.hook.tai_validate_block(block=parsed, kind=kind) for p in found]
+
+
+VALID = [
+    '<<紫藤 change(op="MODIFY", target="T.M", file-path="a.go")\nfunc (t T) M() {}\n紫藤',
+    '<<紫藤 change(op="DELETE", target="*", file-path="a.go")\n紫藤',
+    '<<紫藤 change(op="RENAME", target="b.txt", file-path="a.txt")\n紫藤',
+    '<<紫藤 change(op="INSERT_AFTER", find="x = 1", file-path="a.txt")\ny = 2\n紫藤',
+    "<<紫藤 shell\ngo vet ./...\n紫藤",
+    "<<紫藤 go-test\n-run\n^TestX$\n紫藤",
+    "<<紫藤 go-test\n紫藤",
+    "<<紫藤 go-src\nParse\nstrings.Cut\n紫藤",
+    "<<紫藤 ingest\n<file>README.md</file>\n<glob>**/*.go</glob>\n紫藤",
+    "<<紫藤 continue\nnow the tests\n紫藤",
+    "<<紫藤 summary\n- fixed the parser\n  (and its test)\n紫藤",
+    "<<紫藤 memory\n<memory><memory-item>prefers Go</memory-item></memory>\n紫藤",
+    "<<紫藤 done\nall tests pass\n紫藤",
+    '<<紫藤 new-plan(parent="user-input-1", name="p1")\nsplit the work\n紫藤',
+    '<<紫藤 plan-op(op="add", parent="p1", name="s1")\nwrite the parser\n紫藤',
+    '<<紫藤 plan-op(op="done", name="s1")\n紫藤',
+    '<<紫藤 response(parent="user-input-1", name="r1")\nTCP is a stream.\n紫藤',
+    '<<紫藤 shell(parent="p1", name="vet")\ngo vet\n紫藤',
+]
+
+
+@pytest.mark.parametrize("text", VALID)
+def test_valid_blocks_have_no_problems(host: PluginHost, text: str) -> None:
+    assert problems(host, text) == []
+
+
+INVALID = [
+    ('<<紫藤 change(file-path="a.go")\nx\n紫藤', "change blocks need the parameter 'op'"),
+    ('<<紫藤 change(op="PATCH", file-path="a")\nx\n紫藤', "must be one of MODIFY"),
+    ('<<紫藤 change(op="MODIFY", file-path="a.go")\nx\n紫藤', "change op MODIFY needs a target"),
+    ('<<紫藤 change(op="REPLACE", file-path="a")\nx\n紫藤', "change op REPLACE needs find"),
+    ('<<紫藤 change(op="WRITE", find="x", file-path="a")\nx\n紫藤', "takes no find"),
+    ('<<紫藤 change(op="WRITE", file-path="a")\n紫藤', "change op WRITE needs a body"),
+    ('<<紫藤 change(op="WRITE", file-path="a", parent="x")\nx\n紫藤', "no parameter 'parent'"),
+    ("<<紫藤 shell\n紫藤", "a shell block needs a command"),
+    ("<<紫藤 shell(timeout=3)\nls\n紫藤", "shell blocks take no parameter 'timeout'"),
+    ("<<紫藤 ingest\nREADME.md\n紫藤", "at least one <file>, <glob> or <fetch>"),
+    ("<<紫藤 continue\n紫藤", "continue block needs a body"),
+    ("<<紫藤 summary\nfixed it\n紫藤", "at least one `- ` bullet"),
+    ("<<紫藤 memory\n<memory><x></memory>\n紫藤", "not well-formed XML"),
+    ("<<紫藤 memory\n<profile/>\n紫藤", "root element must be <memory>"),
+    ('<<紫藤 new-plan(name="p")\nx\n紫藤', "new-plan blocks need the parameter 'parent'"),
+    ('<<紫藤 plan-op(op="add", name="s")\nx\n紫藤', "plan-op add needs parent"),
+    ('<<紫藤 plan-op(op="abort", name="p")\n紫藤', "plan-op abort needs a body"),
+    ('<<紫藤 response(parent="u")\nx\n紫藤', "response blocks need the parameter 'name'"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), INVALID)
+def test_invalid_blocks_say_why(host: PluginHost, text: str, expected: str) -> None:
+    found = problems(host, text)
+    assert any(expected in problem for problem in found), found
+
+
+def test_contract_flags(host: PluginHost) -> None:
+    kinds = host.registry.block_kinds
+    assert [name for name, kind in sorted(kinds.items()) if kind.streams] == ["change"]
+    triggering = {name for name, kind in kinds.items() if kind.triggers_round}
+    assert triggering == {"shell", "go-test", "go-src", "ingest", "continue", "new-plan", "plan-op"}
+    assert kinds["memory"].commands == frozenset({"ai"})
+    assert "ai" not in kinds["continue"].commands
+    for kind in kinds.values():
+        assert kind.prompt_section.startswith(f"# {kind.name} blocks")
+        assert kind.restatement and kind.disabled_notice
+
+
+def test_kinds_that_cannot_run_yet_say_so(host: PluginHost, tmp_path: Path) -> None:
+    context = Context(cwd=tmp_path)
+    for text in ("<<紫藤 shell\nrm -rf build\n紫藤", "<<紫藤 go-test\n紫藤"):
+        parsed = block(text)
+        kind = host.registry.block_kinds[parsed.kind]
+        with pytest.raises(BlockNotRunnableError, match="cannot run in this version"):
+            host.pm.hook.tai_run_block(block=parsed, kind=kind, context=context)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_continue_runs_for_real(host: PluginHost, tmp_path: Path) -> None:
+    parsed = block("<<紫藤 continue\nnow write the tests\n紫藤")
+    kind = host.registry.block_kinds["continue"]
+    result = host.pm.hook.tai_run_block(block=parsed, kind=kind, context=Context(cwd=tmp_path))
+    assert result == BlockResult(kind="continue", ok=True, text="now write the tests")
+
+
+class Refuser:
+    __name__ = "refuser"
+
+    @hookimpl(tryfirst=True)
+    def tai_run_block(self, block, kind):
+        if kind.name == "continue" and "forbidden" in block.body:
+            return BlockResult(kind=kind.name, ok=False, text="refused by policy")
+        return None
+
+
+class Shouter:
+    __name__ = "shouter"
+
+    @hookimpl(wrapper=True, specname="tai_run_block")
+    def shout(self):
+        result = yield
+        return attrs.evolve(result, text=result.text.upper())
+
+
+def test_policy_and_wrapper_plugins_around_a_run(host: PluginHost, tmp_path: Path) -> None:
+    host.register(Refuser(), "refuser")
+    host.register(Shouter(), "shouter")
+    kind = host.registry.block_kinds["continue"]
+    context = Context(cwd=tmp_path)
+    refused = host.pm.hook.tai_run_block(
+        block=block("<<紫藤 continue\nforbidden\n紫藤"), kind=kind, context=context
+    )
+    assert refused == BlockResult(kind="continue", ok=False, text="REFUSED BY POLICY")
+    allowed = host.pm.hook.tai_run_block(
+        block=block("<<紫藤 continue\nfine\n紫藤"), kind=kind, context=context
+    )
+    assert allowed.text == "FINE" and allowed.ok
+
+
+def test_format_prompts_are_kind_agnostic(host: PluginHost) -> None:
+    for name in host.registry.block_kinds:
+        for text in (FORMAT_SYSTEM_PROMPT, FORMAT_RESTATEMENT):
+            for form in (f"`{name}`", f"{name}(", f"{name} block"):
+                assert form not in text
+    assert "not tool calls" in FORMAT_SYSTEM_PROMPT
+    assert "next message" in FORMAT_SYSTEM_PROMPT
+    assert "Do not guess" in FORMAT_RESTATEMENT
+
+
+def test_block_prompts_per_command(host: PluginHost) -> None:
+    kinds = list(host.registry.block_kinds.values())
+    system, restatement = block_prompts(kinds, "ai")
+    assert system.startswith(FORMAT_SYSTEM_PROMPT)
+    assert "# memory blocks" in system and "# shell blocks" in system
+    assert "# change blocks" not in system
+    disabled = system[system.index("# Disabled blocks") :]
+    assert "- change: files cannot be changed now" in disabled
+    assert "- continue: there is no next round" in disabled
+    assert restatement.startswith(FORMAT_RESTATEMENT)
+    assert "memory block:" in restatement
+
+    go_system, _ = block_prompts(kinds, "go", disabled=["shell"])
+    assert "# change blocks" in go_system and "# shell blocks" not in go_system
+    assert "- shell: commands cannot be run now" in go_system
+    assert block_prompts(kinds, "go", disabled=["shell"]) == (go_system, _)  # deterministic

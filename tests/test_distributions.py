@@ -1,0 +1,108 @@
+"""The distributions as users install them: tai-core alone, and a third-party plugin.
+
+Each test builds a fresh virtual environment with uv from the repository's folders, so
+what is checked is the packaging (dependencies, entry points), not this checkout's
+environment.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO, uv_executable
+
+pytestmark = pytest.mark.slow
+
+NOTE_REPLY = """\
+I saw something worth telling you.
+
+<<紫藤 note(topic="follow-up")
+fetch.go ignores context cancellation in its retry loop.
+紫藤
+
+<<松柏 note(topic="")
+<<松柏 note
+nested same-delimiter block: part of the body
+松柏
+松柏
+"""
+
+
+def make_env(tmp_path: Path, *folders: str) -> Path:
+    """A new virtual environment holding exactly ``folders`` (and their dependencies)."""
+    venv = tmp_path / "venv"
+    uv = uv_executable()
+    subprocess.run([uv, "venv", "-q", str(venv), "--python", sys.executable], check=True)
+    subprocess.run(
+        [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"),
+         *(str(REPO / folder) for folder in folders)],
+        check=True,
+    )  # fmt: skip
+    return venv / "bin"
+
+
+def run(bin_dir: Path, *args: str, cwd: Path, stdin: str | None = None):
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(cwd), "TAI_CONFIG_DIR": str(cwd)}
+    return subprocess.run(
+        [str(bin_dir / args[0]), *args[1:]],
+        cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_tai_core_runs_alone(tmp_path: Path) -> None:
+    bin_dir = make_env(tmp_path, "tai_core")
+    for other in ("tai_blocks", "tai_providers", "tai_sandbox"):
+        probe = run(bin_dir, "python", "-c", f"import {other}", cwd=tmp_path)
+        assert probe.returncode != 0, f"{other} should not be installed"
+    result = run(bin_dir, "tai", "plugins", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "No block kinds are installed" in result.stdout
+    assert "No providers are installed" in result.stdout
+    document = json.loads(run(bin_dir, "tai", "plugins", "--json", cwd=tmp_path).stdout)
+    assert [plugin["name"] for plugin in document["plugins"]] == ["tai-core"]
+    assert document["block_kinds"] == [] and document["providers"] == []
+    parsed = run(bin_dir, "tai", "parse", "-", cwd=tmp_path, stdin="<<紫藤 shell\nls\n紫藤\n")
+    assert parsed.returncode == 0
+    assert "shell — unknown kind" in parsed.stdout
+
+
+def test_third_party_kind_is_installed_listed_and_parsed(tmp_path: Path) -> None:
+    bin_dir = make_env(tmp_path, "tai_core", "tai_blocks", "examples/tai-note")
+    listing = run(bin_dir, "tai", "plugins", cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    assert "note      tai-note 1.0.0    block kinds: note" in listing.stdout
+    assert "Block kinds (13):" in listing.stdout
+
+    parsed = run(bin_dir, "tai", "parse", "--json", "-", cwd=tmp_path, stdin=NOTE_REPLY)
+    first, second = json.loads(parsed.stdout)["results"]
+    assert first["status"] == "ok"
+    assert first["params"] == {"topic": "follow-up"}
+    assert first["body"] == "fetch.go ignores context cancellation in its retry loop."
+    assert second["status"] == "invalid"
+    assert second["body"].startswith("<<松柏 note\nnested")
+    assert second["problems"] == ["note blocks need the parameter 'topic' (not empty)"]
+    assert parsed.returncode == 1
+
+
+def test_third_party_kind_runs_through_the_hooks(tmp_path: Path) -> None:
+    bin_dir = make_env(tmp_path, "tai_core", "examples/tai-note")
+    script = """
+import pathlib, sys
+from tai_core import PluginHost, parse_blocks
+host = PluginHost(); host.load_entry_points()
+(block,) = parse_blocks('<<紫藤 note(topic="risk")\\nno tests for the parser\\n紫藤')
+class Context:
+    cwd = pathlib.Path('.').resolve(); command = 'go'; config = {}
+kind = host.registry.block_kinds['note']
+result = host.pm.hook.tai_run_block(block=block, kind=kind, context=Context())
+print(result.ok, result.text)
+"""
+    result = run(bin_dir, "python", "-c", script, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "True Note filed in NOTES.md.\n"
+    assert (tmp_path / "NOTES.md").read_text() == "## risk\n\nno tests for the parser\n\n"
