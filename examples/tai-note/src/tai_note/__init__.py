@@ -29,11 +29,10 @@ appended to NOTES.md in the working directory."""
     restatement = "note blocks: topic required; body = the note for the user."
     disabled_notice = "notes are not kept now; mention the point in your summary."
 
+    requires_body = "the note"
+
     def check_body(self, block: Block) -> list[str]:
-        problems = [] if block.body else ["a note block needs the note as its body"]
-        if "\n" in block.params.get("topic", ""):
-            problems.append("a note topic is one line")
-        return problems
+        return ["a note topic is one line"] if "\n" in block.params.get("topic", "") else []
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         path = context.cwd / NOTES_FILE

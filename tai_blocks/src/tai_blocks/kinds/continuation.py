@@ -27,9 +27,7 @@ block whose body tells the next round what remains; it is sent back to you verba
 the next message. Put it last, after the summary block."""
     restatement = "continue blocks: last in the reply, after the summary; body = what remains."
     disabled_notice = "there is no next round; answer fully now."
-
-    def check_body(self, block: Block) -> list[str]:
-        return [] if block.body else ["a continue block needs a body saying what remains"]
+    requires_body = "what remains to be done"
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         del context

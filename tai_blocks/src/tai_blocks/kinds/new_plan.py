@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tai_blocks.kinds._common import CODE_COMMANDS
-from tai_core import Block, BlockKind, Param, hookimpl
+from tai_core import BlockKind, Param, hookimpl
 
 
 class NewPlanKind(BlockKind):
@@ -31,9 +31,7 @@ then add its entries with plan-op blocks. The next pending entry is fed back to 
 round until the plan is complete. To change a plan, abort it and write a new one."""
     restatement = "new-plan: parent and name required; entries come as plan-op blocks."
     disabled_notice = "plans are not kept now; describe the steps in prose."
-
-    def check_body(self, block: Block) -> list[str]:
-        return [] if block.body else ["a new-plan block needs the goal and approach as body"]
+    requires_body = "the goal and the approach"
 
 
 @hookimpl

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_core import Block, BlockKind, Param, hookimpl
+from tai_core import BlockKind, Param, hookimpl
 
 
 class ResponseKind(BlockKind):
@@ -25,9 +25,7 @@ Give an answer meant for the user in a `response` block (`parent` = the node it 
 `name` = a new unique name). The body is the answer itself, in Markdown."""
     restatement = "response blocks: parent and name required; body = the answer."
     disabled_notice = "answer in plain prose instead."
-
-    def check_body(self, block: Block) -> list[str]:
-        return [] if block.body else ["a response block needs the answer as its body"]
+    requires_body = "the answer"
 
 
 @hookimpl

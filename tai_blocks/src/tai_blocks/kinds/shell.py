@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tai_blocks.kinds._common import TREE_PARAMS
-from tai_core import Block, BlockKind, hookimpl
+from tai_core import BlockKind, hookimpl
 
 
 class ShellKind(BlockKind):
@@ -31,9 +31,7 @@ is reported with the reason and never runs. Prefer the dedicated kinds (go-test,
 ingest) when one fits."""
     restatement = "shell blocks: one command per block; its output arrives next message."
     disabled_notice = "commands cannot be run now; state the command in prose for the user to run."
-
-    def check_body(self, block: Block) -> list[str]:
-        return [] if block.body else ["a shell block needs a command as its body"]
+    requires_body = "a command"
 
 
 @hookimpl

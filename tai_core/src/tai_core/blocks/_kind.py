@@ -121,10 +121,13 @@ class BlockKind:
     triggers_round: ClassVar[bool] = False
     #: The commands this kind is available in (a subset of :data:`COMMANDS`).
     commands: ClassVar[frozenset[str]] = frozenset()
+    #: When not empty, what the body must hold; a block without a body is then refused.
+    requires_body: ClassVar[str] = ""
 
     def validate(self, block: Block) -> list[str]:
-        """Problems of ``block`` (empty when valid): unknown, missing or bad parameters,
-        then whatever :meth:`check_body` finds."""
+        """Problems of ``block`` (empty when valid): unknown, missing or bad parameters, a
+        missing body when :attr:`requires_body` says what it must hold, then whatever
+        :meth:`check_body` finds."""
         known = {param.name: param for param in self.params}
         problems = [
             f"{self.name} blocks take no parameter {name!r}"
@@ -144,6 +147,8 @@ class BlockKind:
                     f"{self.name} parameter {param.name!r} must be one of "
                     f"{', '.join(param.choices)}, not {value!r}"
                 )
+        if self.requires_body and not block.body:
+            problems.append(f"a {self.name} block needs {self.requires_body} as its body")
         problems.extend(self.check_body(block))
         return problems
 

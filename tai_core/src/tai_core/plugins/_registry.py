@@ -22,6 +22,14 @@ from tai_core.plugins._contracts import context_provider_problems, provider_prob
 CATEGORIES: tuple[str, ...] = ("block_kinds", "providers", "context_providers", "commands")
 
 
+#: Category -> (its label in messages, the check of the contract its things fulfil).
+_CONTRACTS: dict[str, tuple[str, Callable[[Any], list[str]]]] = {
+    "block_kinds": ("block kind", missing_members),
+    "providers": ("provider", provider_problems),
+    "context_providers": ("context provider", context_provider_problems),
+}
+
+
 class RegistrationError(Exception):
     """A plugin's registrations break the contract or collide with another plugin's."""
 
@@ -71,56 +79,43 @@ class Registry:
         problems: list[str] = []
         seen: set[tuple[str, str]] = set()
 
-        def claim(category: str, name: str, what: str) -> None:
+        def claim(category: str, name: str, label: str) -> None:
             key = (category, name)
             if key in self.owners:
-                problems.append(f"{what} {name!r} is already registered by {self.owners[key]!r}")
+                problems.append(f"{label} {name!r} is already registered by {self.owners[key]!r}")
             elif key in seen:
-                problems.append(f"{what} {name!r} is registered twice")
+                problems.append(f"{label} {name!r} is registered twice")
             seen.add(key)
 
-        for kind in staged.block_kinds:
-            wrong = missing_members(kind)
-            if wrong:
-                problems.append(f"block kind {kind!r} does not fulfil the contract: {wrong}")
-                continue
-            claim("block_kinds", kind.name, "block kind")
+        for category, (label, check) in _CONTRACTS.items():
+            for thing in getattr(staged, category):
+                wrong = check(thing)
+                if wrong:
+                    problems.append(
+                        f"{label} {thing!r} does not fulfil the contract: {'; '.join(wrong)}"
+                    )
+                    continue
+                claim(category, thing.name, label)
         for provider in staged.providers:
-            wrong = provider_problems(provider)
-            if wrong:
-                problems.append(f"provider {provider!r}: {'; '.join(wrong)}")
-                continue
-            claim("providers", provider.name, "provider")
-            for type_name in provider.types:
+            for type_name in getattr(provider, "types", ()):
                 claim("provider_types", type_name.lower(), "provider type")
-        for provider in staged.context_providers:
-            wrong = context_provider_problems(provider)
-            if wrong:
-                problems.append(f"context provider {provider!r}: {'; '.join(wrong)}")
-                continue
-            claim("context_providers", provider.name, "context provider")
         return problems
 
     def commit(self, staged: Staging) -> dict[str, list[str]]:
         """Add ``staged`` (checked by :meth:`problems`); returns the names per category."""
-        plugin = staged.plugin
-        for kind in staged.block_kinds:
-            self.block_kinds[kind.name] = kind
-            self.owners["block_kinds", kind.name] = plugin
+        registers: dict[str, list[str]] = {}
+        for category in _CONTRACTS:
+            table: dict[str, Any] = getattr(self, category)
+            registers[category] = []
+            for thing in getattr(staged, category):
+                table[thing.name] = thing
+                self.owners[category, thing.name] = staged.plugin
+                registers[category].append(thing.name)
         for provider in staged.providers:
-            self.providers[provider.name] = provider
-            self.owners["providers", provider.name] = plugin
             for type_name in provider.types:
                 self.provider_types[type_name.lower()] = provider.name
-                self.owners["provider_types", type_name.lower()] = plugin
-        for provider in staged.context_providers:
-            self.context_providers[provider.name] = provider
-            self.owners["context_providers", provider.name] = plugin
-        return {
-            "block_kinds": [kind.name for kind in staged.block_kinds],
-            "providers": [provider.name for provider in staged.providers],
-            "context_providers": [provider.name for provider in staged.context_providers],
-        }
+                self.owners["provider_types", type_name.lower()] = staged.plugin
+        return registers
 
     def add_commands(self, plugin: str, names: list[str]) -> None:
         """Record that ``plugin`` added the commands ``names``."""
