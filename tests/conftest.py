@@ -11,11 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tai_core.cli import make_group
 from tai_core.plugins import LoadOptions, PluginHost
 
 REPO = Path(__file__).resolve().parent.parent
+
+# No per-example deadline: the properties check results, and a loaded CI machine must not
+# turn a slow example into a failure. Speed is measured by benchmarks/, not by tests.
+settings.register_profile("tai", deadline=None)
+settings.load_profile("tai")
 
 
 @pytest.fixture
