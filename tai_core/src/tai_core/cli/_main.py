@@ -34,7 +34,6 @@ class AppContext:
 
     host: PluginHost
     config: Config
-    cwd: Path
 
 
 def _plugin_values(args: Sequence[str]) -> list[str]:
@@ -115,13 +114,12 @@ def _fail(message: str) -> None:
 
 def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, AppContext]:
     """The command line with every plugin's commands, and the context for ``args``."""
-    here = cwd or Path.cwd()
-    config = load_config(here)
+    config = load_config(cwd or Path.cwd())
     blocked = [*blocked_plugins(args), *config.get("disabled_plugins", [])]
     group = make_group()
     host = PluginHost(default_options(blocked), cli=group)
     host.load_entry_points()
-    return group, AppContext(host=host, config=config, cwd=here)
+    return group, AppContext(host=host, config=config)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
