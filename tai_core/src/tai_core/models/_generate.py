@@ -1,0 +1,73 @@
+"""One model call with bounded retries: the transport-level half of fault handling.
+
+A call that fails *before* producing anything, with a retryable error (rate limit, server
+error, connection refused, a stream cut or stalled before its first event), is repeated
+after a delay: the provider's ``Retry-After`` when it gave one, else exponential backoff
+with jitter. A call that fails *after* output raises at once: what was already streamed
+cannot be taken back, and the pipeline retries the whole round from its snapshot with the
+partial output noted (the round-level half, see the pipeline).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import attrs
+
+from tai_core.models._provider import Provider
+from tai_core.models._values import GenerationRequest, ModelSpec, ProviderError, StreamEvent
+
+
+@attrs.frozen
+class RetryPolicy:
+    """How often and how patiently a failing call is repeated."""
+
+    attempts: int = 4
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+
+    def delay(self, attempt: int, error: ProviderError) -> float:
+        """Seconds to wait before attempt ``attempt + 1`` (``attempt`` counts from 0)."""
+        if error.retry_after is not None:
+            return min(error.retry_after, self.max_delay)
+        backoff = self.base_delay * (2**attempt)
+        return min(backoff * (0.5 + random.random() / 2), self.max_delay)
+
+
+OnRetry = Callable[[int, float, ProviderError], None]
+
+
+async def generate(
+    provider: Provider,
+    spec: ModelSpec,
+    request: GenerationRequest,
+    *,
+    policy: RetryPolicy | None = None,
+    on_retry: OnRetry | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> AsyncIterator[StreamEvent]:
+    """Stream ``request`` through ``provider``, retrying failures that produced nothing.
+
+    ``on_retry(attempt, delay, error)`` is told before each wait. The last error is raised
+    when the attempts run out.
+    """
+    rules = policy or RetryPolicy()
+    attempt = 0
+    while True:
+        produced = False
+        try:
+            async for event in provider.stream(spec, request):
+                produced = True
+                yield event
+        except ProviderError as error:
+            if produced or not error.retryable or attempt + 1 >= rules.attempts:
+                raise
+            delay = rules.delay(attempt, error)
+            if on_retry is not None:
+                on_retry(attempt + 1, delay, error)
+            await sleep(delay)
+            attempt += 1
+            continue
+        return

@@ -1,0 +1,119 @@
+"""From ``-model NAME`` to a :class:`ModelSpec`, in the order the original resolves names.
+
+1. A ``[[generators]]`` entry whose ``name`` or one of whose ``aliases`` is NAME; a name
+   with slashes walks ``variants`` (``base/fast``), a child's fields over its parent's;
+   ``redirect`` (relative: a sub-variant; ``/x``: from the top) and ``random_redirect``
+   of the last element apply, cycles are an error.
+2. ``PREFIX:REST`` served by a provider's prefix (``ollama:qwen3``, ``replay:run.txt``).
+3. A provider's built-in short name (``flash``, ``pro``).
+
+The type of the result picks the provider, which fills in its defaults. In confidential
+mode a model not marked ``zero_data_retention`` is refused here, before a byte is sent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from tai_core.models._provider import Provider
+from tai_core.models._values import ModelSpec
+
+
+class ModelConfigError(Exception):
+    """A model that cannot be resolved or is not allowed; the message says why."""
+
+
+def _generators(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(config.get("generators", []))
+
+
+def _find_top(generators: list[Mapping[str, Any]], name: str) -> Mapping[str, Any] | None:
+    for entry in generators:
+        if entry.get("name") == name or name in entry.get("aliases", ()):
+            return entry
+    return None
+
+
+def _walk(generators: list[Mapping[str, Any]], path: str, seen: set[str]) -> dict[str, Any] | None:
+    """The merged fields of the generator at ``path`` (``top/variant/...``), redirects
+    followed; ``None`` when ``path``'s top is not configured."""
+    if path in seen:
+        raise ModelConfigError(f"model redirects loop: {' -> '.join([*seen, path])}")
+    seen.add(path)
+    top, *rest = path.split("/")
+    entry = _find_top(generators, top)
+    if entry is None:
+        return None
+    fields = {key: value for key, value in entry.items() if key != "variants"}
+    walked = [str(entry.get("name", top))]
+    for part in rest:
+        variants = entry.get("variants", [])
+        entry = next((v for v in variants if v.get("name") == part), None)
+        if entry is None:
+            known = ", ".join(str(v.get("name")) for v in variants) or "none"
+            raise ModelConfigError(
+                f"model {path!r}: {'/'.join(walked)} has no variant {part!r} (variants: {known})"
+            )
+        fields.update({key: value for key, value in entry.items() if key != "variants"})
+        walked.append(part)
+    target = entry.get("redirect")
+    choices = entry.get("random_redirect")
+    if choices:
+        target = random.choice(list(choices))
+    if not target:
+        fields.pop("redirect", None)
+        fields.pop("random_redirect", None)
+        return fields
+    next_path = target[1:] if target.startswith("/") else f"{'/'.join(walked)}/{target}"
+    redirected = _walk(generators, next_path, seen)
+    if redirected is None:
+        raise ModelConfigError(
+            f"model {path!r} redirects to {next_path!r}, which is not configured"
+        )
+    return redirected
+
+
+def resolve_model(
+    name: str,
+    config: Mapping[str, Any],
+    providers: Mapping[str, Provider],
+    environ: Mapping[str, str],
+    *,
+    confidential: bool = False,
+) -> ModelSpec:
+    """Resolve ``name`` against the configuration and the registered ``providers``."""
+    by_type = {t.lower(): p for p in providers.values() for t in p.types}
+    fields = _walk(_generators(config), name, set())
+    if fields is None and ":" in name:
+        prefix, rest = name.split(":", 1)
+        provider = next((p for p in providers.values() if prefix in p.prefixes), None)
+        if provider is not None:
+            fields = {"type": provider.types[0], "model": rest}
+    if fields is None:
+        short = {n: f for p in providers.values() for n, f in p.short_names.items()}
+        if name in short:
+            fields = dict(short[name])
+    if fields is None:
+        configured = sorted(str(g.get("name")) for g in _generators(config))
+        raise ModelConfigError(
+            f"unknown model {name!r}: not a configured generator "
+            f"({', '.join(configured) or 'none configured'}), not PREFIX:MODEL of an installed "
+            "provider, not a built-in name; see `tai plugins` for installed providers"
+        )
+    type_name = str(fields.get("type", "")).lower()
+    provider = by_type.get(type_name)
+    if provider is None:
+        known = ", ".join(sorted(by_type)) or "none: no provider is installed"
+        raise ModelConfigError(
+            f"model {name!r} has type {fields.get('type')!r}, which no installed provider "
+            f"serves (types: {known})"
+        )
+    spec = provider.spec(name, fields, config, environ)
+    if confidential and not spec.zero_data_retention:
+        raise ModelConfigError(
+            f"confidential mode: model {name!r} ({spec.provider} {spec.model}) is not marked "
+            "zero_data_retention = true; nothing was sent"
+        )
+    return spec
