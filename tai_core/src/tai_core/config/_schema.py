@@ -41,6 +41,7 @@ GENERATOR_SCHEMA: Schema = {
     "no_proxy": bool,
     "preserved_thinking": bool,
     "zero_data_retention": bool,
+    "read_timeout": float,
     "provider": "map",
     "variants": "tables",
 }

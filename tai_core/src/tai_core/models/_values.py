@@ -73,6 +73,14 @@ class ModelSpec:
     extra_arguments: Mapping[str, Any] = attrs.field(
         factory=dict, converter=_frozen_map, hash=False
     )
+    #: Seconds a streaming call may go without data before it counts as stalled.
+    read_timeout: float = 120.0
+    #: The API version of providers that need one (Azure OpenAI).
+    api_version: str | None = None
+    #: Gemini's thinking budget in tokens (``None``: derived from the reasoning effort).
+    max_thinking_tokens: int | None = None
+    #: Connect directly: no proxy from the configuration or the environment.
+    no_proxy: bool = False
 
 
 @attrs.frozen
