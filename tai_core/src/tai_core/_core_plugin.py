@@ -1,8 +1,8 @@
 """The core's own plugin, ``tai-core``: registered like any other, never blockable.
 
 It carries the default block hooks (a kind validates and runs itself) and the core's
-commands (``tai plugins``, ``tai parse``), added through ``tai_register_commands`` exactly
-as a third party would add one.
+commands (``tai plugins``, ``tai parse``, ``tai next``), added through
+``tai_register_commands`` exactly as a third party would add one.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import click
 from tai_core.blocks._hooks import tai_run_block, tai_validate_block
 from tai_core.cli._parse_command import parse_command
 from tai_core.cli._plugins_command import plugins_command
+from tai_core.commands.next import next_command
 from tai_core.plugins._markers import hookimpl
 
 __all__ = ["tai_register_commands", "tai_run_block", "tai_validate_block"]
@@ -22,3 +23,4 @@ def tai_register_commands(cli: click.Group) -> None:
     """Add the core's commands."""
     cli.add_command(plugins_command)
     cli.add_command(parse_command)
+    cli.add_command(next_command)

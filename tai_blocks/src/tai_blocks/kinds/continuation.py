@@ -18,6 +18,7 @@ class ContinueKind(BlockKind):
     name = "continue"
     params = TREE_PARAMS
     triggers_round = True
+    max_rounds = 200
     commands = CODE_COMMANDS
     prompt_section = """\
 # continue blocks

@@ -18,6 +18,7 @@ class DoneKind(BlockKind):
     name = "done"
     params = TREE_PARAMS
     commands = CODE_COMMANDS
+    runs = False
     prompt_section = """\
 # done blocks
 

@@ -18,6 +18,7 @@ class GoSrcKind(BlockKind):
     name = "go-src"
     params = TREE_PARAMS
     triggers_round = True
+    max_rounds = 50
     commands = CODE_COMMANDS
     prompt_section = """\
 # go-src blocks

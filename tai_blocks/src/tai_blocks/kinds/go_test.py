@@ -14,6 +14,7 @@ class GoTestKind(BlockKind):
     name = "go-test"
     params = TREE_PARAMS
     triggers_round = True
+    max_rounds = 10
     commands = CODE_COMMANDS
     prompt_section = """\
 # go-test blocks

@@ -17,6 +17,7 @@ class IngestKind(BlockKind):
     name = "ingest"
     params = TREE_PARAMS
     triggers_round = True
+    max_rounds = 20
     commands = CODE_COMMANDS
     prompt_section = """\
 # ingest blocks

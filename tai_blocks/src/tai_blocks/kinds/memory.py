@@ -16,6 +16,7 @@ class MemoryKind(BlockKind):
 
     name = "memory"
     commands = frozenset({"ai"})
+    runs = False
     prompt_section = """\
 # memory blocks
 

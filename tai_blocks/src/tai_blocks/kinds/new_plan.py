@@ -22,6 +22,7 @@ class NewPlanKind(BlockKind):
     )
     triggers_round = True
     commands = CODE_COMMANDS
+    runs = False
     prompt_section = """\
 # new-plan blocks
 

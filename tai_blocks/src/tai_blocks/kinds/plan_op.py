@@ -30,6 +30,7 @@ class PlanOpKind(BlockKind):
     )
     triggers_round = True
     commands = CODE_COMMANDS
+    runs = False
     prompt_section = """\
 # plan-op blocks
 

@@ -19,6 +19,7 @@ class ShellKind(BlockKind):
     name = "shell"
     params = TREE_PARAMS
     triggers_round = True
+    max_rounds = 50
     commands = frozenset({"go", "any", "ai"})
     prompt_section = """\
 # shell blocks

@@ -18,6 +18,7 @@ class SummaryKind(BlockKind):
     name = "summary"
     params = TREE_PARAMS
     commands = frozenset({"go", "any", "next"})
+    runs = False
     prompt_section = """\
 # summary blocks
 

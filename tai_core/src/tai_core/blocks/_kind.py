@@ -123,6 +123,11 @@ class BlockKind:
     commands: ClassVar[frozenset[str]] = frozenset()
     #: When not empty, what the body must hold; a block without a body is then refused.
     requires_body: ClassVar[str] = ""
+    #: Most rounds of a run in which blocks of this kind may run (0: no limit).
+    max_rounds: ClassVar[int] = 0
+    #: False for signal kinds the pipeline itself interprets (summary, done, plans,
+    #: responses): their blocks are recorded, never executed.
+    runs: ClassVar[bool] = True
 
     def validate(self, block: Block) -> list[str]:
         """Problems of ``block`` (empty when valid): unknown, missing or bad parameters, a
@@ -156,6 +161,15 @@ class BlockKind:
         """Kind-specific problems of the body (none by default)."""
         del block
         return []
+
+    def apply(self, block: Block, workspace: Any) -> Any:
+        """Streaming kinds: apply ``block`` to the run's in-memory ``workspace`` while the
+        reply streams and return the new workspace value; the base refuses."""
+        del workspace
+        raise BlockNotRunnableError(
+            f"{self.name} blocks are recognised but cannot be applied in this version of tai; "
+            f"the block at line {block.line} was not applied"
+        )
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Run ``block``; the base refuses, saying this kind cannot run here."""

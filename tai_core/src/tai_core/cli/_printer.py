@@ -1,0 +1,96 @@
+"""The plain command-line client: prints a run's events as they arrive.
+
+The reply text goes to stdout as it streams, so ``tai next … | tee answer.md`` captures the
+answer and nothing else; everything about the run — block results, notices, retries, the
+usage table, the final error — goes to stderr. It is one client of the event bus among
+others and keeps no state beyond what it needs to lay lines out.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from tai_core.runtime import (
+    BlockFinished,
+    Event,
+    Notice,
+    RoundStarted,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    Subscription,
+    TextReceived,
+    ThoughtReceived,
+)
+
+#: Lines of a block result shown; the model gets it all, the terminal a glimpse.
+RESULT_LINES = 12
+
+
+class Printer:
+    """Renders events to ``out`` (the reply) and ``err`` (everything else)."""
+
+    def __init__(
+        self, out: TextIO | None = None, err: TextIO | None = None, *, thoughts: bool = False
+    ) -> None:
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.thoughts = thoughts
+        self._line_open = False
+        #: The terminal event of the run, once it came.
+        self.outcome: RunFinished | RunFailed | RunCancelled | None = None
+
+    def _end_line(self) -> None:
+        if self._line_open:
+            self.out.write("\n")
+            self.out.flush()
+            self._line_open = False
+
+    def show(self, event: Event) -> None:
+        """Render one event."""
+        if isinstance(event, TextReceived):
+            self.out.write(event.text)
+            self.out.flush()
+            self._line_open = not event.text.endswith("\n")
+        elif isinstance(event, ThoughtReceived):
+            if self.thoughts:
+                self.err.write(event.text)
+        elif isinstance(event, RoundStarted):
+            if event.round > 1 or event.attempt > 1:
+                self._end_line()
+                self.err.write(f"--- round {event.round}, attempt {event.attempt} ---\n")
+        elif isinstance(event, BlockFinished):
+            self._end_line()
+            status = "ok" if event.result.ok else "failed"
+            lines = event.result.text.splitlines()
+            self.err.write(f"[{event.block.kind} {status}]\n")
+            for line in lines[:RESULT_LINES]:
+                self.err.write(f"  {line}\n")
+            if len(lines) > RESULT_LINES:
+                self.err.write(f"  … ({len(lines) - RESULT_LINES} more lines sent to the model)\n")
+        elif isinstance(event, Notice):
+            self._end_line()
+            self.err.write(f"tai: {event.level}: {event.message}\n")
+        elif isinstance(event, RunFinished | RunFailed | RunCancelled):
+            self._finish(event)
+        self.err.flush()
+
+    def _finish(self, event: RunFinished | RunFailed | RunCancelled) -> None:
+        self._end_line()
+        self.outcome = event
+        if isinstance(event, RunFinished) and event.diff:
+            self.err.write(event.diff.rstrip("\n") + "\n")
+        if event.report:
+            self.err.write("\n" + event.report + "\n")
+        if isinstance(event, RunFailed):
+            self.err.write(f"tai: error: {event.message}\n")
+        elif isinstance(event, RunCancelled):
+            self.err.write("tai: cancelled; nothing of the interrupted round was applied\n")
+
+    async def follow(self, subscription: Subscription, session_id: str) -> None:
+        """Render events until the session's run has ended."""
+        async for event in subscription:
+            self.show(event)
+            if self.outcome is not None and getattr(event, "session_id", None) == session_id:
+                return

@@ -1,0 +1,81 @@
+"""The flags shared by the commands that talk to a model, in both spellings.
+
+The original tai spells flags with one dash (``-model``); Python users expect two
+(``--model``); both are accepted. The task text follows the word ``chat``
+(``tai next -model m chat "explain this"``), which may be repeated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import attrs
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@attrs.frozen
+class GenerationFlags:
+    """The parsed flags of a generating command."""
+
+    model: str | None
+    fast_model: str | None
+    files: tuple[str, ...]
+    stdin: bool
+    confidential: bool
+    record: bool | None
+    thoughts: bool
+    cli: bool
+    chat: str
+
+
+def _flag(*names: str, **kwargs: Any) -> Callable[[F], F]:
+    return click.option(*names, **kwargs)
+
+
+def generation_options(command: F) -> F:
+    """Decorate ``command`` with the flags of a generating command and the chat words."""
+    decorators = [
+        _flag("-model", "--model", "model", metavar="NAME", help="The model to use."),
+        _flag("-fast-model", "--fast-model", "fast_model", metavar="NAME",
+              help="The model for handoffs and summaries."),
+        _flag("-file", "--file", "files", multiple=True, metavar="PATTERN",
+              help="Add files (glob patterns) to the context, in full."),
+        _flag("-stdin", "--stdin", "stdin", is_flag=True, help="Add standard input to the task."),
+        _flag("-confidential", "--confidential", "confidential", is_flag=True,
+              help="Refuse any model not marked zero_data_retention."),
+        _flag("-record/-no-record", "--record/--no-record", "record", default=None,
+              help="Record the run in the records database."),
+        _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts", default=False,
+              help="Show the model's reasoning (on stderr)."),
+        _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
+        click.argument("words", nargs=-1, metavar='chat "TASK"'),
+    ]  # fmt: skip
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def chat_text(words: Sequence[str]) -> str:
+    """The task text of ``chat TEXT [chat TEXT …]``; a usage error for anything else."""
+    texts: list[str] = []
+    items = list(words)
+    while items:
+        word = items.pop(0)
+        if word != "chat":
+            raise click.UsageError(f"unexpected {word!r}: the task text follows the word chat")
+        if not items:
+            raise click.UsageError('chat needs the task text: chat "what to do"')
+        texts.append(items.pop(0))
+    return "\n".join(texts)
+
+
+def parse_flags(params: dict[str, Any]) -> GenerationFlags:
+    """The flags of a command invocation from click's parameters."""
+    return GenerationFlags(
+        model=params["model"], fast_model=params["fast_model"], files=tuple(params["files"]),
+        stdin=params["stdin"], confidential=params["confidential"], record=params["record"],
+        thoughts=params["thoughts"], cli=params["cli"], chat=chat_text(params["words"]),
+    )  # fmt: skip

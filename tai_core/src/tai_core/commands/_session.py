@@ -1,0 +1,125 @@
+"""Running one session of a generating command: resolve, start, submit, print, exit.
+
+The command-line side of the runtime for single-shot commands (``next``, the goal loops):
+it resolves the model from flags and configuration, starts a session, submits the task,
+lets the :class:`~tai_core.cli._printer.Printer` render the events, and turns the run's
+ending into an exit status (0 done, 1 failed, 130 cancelled). Ctrl-C sends a ``Cancel``
+command: the stream stops at once and nothing of the interrupted round is applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import uuid
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+
+from tai_core.cli._main import AppContext
+from tai_core.cli._printer import Printer
+from tai_core.commands._options import GenerationFlags
+from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
+from tai_core.pipeline import AttemptRunner, RunOptions
+from tai_core.pipeline._handoff import HandoffWriter
+from tai_core.runtime import (
+    Cancel,
+    EventBus,
+    RunCancelled,
+    RunFailed,
+    Runtime,
+    SessionSetup,
+    StartSession,
+    Submit,
+)
+
+#: Exit status of a cancelled run (as a shell reports SIGINT).
+CANCELLED = 130
+
+
+@attrs.frozen
+class Context:
+    """The :class:`tai_core.blocks.RunContext` of a command-line run."""
+
+    cwd: Path
+    command: str
+    config: Mapping[str, Any]
+
+
+def resolve(app: AppContext, name: str | None, *, confidential: bool) -> tuple[Provider, ModelSpec]:
+    """The provider and spec of model ``name`` (or the configured ``model``)."""
+    chosen = name or app.config.get("model")
+    if not chosen:
+        raise click.UsageError("no model: give -model NAME or set model in tai.toml")
+    try:
+        spec = resolve_model(
+            chosen, app.config.values, app.host.registry.providers, os.environ,
+            confidential=confidential or bool(app.config.get("confidential_mode")),
+        )  # fmt: skip
+    except ModelConfigError as error:
+        raise click.ClickException(str(error)) from None
+    return app.host.registry.providers[spec.provider], spec
+
+
+def _handoff(app: AppContext, flags: GenerationFlags, main: tuple[Provider, ModelSpec]) -> Any:
+    name = app.config.get("handoff_model") or flags.fast_model or app.config.get("fast_model")
+    provider, spec = resolve(app, name, confidential=flags.confidential) if name else main
+    return HandoffWriter(provider, spec)
+
+
+def run_session(
+    app: AppContext,
+    flags: GenerationFlags,
+    *,
+    command: str,
+    system: str,
+    user: str,
+    require_completion: bool,
+    workspace: Any = None,
+) -> int:
+    """Run one session to its end; its exit status."""
+    provider, spec = resolve(app, flags.model, confidential=flags.confidential)
+    session_id = uuid.uuid4().hex[:12]
+    options = RunOptions(
+        command=command, session_id=session_id, require_completion=require_completion
+    )
+    hook = app.host.pm.hook
+    kinds = app.host.registry.block_kinds
+
+    def runner(emit: Any) -> AttemptRunner:
+        return AttemptRunner(
+            provider=provider, spec=spec, kinds=kinds, hook=hook, emit=emit, session_id=session_id
+        )
+
+    setup = SessionSetup(
+        options=options, runner_factory=runner, system=system,
+        context=Context(Path.cwd(), command, app.config.values), workspace=workspace,
+        handoff=_handoff(app, flags, (provider, spec)),
+    )  # fmt: skip
+    printer = Printer(thoughts=flags.thoughts)
+    return asyncio.run(_follow(Runtime(hook, EventBus()), setup, user, flags.chat, printer))
+
+
+async def _follow(
+    runtime: Runtime, setup: SessionSetup, user: str, shown: str, printer: Printer
+) -> int:
+    session_id = setup.options.session_id
+    subscription = runtime.bus.subscribe()
+    loop = asyncio.get_running_loop()
+    cancel = lambda: runtime.handle(Cancel(session_id))  # noqa: E731
+    if sys.platform != "win32":
+        loop.add_signal_handler(signal.SIGINT, cancel)
+    runtime.handle(StartSession(setup))
+    runtime.handle(Submit(session_id, user, shown))
+    await printer.follow(subscription, session_id)
+    await runtime.wait(session_id)
+    if isinstance(printer.outcome, RunFailed):
+        return 1
+    if isinstance(printer.outcome, RunCancelled):
+        return CANCELLED
+    return 0

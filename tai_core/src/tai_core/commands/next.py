@@ -1,0 +1,52 @@
+"""``tai next``: answer a task from the assembled context, as text; no file changes.
+
+The answer is the reply itself (streamed to stdout), optionally recorded as ``response``
+blocks in the session tree; ``change`` and the other acting kinds are announced as disabled,
+so nothing in the working tree changes. One round, unless malformed blocks need correcting.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tai_core.commands._options import generation_options, parse_flags
+
+THEORY_OF_NEXT = """\
+You answer the user's task from the context given here: the files and documentation below \
+and the task itself. Answer directly and completely in plain text (Markdown is fine). You \
+cannot change files or run anything in this mode; when something would need that, say what \
+should be done. If the context lacks what the answer needs, say what is missing."""
+
+
+def _extra_prompts(config: Any) -> list[str]:
+    return list(config.get("extra_system_prompt", []))
+
+
+@click.command("next")
+@generation_options
+@click.pass_obj
+def next_command(app: Any, **params: Any) -> None:
+    """Answer a task from the context, as text (changes no files)."""
+    from tai_core.blocks import block_prompts
+    from tai_core.commands._files import render_files
+    from tai_core.commands._session import run_session
+
+    flags = parse_flags(params)
+    task = flags.chat
+    if flags.stdin and not sys.stdin.isatty():
+        task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
+    if not task.strip():
+        raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
+    kinds = app.host.registry.block_kinds.values()
+    blocks_system, restatement = block_prompts(kinds, "next")
+    system = "\n\n".join([THEORY_OF_NEXT, blocks_system, *_extra_prompts(app.config)])
+    files = render_files(flags.files, Path.cwd())
+    user = "\n\n".join(part for part in (files, restatement, f"Task:\n{task}") if part)
+    code = run_session(
+        app, flags, command="next", system=system, user=user, require_completion=False
+    )
+    sys.exit(code)

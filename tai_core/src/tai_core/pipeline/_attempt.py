@@ -1,0 +1,137 @@
+"""One attempt at a round: stream the reply, parse it as it comes, apply streaming kinds.
+
+The parser sees only reply text (thoughts are never parsed). Each block is announced the
+moment its closing line arrives; a streaming kind (``change``) is validated and applied to
+the in-memory workspace right then, so a bad change stops the attempt at once instead of
+after a long reply. Nothing here touches the disk: the workspace value is returned and the
+caller decides whether the attempt succeeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockParseError, BlockParser
+from tai_core.models import (
+    Finish,
+    GenerationRequest,
+    ModelSpec,
+    Provider,
+    ProviderError,
+    RetryPolicy,
+    TextDelta,
+    ThoughtDelta,
+    Usage,
+    generate,
+)
+from tai_core.pipeline._state import Attempt, BlockApplyError
+from tai_core.runtime._events import (
+    BlockParsed,
+    Event,
+    Notice,
+    ParseFailed,
+    TextReceived,
+    ThoughtReceived,
+)
+
+
+class AttemptRunner:
+    """Runs attempts for one session: the model, the kinds and the hooks it needs."""
+
+    def __init__(
+        self,
+        *,
+        provider: Provider,
+        spec: ModelSpec,
+        kinds: Mapping[str, BlockKind],
+        hook: Any,
+        emit: Callable[[Event], None],
+        session_id: str,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
+        self.provider = provider
+        self.spec = spec
+        self.kinds = kinds
+        self.hook = hook
+        self.emit = emit
+        self.session_id = session_id
+        self.retry_policy = retry_policy
+
+    def problems(self, block: Block, kind: BlockKind) -> list[str]:
+        """Every plugin's validation problems of ``block``."""
+        return [p for found in self.hook.tai_validate_block(block=block, kind=kind) for p in found]
+
+    def _notice_retry(self, attempt: int, delay: float, error: ProviderError) -> None:
+        self.emit(
+            Notice(
+                self.session_id,
+                "warning",
+                f"{error} — retrying in {delay:.1f} s (attempt {attempt + 1})",
+            )
+        )
+
+    async def run(self, request: GenerationRequest, round_no: int, workspace: Any) -> Attempt:
+        """Stream one reply to ``request``; the attempt's outcome, failed or not."""
+        parser = BlockParser()
+        text: list[str] = []
+        thoughts: list[str] = []
+        blocks: list[Block] = []
+        errors: list[BlockParseError] = []
+        usage: Usage | None = None
+        finish: str | None = None
+        current = workspace
+
+        def take(results: list[Block | BlockParseError]) -> None:
+            nonlocal current
+            for result in results:
+                if isinstance(result, BlockParseError):
+                    errors.append(result)
+                    self.emit(ParseFailed(self.session_id, round_no, result))
+                    continue
+                kind = self.kinds.get(result.kind)
+                self.hook.tai_block_parsed(block=result, kind=kind)
+                self.emit(BlockParsed(self.session_id, round_no, result))
+                if kind is not None and kind.streams and current is not None:
+                    current = self._apply(kind, result, current)
+                blocks.append(result)
+
+        try:
+            async for event in generate(
+                self.provider,
+                self.spec,
+                request,
+                policy=self.retry_policy,
+                on_retry=self._notice_retry,
+            ):
+                if isinstance(event, TextDelta):
+                    text.append(event.text)
+                    self.emit(TextReceived(self.session_id, round_no, event.text))
+                    take(parser.feed(event.text))
+                elif isinstance(event, ThoughtDelta):
+                    thoughts.append(event.text)
+                    self.emit(ThoughtReceived(self.session_id, round_no, event.text))
+                elif isinstance(event, Usage):
+                    usage = event
+                elif isinstance(event, Finish):
+                    finish = event.reason
+            take(parser.finish())
+        except (ProviderError, BlockApplyError) as failure:
+            return Attempt(
+                "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), workspace,
+                usage, finish, failure,
+            )  # fmt: skip
+        return Attempt(
+            "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), current, usage, finish
+        )
+
+    def _apply(self, kind: BlockKind, block: Block, workspace: Any) -> Any:
+        problems = self.problems(block, kind)
+        if problems:
+            raise BlockApplyError(block, "; ".join(problems))
+        try:
+            return kind.apply(block, workspace)
+        except BlockNotRunnableError as error:
+            raise BlockApplyError(block, str(error)) from None
+        except Exception as error:  # noqa: BLE001 - any apply failure fails the attempt
+            raise BlockApplyError(block, f"{type(error).__name__}: {error}") from None

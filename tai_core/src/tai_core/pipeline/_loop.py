@@ -1,0 +1,412 @@
+"""The generation loop: rounds over immutable state until nothing triggers another.
+
+A round is: build the request from the state, run an attempt (stream, parse, apply
+streaming kinds to the in-memory workspace), decide. A failed attempt is retried from the
+snapshot taken before the round (with the partial output and a note when the failure came
+after output; with a handoff note after a truncation); a successful one is flushed to disk,
+written to the session tree, and its blocks run — round-triggering kinds first, in the
+protocol's order — and their results, parse-error feedback within its budget, a rejected
+block batch or the next pending plan entry become the next round's user content, closed by
+the session-tree outline. When nothing triggers, the run ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import attrs
+
+from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockResult, RunContext
+from tai_core.models import GenerationRequest, Message, ModelSpec, Usage
+from tai_core.pipeline import _notes as notes
+from tai_core.pipeline._attempt import AttemptRunner
+from tai_core.pipeline._record import SUMMARY, next_plan_entry, record_reply
+from tai_core.pipeline._report import usage_table
+from tai_core.pipeline._state import (
+    Attempt,
+    BlockApplyError,
+    RunError,
+    RunOptions,
+    RunState,
+    UsageRow,
+)
+from tai_core.runtime._events import (
+    BlockFinished,
+    BlockStarted,
+    Event,
+    Notice,
+    RoundEnded,
+    RoundStarted,
+    TreeChanged,
+    UsageReported,
+)
+from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
+
+#: The order in which round-triggering kinds run after a reply (then the others, by name).
+COMPONENT_ORDER: tuple[str, ...] = ("change", "go-test", "go-src", "ingest", "shell", "continue")
+#: Finish reasons that mean the reply was cut by its length limit.
+LENGTH_FINISHES = frozenset({"length", "max_tokens"})
+#: How often one plan entry is handed to the model before the run stops feeding it.
+PLAN_FEED_LIMIT = 3
+
+Handoff = Callable[[str], Awaitable[str | None]]
+
+
+@attrs.frozen
+class RunResult:
+    """What a finished run leaves: its final state and the rendered usage table."""
+
+    state: RunState
+    report: str
+
+
+class Pipeline:
+    """Runs rounds for one session until nothing triggers another."""
+
+    def __init__(
+        self,
+        *,
+        runner: AttemptRunner,
+        kinds: Mapping[str, BlockKind],
+        hook: Any,
+        emit: Callable[[Event], None],
+        context: RunContext,
+        options: RunOptions,
+        system: str,
+        handoff: Handoff | None = None,
+    ) -> None:
+        self.runner = runner
+        self.kinds = kinds
+        self.hook = hook
+        self.emit = emit
+        self.context = context
+        self.options = options
+        self.system = system
+        self.handoff = handoff
+        self._plan_feeds: dict[str, int] = {}
+
+    @property
+    def spec(self) -> ModelSpec:
+        """The model the run talks to."""
+        return self.runner.spec
+
+    # -- state helpers -----------------------------------------------------------------
+
+    def _write(self, state: RunState, spec: NodeSpec) -> tuple[RunState, str]:
+        tree, name = state.tree.add(spec)
+        self.emit(TreeChanged(self.options.session_id, tree))
+        return attrs.evolve(state, tree=tree), name
+
+    def _event(self, state: RunState, body: str, **fields: str) -> RunState:
+        return self._write(state, NodeSpec(NodeKind.EVENT, body=body, attrs=fields))[0]
+
+    @staticmethod
+    def start_state(tree: SessionTree | None = None, workspace: Any = None) -> RunState:
+        """The state of a session before its first input."""
+        return RunState(
+            messages=(), tree=tree or SessionTree(), anchor="session", workspace=workspace
+        )
+
+    def with_input(self, state: RunState, text: str, node_body: str) -> RunState:
+        """``state`` with a user message ``text``, recorded in the tree as ``node_body``."""
+        state, name = self._write(state, NodeSpec(NodeKind.USER_INPUT, body=node_body))
+        return attrs.evolve(state, messages=(*state.messages, Message("user", text)), anchor=name)
+
+    # -- the loop ----------------------------------------------------------------------
+
+    async def run(self, state: RunState) -> RunResult:
+        """Rounds from ``state`` (whose last message is the user's) until the run ends."""
+        try:
+            while True:
+                if self.options.max_rounds and state.round >= self.options.max_rounds:
+                    state = self._event(state, f"stopped after {state.round} rounds", event="limit")
+                    break
+                state, feedback = await self._round(attrs.evolve(state, round=state.round + 1))
+                if feedback is None:
+                    break
+                body = "\n\n".join([*feedback, outline(state.tree)])
+                state, name = self._write(
+                    state, NodeSpec(NodeKind.FEEDBACK, body="\n\n".join(feedback))
+                )
+                state = attrs.evolve(
+                    state, messages=(*state.messages, Message("user", body)), anchor=name
+                )
+        except RunError as error:
+            self._event(state, str(error), event="error")
+            raise RunFailure(str(error), usage_table(state.usage_rows)) from None
+        return RunResult(state, usage_table(state.usage_rows))
+
+    async def _round(self, state: RunState) -> tuple[RunState, list[str] | None]:
+        """One round with its retries; returns the state after it and the next round's
+        feedback (``None`` when nothing triggers another round)."""
+        snapshot = state
+        base = state
+        retries = self.options.max_retries
+        for attempt_no in range(1, retries + 2):
+            self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
+            self.hook.tai_round_start(session=self.options, round_number=state.round)
+            started = time.perf_counter()
+            attempt = await self.runner.run(self._request(base), state.round, base.workspace)
+            base = self._account(base, attempt, attempt_no, started)
+            verdict = self._verdict(attempt)
+            if verdict == "success":
+                self._round_end(state.round, "success")
+                return await self._succeed(attrs.evolve(base, workspace=attempt.workspace), attempt)
+            if attempt_no > retries:
+                self._round_end(state.round, "error")
+                if verdict == "truncated":
+                    self.emit(
+                        Notice(
+                            self.options.session_id,
+                            "warning",
+                            "the reply was still cut short after every retry; using it",
+                        )
+                    )
+                    return await self._succeed(
+                        attrs.evolve(base, workspace=attempt.workspace), attempt
+                    )
+                raise RunError(
+                    f"round {state.round} failed after {retries} retries: {attempt.failure}"
+                )
+            self._round_end(state.round, "retry")
+            base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _round_end(self, round_no: int, outcome: str) -> None:
+        self.emit(RoundEnded(self.options.session_id, round_no, outcome))
+        self.hook.tai_round_end(session=self.options, round_number=round_no, outcome=outcome)
+
+    def _request(self, state: RunState) -> GenerationRequest:
+        return GenerationRequest(
+            system=self.system,
+            messages=state.messages,
+            max_output_tokens=self.spec.max_generate_tokens,
+            temperature=self.spec.temperature,
+            reasoning_effort=self.spec.reasoning_effort,
+        )
+
+    def _account(
+        self, state: RunState, attempt: Attempt, attempt_no: int, started: float
+    ) -> RunState:
+        usage = attempt.usage
+        outcome = "error" if attempt.failure else (attempt.finish or "stop")
+        cost = usage.cost(self.spec.prices) if usage is not None else None
+        if usage is not None:
+            self.emit(UsageReported(self.options.session_id, state.round, usage, cost))
+        seconds = time.perf_counter() - started
+        row = UsageRow(state.round, attempt_no, usage or Usage(), cost, seconds, outcome)
+        self.hook.tai_after_model_call(
+            session=self.options, model=self.spec.name, finish_reason=outcome,
+            usage=attrs.asdict(usage) if usage else {},
+        )  # fmt: skip
+        state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
+        return self._event(state, f"finish {outcome}", event="finish", finish=outcome)
+
+    def _verdict(self, attempt: Attempt) -> str:
+        if attempt.failure is not None:
+            if not attempt.produced and not isinstance(attempt.failure, BlockApplyError):
+                raise RunError(str(attempt.failure))
+            return "failed"
+        if (attempt.finish or "").lower() in LENGTH_FINISHES:
+            return "truncated"
+        if self.options.require_completion and not self._complete(attempt.blocks):
+            return "truncated"
+        return "success"
+
+    def _complete(self, blocks: tuple[Block, ...]) -> bool:
+        return any(
+            block.kind == SUMMARY
+            or (block.kind in self.kinds and self.kinds[block.kind].triggers_round)
+            for block in blocks
+        )
+
+    async def _retry_base(
+        self, snapshot: RunState, base: RunState, attempt: Attempt, attempt_no: int, verdict: str
+    ) -> RunState:
+        retries = self.options.max_retries
+        if verdict == "failed":
+            note = notes.error_retry_note(
+                str(attempt.failure),
+                attempt_no,
+                retries,
+                isinstance(attempt.failure, BlockApplyError),
+            )
+            self.emit(Notice(self.options.session_id, "warning", f"retrying: {attempt.failure}"))
+            base = self._event(base, str(attempt.failure), event="retry")
+            messages = (*base.messages, Message("assistant", attempt.text), Message("user", note))
+            return attrs.evolve(base, messages=messages, workspace=snapshot.workspace)
+        self.emit(Notice(self.options.session_id, "warning", "the reply was cut short; retrying"))
+        base = self._event(base, "reply cut short", event="truncation")
+        retry = attrs.evolve(snapshot, tree=base.tree, usage_rows=base.usage_rows)
+        handoff = await self.handoff(attempt.text + attempt.thoughts) if self.handoff else None
+        if not handoff:
+            return retry
+        retry = self._event(retry, handoff, event="handoff")
+        note = notes.truncation_note(attempt_no, retries, handoff)
+        last = retry.messages[-1]
+        return attrs.evolve(
+            retry, messages=(*retry.messages[:-1], Message(last.role, f"{last.text}\n\n{note}"))
+        )
+
+    # -- after a successful attempt ----------------------------------------------------
+
+    async def _succeed(
+        self, state: RunState, attempt: Attempt
+    ) -> tuple[RunState, list[str] | None]:
+        if state.workspace is not None and hasattr(state.workspace, "flush"):
+            state = attrs.evolve(state, workspace=state.workspace.flush())
+        applied = [b for b in attempt.blocks if self._streams(b)]
+        valid, invalid = self._validate([b for b in attempt.blocks if not self._streams(b)])
+        tree, response, names, rejected = record_reply(
+            state.tree, state.anchor, attempt.text, applied, valid
+        )
+        self.emit(TreeChanged(self.options.session_id, tree))
+        summaries = tuple(b.body for b in valid if b.kind == SUMMARY)
+        state = attrs.evolve(
+            state, tree=tree, anchor=response,
+            messages=(*state.messages, Message("assistant", attempt.text)),
+            summaries=(*state.summaries, *summaries),
+            remaining=(*state.remaining, *(b for b in attempt.blocks if b.kind not in self.kinds)),
+        )  # fmt: skip
+        feedback: list[str] = []
+        state = self._parse_feedback(state, attempt, invalid, feedback)
+        if rejected:
+            feedback.extend(notes.rejected_batch_note(reason) for reason in rejected)
+        else:
+            state, results = await self._execute(state, valid, names)
+            feedback.extend(results)
+        if not feedback:
+            state, plan_note = self._plan_feed(state)
+            if plan_note:
+                feedback.append(plan_note)
+        return state, feedback or None
+
+    def _streams(self, block: Block) -> bool:
+        kind = self.kinds.get(block.kind)
+        return kind is not None and kind.streams
+
+    def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str]]:
+        valid: list[Block] = []
+        invalid: list[str] = []
+        for block in blocks:
+            kind = self.kinds.get(block.kind)
+            if kind is None:
+                continue
+            if self.options.command not in kind.commands:
+                invalid.append(
+                    f"{block.kind} block at line {block.line}: {block.kind} blocks are "
+                    "disabled in this command; it was discarded"
+                )
+                continue
+            problems = self.runner.problems(block, kind)
+            if problems:
+                invalid.append(
+                    f"{block.kind} block at line {block.line} is invalid: " + "; ".join(problems)
+                )
+            else:
+                valid.append(block)
+        return valid, invalid
+
+    def _parse_feedback(
+        self, state: RunState, attempt: Attempt, invalid: list[str], feedback: list[str]
+    ) -> RunState:
+        problems = [notes.describe_parse_error(e) for e in attempt.errors] + invalid
+        if not problems:
+            return attrs.evolve(state, parse_feedback_rounds=0)
+        used = state.parse_feedback_rounds + 1
+        budget = self.options.parse_error_budget
+        if used > budget:
+            self.emit(
+                Notice(
+                    self.options.session_id,
+                    "warning",
+                    f"{len(problems)} block(s) failed and the correction budget is spent",
+                )
+            )
+            return attrs.evolve(state, parse_errors=(*state.parse_errors, *attempt.errors))
+        feedback.append(notes.parse_error_note(problems, used, budget))
+        return attrs.evolve(state, parse_feedback_rounds=used)
+
+    async def _execute(
+        self, state: RunState, blocks: list[Block], names: dict[int, str]
+    ) -> tuple[RunState, list[str]]:
+        order = {name: index for index, name in enumerate(COMPONENT_ORDER)}
+        runnable = [b for b in blocks if self.kinds[b.kind].runs]
+        runnable.sort(
+            key=lambda b: (
+                order.get(b.kind, len(order)),
+                b.kind if b.kind not in order else "",
+                b.start,
+            )
+        )
+        results: list[str] = []
+        counted: set[str] = set()
+        for block in runnable:
+            kind = self.kinds[block.kind]
+            if block.kind not in counted:
+                counted.add(block.kind)
+                used = state.kind_rounds.get(block.kind, 0) + 1
+                if kind.max_rounds and used > kind.max_rounds:
+                    raise RunError(f"max {block.kind} rounds ({kind.max_rounds}) exceeded")
+                state = attrs.evolve(state, kind_rounds={**state.kind_rounds, block.kind: used})
+            result = await self._run_block(block, kind, state.round)
+            node = names.get(block.start)
+            if node is not None:
+                state = self._write(state, NodeSpec(
+                    NodeKind.BLOCK_RESULT, body=result.text, parent=node,
+                    attrs={"status": "ok" if result.ok else "failed"},
+                ))[0]  # fmt: skip
+            if result.text and (result.triggers_round or kind.triggers_round):
+                results.append(result.text)
+        return state, results
+
+    async def _run_block(self, block: Block, kind: BlockKind, round_no: int) -> BlockResult:
+        session = self.options.session_id
+        self.emit(BlockStarted(session, round_no, block))
+        try:
+            result = await asyncio.to_thread(
+                self.hook.tai_run_block, block=block, kind=kind, context=self.context
+            )
+        except BlockNotRunnableError as error:
+            result = BlockResult(kind=block.kind, ok=False, text=str(error))
+        except Exception as error:  # noqa: BLE001 - a failing kind is reported to the model
+            result = BlockResult(
+                kind=block.kind,
+                ok=False,
+                text=f"{block.kind} block failed: {type(error).__name__}: {error}",
+            )
+        if result is None:
+            result = BlockResult(
+                kind=block.kind, ok=False, text=f"no plugin ran the {block.kind} block"
+            )
+        self.emit(BlockFinished(session, round_no, block, result))
+        return result
+
+    def _plan_feed(self, state: RunState) -> tuple[RunState, str | None]:
+        entry = next_plan_entry(state.tree)
+        if entry is None:
+            return state, None
+        fed = self._plan_feeds.get(entry.name, 0) + 1
+        self._plan_feeds[entry.name] = fed
+        if fed > PLAN_FEED_LIMIT:
+            self.emit(
+                Notice(
+                    self.options.session_id,
+                    "warning",
+                    f"plan entry {entry.name!r} was handed over {PLAN_FEED_LIMIT} times "
+                    "without being done; stopping",
+                )
+            )
+            return state, None
+        return state, notes.plan_entry_note(entry.name, entry.body)
+
+
+class RunFailure(Exception):
+    """The run ended on an error; ``report`` is the usage table so far."""
+
+    def __init__(self, message: str, report: str) -> None:
+        super().__init__(message)
+        self.report = report

@@ -1,0 +1,79 @@
+"""What the program says to the model between rounds, and why it says it so.
+
+THEORY_OF_RETRIES: a failed attempt is not shown to the model as if it had happened. After
+an error that came with output, the partial reply stays in the conversation (the model's
+work is not wasted) with a note that none of its blocks ran, so it re-emits them all; after
+a truncation the round restarts from the snapshot before it, with the handoff note of what
+the cut-off attempt had found when there is one. Both notes ask the model to partition
+large work with continue blocks, the usual cause of both failures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tai_core.blocks import BlockParseError
+
+
+def error_retry_note(error: str, attempt: int, retries: int, apply_failed: bool) -> str:
+    """The user note after an attempt that failed with output."""
+    lines = [
+        f"[System note] The previous reply failed: {error}",
+        f"This is retry attempt {attempt} of {retries}. None of the blocks of that reply were "
+        "carried out and no change was applied.",
+        "Write the reply again, re-emitting every block you still need. If the work is large, "
+        "do a coherent part now and continue the rest with a continue block.",
+    ]
+    if apply_failed:
+        lines.append(
+            "All change blocks of that reply were dropped: re-emit all of them, with the failing "
+            "one corrected."
+        )
+    return "\n".join(lines)
+
+
+def truncation_note(attempt: int, retries: int, handoff: str) -> str:
+    """The note that precedes a handoff after a truncated attempt."""
+    return "\n".join(
+        [
+            f"[System note] Your previous reply was cut off (retry attempt {attempt} of "
+            f"{retries}); nothing of it was applied and you cannot see it.",
+            "Do a smaller, coherent part of the work now and continue the rest with a continue "
+            "block. The handoff below is what the cut-off reply had found; use it as a "
+            "reference and keep its reasoning.",
+            "",
+            handoff,
+        ]
+    )
+
+
+def parse_error_note(errors: Sequence[str], correction: int, budget: int) -> str:
+    """The feedback for blocks that could not be parsed or were invalid."""
+    return "\n\n".join(
+        [
+            "[System note] Only these blocks failed; all other blocks of your reply were "
+            "carried out. Re-emit only the failed blocks, corrected (re-emitting the others "
+            f"would apply them twice). Correction attempt {correction} of {budget}; after "
+            "that, failed blocks are dropped. End with a summary block.",
+            *errors,
+        ]
+    )
+
+
+def describe_parse_error(error: BlockParseError) -> str:
+    """One parse error as the model reads it."""
+    return error.message()
+
+
+def rejected_batch_note(reason: str) -> str:
+    """The feedback when the session tree refused the reply's named blocks."""
+    return (
+        f"[System note] {reason} None of the named blocks of your reply ran. Fix the parent "
+        "and name parameters (names must be new; parents must exist in the outline) and "
+        "re-emit them."
+    )
+
+
+def plan_entry_note(name: str, body: str) -> str:
+    """The feedback that hands the model the next pending plan entry."""
+    return f"[Plan] Next pending entry {name!r}:\n{body}\nDo it, then mark it done with plan-op."

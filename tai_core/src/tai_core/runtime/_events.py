@@ -1,0 +1,184 @@
+"""The typed events a run publishes, for every client (CLI printer, TUI, records, web).
+
+Events are frozen values. The pipeline never prints: everything a user or a recorder can
+see of a run is one of these, in publication order. ``TERMINAL_EVENTS`` end a session's run
+and are never dropped or merged by the bus.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import attrs
+
+from tai_core.blocks import Block, BlockParseError, BlockResult
+from tai_core.models import Usage
+from tai_core.tree import SessionTree
+
+
+@attrs.frozen
+class SessionStarted:
+    """A session began: which command, with which model."""
+
+    session_id: str
+    command: str
+    model: str
+
+
+@attrs.frozen
+class RoundStarted:
+    """A round's attempt began (``attempt`` counts from 1 within the round)."""
+
+    session_id: str
+    round: int
+    attempt: int
+
+
+@attrs.frozen
+class TextReceived:
+    """A piece of the model's reply text."""
+
+    session_id: str
+    round: int
+    text: str
+
+
+@attrs.frozen
+class ThoughtReceived:
+    """A piece of the model's reasoning."""
+
+    session_id: str
+    round: int
+    text: str
+
+
+@attrs.frozen
+class BlockParsed:
+    """A complete block came out of the parser while the reply streamed."""
+
+    session_id: str
+    round: int
+    block: Block
+
+
+@attrs.frozen
+class ParseFailed:
+    """A malformed or unclosed block."""
+
+    session_id: str
+    round: int
+    error: BlockParseError
+
+
+@attrs.frozen
+class BlockStarted:
+    """A block is about to run (after the reply ended)."""
+
+    session_id: str
+    round: int
+    block: Block
+
+
+@attrs.frozen
+class BlockFinished:
+    """A block ran; ``result.text`` is what the model will read next round."""
+
+    session_id: str
+    round: int
+    block: Block
+    result: BlockResult
+
+
+@attrs.frozen
+class UsageReported:
+    """Token usage of one model call, and its cost when prices are known."""
+
+    session_id: str
+    round: int
+    usage: Usage
+    cost: float | None
+
+
+@attrs.frozen
+class Notice:
+    """Something the user should know: a retry, a handoff, feedback sent, a warning."""
+
+    session_id: str
+    level: str
+    message: str
+
+
+@attrs.frozen
+class RoundEnded:
+    """A round's attempt ended: ``outcome`` is ``success``, ``retry`` or ``error``."""
+
+    session_id: str
+    round: int
+    outcome: str
+
+
+@attrs.frozen
+class TreeChanged:
+    """The session tree after a write (the whole tree: it is immutable and cheap to share)."""
+
+    session_id: str
+    tree: SessionTree = attrs.field(eq=False)
+
+
+@attrs.frozen
+class RunFinished:
+    """The run ended normally. ``summary`` joins the summaries; ``report`` is the usage
+    table; ``diff`` the changes made (empty when none)."""
+
+    session_id: str
+    summary: str
+    report: str
+    diff: str = ""
+    remaining: tuple[Block, ...] = ()
+
+
+@attrs.frozen
+class RunFailed:
+    """The run stopped on an error; ``message`` is one line naming what and where."""
+
+    session_id: str
+    message: str
+    report: str = ""
+
+
+@attrs.frozen
+class RunCancelled:
+    """The run was cancelled; nothing of the interrupted round was applied."""
+
+    session_id: str
+    report: str = ""
+
+
+@attrs.frozen
+class SessionClosed:
+    """The session was closed; no more events will come for it."""
+
+    session_id: str
+
+
+Event: TypeAlias = (
+    SessionStarted
+    | RoundStarted
+    | TextReceived
+    | ThoughtReceived
+    | BlockParsed
+    | ParseFailed
+    | BlockStarted
+    | BlockFinished
+    | UsageReported
+    | Notice
+    | RoundEnded
+    | TreeChanged
+    | RunFinished
+    | RunFailed
+    | RunCancelled
+    | SessionClosed
+)
+
+#: Events that end a run or a session: always delivered, never merged.
+TERMINAL_EVENTS: tuple[type[Any], ...] = (RunFinished, RunFailed, RunCancelled, SessionClosed)

@@ -1,0 +1,184 @@
+"""The runtime: commands in, events out, one pipeline task per running session.
+
+Clients (the CLI printer, a TUI, a web page, a recorder) never call the pipeline: they send
+commands (:class:`StartSession`, :class:`Submit`, :class:`Cancel`, :class:`CloseSession`)
+and render the events the bus delivers. Handling a command never blocks: a submit starts
+an asyncio task and returns. A session keeps its state between submits (an interactive
+session continues where it stopped); a cancelled or failed run leaves the state as it was
+before that submit, since every state is an immutable value and only a finished run
+replaces it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from tai_core.pipeline import (
+    AttemptRunner,
+    Pipeline,
+    RunFailure,
+    RunOptions,
+    RunState,
+)
+from tai_core.pipeline._loop import Handoff
+from tai_core.runtime._bus import EventBus
+from tai_core.runtime._events import (
+    Event,
+    Notice,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    SessionClosed,
+    SessionStarted,
+)
+
+
+@attrs.frozen
+class SessionSetup:
+    """Everything a session needs, assembled by the command that starts it."""
+
+    options: RunOptions
+    runner_factory: Callable[[Callable[[Event], None]], AttemptRunner]
+    system: str
+    context: Any
+    workspace: Any = None
+    handoff: Handoff | None = None
+    #: Renders the run's changes for :class:`RunFinished` (empty when nothing changed).
+    describe_changes: Callable[[Any], str] | None = None
+
+
+@attrs.frozen
+class StartSession:
+    """Open a session; ``setup.options.session_id`` names it."""
+
+    setup: SessionSetup
+
+
+@attrs.frozen
+class Submit:
+    """Send ``text`` to the model as the next user input (``shown`` goes into the tree)."""
+
+    session_id: str
+    text: str
+    shown: str = ""
+
+
+@attrs.frozen
+class Cancel:
+    """Stop the session's running submit; nothing of the interrupted round is applied."""
+
+    session_id: str
+
+
+@attrs.frozen
+class CloseSession:
+    """Close the session (refused while it runs)."""
+
+    session_id: str
+
+
+Command = StartSession | Submit | Cancel | CloseSession
+
+
+@attrs.define
+class _Session:
+    setup: SessionSetup
+    pipeline: Pipeline
+    state: RunState
+    task: asyncio.Task[None] | None = None
+
+
+class Runtime:
+    """Runs sessions for any number of clients of one :class:`EventBus`."""
+
+    def __init__(self, hook: Any, bus: EventBus | None = None) -> None:
+        self.hook = hook
+        self.bus = bus or EventBus()
+        self._sessions: dict[str, _Session] = {}
+
+    def handle(self, command: Command) -> None:
+        """Act on ``command``; problems become :class:`Notice` events, never exceptions."""
+        if isinstance(command, StartSession):
+            self._start(command.setup)
+            return
+        session = self._sessions.get(command.session_id)
+        if session is None:
+            self._notice(command.session_id, f"no session {command.session_id!r}")
+        elif isinstance(command, Submit):
+            self._submit(session, command)
+        elif isinstance(command, Cancel):
+            if session.task is not None and not session.task.done():
+                session.task.cancel()
+        elif session.task is not None and not session.task.done():
+            self._notice(command.session_id, "the session is running; cancel it before closing")
+        else:
+            del self._sessions[command.session_id]
+            self.hook.tai_session_end(session=session.setup.options, error=None)
+            self.bus.publish(SessionClosed(command.session_id))
+
+    async def wait(self, session_id: str) -> None:
+        """Until the session's running submit (if any) has ended."""
+        session = self._sessions.get(session_id)
+        if session is not None and session.task is not None:
+            await asyncio.gather(session.task, return_exceptions=True)
+
+    def state(self, session_id: str) -> RunState | None:
+        """The session's state after its last finished run."""
+        session = self._sessions.get(session_id)
+        return session.state if session else None
+
+    def _notice(self, session_id: str, message: str) -> None:
+        self.bus.publish(Notice(session_id, "error", message))
+
+    def _start(self, setup: SessionSetup) -> None:
+        session_id = setup.options.session_id
+        if session_id in self._sessions:
+            self._notice(session_id, f"a session {session_id!r} already exists")
+            return
+        runner = setup.runner_factory(self.bus.publish)
+        pipeline = Pipeline(
+            runner=runner, kinds=runner.kinds, hook=self.hook, emit=self.bus.publish,
+            context=setup.context, options=setup.options, system=setup.system,
+            handoff=setup.handoff,
+        )  # fmt: skip
+        state = pipeline.start_state(workspace=setup.workspace)
+        self._sessions[session_id] = _Session(setup, pipeline, state)
+        self.hook.tai_session_start(session=setup.options)
+        self.bus.publish(SessionStarted(session_id, setup.options.command, runner.spec.name))
+
+    def _submit(self, session: _Session, command: Submit) -> None:
+        if session.task is not None and not session.task.done():
+            self._notice(command.session_id, "a run is already in progress; input ignored")
+            return
+        if not command.text.strip():
+            self._notice(command.session_id, "empty input ignored")
+            return
+        session.task = asyncio.get_running_loop().create_task(self._run(session, command))
+
+    async def _run(self, session: _Session, command: Submit) -> None:
+        pipeline = session.pipeline
+        session_id = command.session_id
+        start = pipeline.with_input(session.state, command.text, command.shown or command.text)
+        try:
+            result = await pipeline.run(start)
+        except asyncio.CancelledError:
+            self.bus.publish(RunCancelled(session_id))
+            return
+        except RunFailure as failure:
+            self.bus.publish(RunFailed(session_id, str(failure), failure.report))
+            return
+        session.state = result.state
+        describe = session.setup.describe_changes
+        self.bus.publish(
+            RunFinished(
+                session_id,
+                summary="\n".join(result.state.summaries),
+                report=result.report,
+                diff=describe(result.state.workspace) if describe else "",
+                remaining=result.state.remaining,
+            )
+        )
