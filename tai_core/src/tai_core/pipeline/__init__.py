@@ -10,14 +10,16 @@ published as an event; the pipeline never prints.
 
 * ``_state`` — options, state, one attempt's outcome;
 * ``_attempt`` — streaming one reply through the parser and the streaming kinds;
-* ``_loop`` — rounds, retries, feedback, running the blocks;
+* ``_loop`` — rounds, retries, feedback;
+* ``_execute`` — running a reply's blocks in the protocol's order;
 * ``_record`` — what a reply writes to the session tree, and the plan feed;
 * ``_notes`` — what the program tells the model between rounds;
 * ``_report`` — the usage table.
 """
 
 from tai_core.pipeline._attempt import AttemptRunner
-from tai_core.pipeline._loop import COMPONENT_ORDER, Pipeline, RunFailure, RunResult
+from tai_core.pipeline._execute import COMPONENT_ORDER
+from tai_core.pipeline._loop import Pipeline, RunFailure, RunResult
 from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import BlockApplyError, RunError, RunOptions, RunState, UsageRow
 

@@ -13,6 +13,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockParseError, BlockParser
+from tai_core.events import (
+    BlockParsed,
+    Event,
+    Notice,
+    ParseFailed,
+    TextReceived,
+    ThoughtReceived,
+)
 from tai_core.models import (
     Finish,
     GenerationRequest,
@@ -26,14 +34,6 @@ from tai_core.models import (
     generate,
 )
 from tai_core.pipeline._state import Attempt, BlockApplyError
-from tai_core.runtime._events import (
-    BlockParsed,
-    Event,
-    Notice,
-    ParseFailed,
-    TextReceived,
-    ThoughtReceived,
-)
 
 
 class AttemptRunner:

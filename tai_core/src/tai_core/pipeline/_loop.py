@@ -12,17 +12,25 @@ the session-tree outline. When nothing triggers, the run ends.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import attrs
 
-from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockResult, RunContext
+from tai_core.blocks import Block, BlockKind, RunContext
+from tai_core.events import (
+    Event,
+    Notice,
+    RoundEnded,
+    RoundStarted,
+    TreeChanged,
+    UsageReported,
+)
 from tai_core.models import GenerationRequest, Message, ModelSpec, Usage
 from tai_core.pipeline import _notes as notes
 from tai_core.pipeline._attempt import AttemptRunner
+from tai_core.pipeline._execute import BlockExecutor
 from tai_core.pipeline._record import SUMMARY, next_plan_entry, record_reply
 from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import (
@@ -33,20 +41,8 @@ from tai_core.pipeline._state import (
     RunState,
     UsageRow,
 )
-from tai_core.runtime._events import (
-    BlockFinished,
-    BlockStarted,
-    Event,
-    Notice,
-    RoundEnded,
-    RoundStarted,
-    TreeChanged,
-    UsageReported,
-)
 from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
-#: The order in which round-triggering kinds run after a reply (then the others, by name).
-COMPONENT_ORDER: tuple[str, ...] = ("change", "go-test", "go-src", "ingest", "shell", "continue")
 #: Finish reasons that mean the reply was cut by its length limit.
 LENGTH_FINISHES = frozenset({"length", "max_tokens"})
 #: How often one plan entry is handed to the model before the run stops feeding it.
@@ -86,6 +82,7 @@ class Pipeline:
         self.options = options
         self.system = system
         self.handoff = handoff
+        self.executor = BlockExecutor(kinds, hook, emit, context, options.session_id)
         self._plan_feeds: dict[str, int] = {}
 
     @property
@@ -333,18 +330,9 @@ class Pipeline:
     async def _execute(
         self, state: RunState, blocks: list[Block], names: dict[int, str]
     ) -> tuple[RunState, list[str]]:
-        order = {name: index for index, name in enumerate(COMPONENT_ORDER)}
-        runnable = [b for b in blocks if self.kinds[b.kind].runs]
-        runnable.sort(
-            key=lambda b: (
-                order.get(b.kind, len(order)),
-                b.kind if b.kind not in order else "",
-                b.start,
-            )
-        )
         results: list[str] = []
         counted: set[str] = set()
-        for block in runnable:
+        for block in self.executor.in_order(blocks):
             kind = self.kinds[block.kind]
             if block.kind not in counted:
                 counted.add(block.kind)
@@ -352,38 +340,17 @@ class Pipeline:
                 if kind.max_rounds and used > kind.max_rounds:
                     raise RunError(f"max {block.kind} rounds ({kind.max_rounds}) exceeded")
                 state = attrs.evolve(state, kind_rounds={**state.kind_rounds, block.kind: used})
-            result = await self._run_block(block, kind, state.round)
+            result = await self.executor.run(block, kind, state.round)
             node = names.get(block.start)
             if node is not None:
-                state = self._write(state, NodeSpec(
+                spec = NodeSpec(
                     NodeKind.BLOCK_RESULT, body=result.text, parent=node,
                     attrs={"status": "ok" if result.ok else "failed"},
-                ))[0]  # fmt: skip
+                )  # fmt: skip
+                state = self._write(state, spec)[0]
             if result.text and (result.triggers_round or kind.triggers_round):
                 results.append(result.text)
         return state, results
-
-    async def _run_block(self, block: Block, kind: BlockKind, round_no: int) -> BlockResult:
-        session = self.options.session_id
-        self.emit(BlockStarted(session, round_no, block))
-        try:
-            result = await asyncio.to_thread(
-                self.hook.tai_run_block, block=block, kind=kind, context=self.context
-            )
-        except BlockNotRunnableError as error:
-            result = BlockResult(kind=block.kind, ok=False, text=str(error))
-        except Exception as error:  # noqa: BLE001 - a failing kind is reported to the model
-            result = BlockResult(
-                kind=block.kind,
-                ok=False,
-                text=f"{block.kind} block failed: {type(error).__name__}: {error}",
-            )
-        if result is None:
-            result = BlockResult(
-                kind=block.kind, ok=False, text=f"no plugin ran the {block.kind} block"
-            )
-        self.emit(BlockFinished(session, round_no, block, result))
-        return result
 
     def _plan_feed(self, state: RunState) -> tuple[RunState, str | None]:
         entry = next_plan_entry(state.tree)

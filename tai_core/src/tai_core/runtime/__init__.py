@@ -2,11 +2,10 @@
 
 The shape follows the agent coordinator of tau: one runtime owns the sessions and the
 pipeline tasks; any number of clients send commands and render events; the pipeline itself
-never prints. Delivery rules are in ``_bus``; the event types in ``_events``.
+never prints. Delivery rules are in ``_bus``; the event types in :mod:`tai_core.events`.
 """
 
-from tai_core.runtime._bus import EventBus, Subscription
-from tai_core.runtime._events import (
+from tai_core.events import (
     TERMINAL_EVENTS,
     BlockFinished,
     BlockParsed,
@@ -26,6 +25,7 @@ from tai_core.runtime._events import (
     TreeChanged,
     UsageReported,
 )
+from tai_core.runtime._bus import EventBus, Subscription
 from tai_core.runtime._runtime import (
     Cancel,
     CloseSession,

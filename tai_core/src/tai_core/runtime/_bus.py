@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator
 
 import attrs
 
-from tai_core.runtime._events import Event, TextReceived, ThoughtReceived, TreeChanged
+from tai_core.events import Event, TextReceived, ThoughtReceived, TreeChanged
 
 
 def _merged(waiting: Event, event: Event) -> Event | None:

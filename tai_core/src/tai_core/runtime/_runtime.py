@@ -17,6 +17,15 @@ from typing import Any
 
 import attrs
 
+from tai_core.events import (
+    Event,
+    Notice,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    SessionClosed,
+    SessionStarted,
+)
 from tai_core.pipeline import (
     AttemptRunner,
     Pipeline,
@@ -26,15 +35,6 @@ from tai_core.pipeline import (
 )
 from tai_core.pipeline._loop import Handoff
 from tai_core.runtime._bus import EventBus
-from tai_core.runtime._events import (
-    Event,
-    Notice,
-    RunCancelled,
-    RunFailed,
-    RunFinished,
-    SessionClosed,
-    SessionStarted,
-)
 
 
 @attrs.frozen

@@ -1,5 +1,8 @@
 """The typed events a run publishes, for every client (CLI printer, TUI, records, web).
 
+Their own module because both the pipeline (which emits them) and the runtime (which
+carries them on its bus) depend on them, and neither on the other's internals.
+
 Events are frozen values. The pipeline never prints: everything a user or a recorder can
 see of a run is one of these, in publication order. ``TERMINAL_EVENTS`` end a session's run
 and are never dropped or merged by the bus.
