@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from tai_core.runtime import (
     EventBus,
     Notice,
-    RunFinished,
     RunFailed,
+    RunFinished,
     TextReceived,
     ThoughtReceived,
     TreeChanged,
