@@ -16,7 +16,7 @@ import sys
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import click
@@ -25,8 +25,9 @@ from tai_core.cli._main import AppContext
 from tai_core.cli._printer import Printer
 from tai_core.commands._options import GenerationFlags
 from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
-from tai_core.pipeline import AttemptRunner, RunOptions
+from tai_core.pipeline import RunOptions
 from tai_core.pipeline._handoff import HandoffWriter
+from tai_core.plugins import PluginHost
 from tai_core.runtime import (
     Cancel,
     EventBus,
@@ -37,6 +38,9 @@ from tai_core.runtime import (
     StartSession,
     Submit,
 )
+
+if TYPE_CHECKING:
+    from tai_core.records import Recorder
 
 #: Exit status of a cancelled run (as a shell reports SIGINT).
 CANCELLED = 130
@@ -72,6 +76,30 @@ def _handoff(app: AppContext, flags: GenerationFlags, main: tuple[Provider, Mode
     return HandoffWriter(provider, spec)
 
 
+def make_setup(
+    host: PluginHost,
+    config: Mapping[str, Any],
+    model: tuple[Provider, ModelSpec],
+    *,
+    command: str,
+    system: str,
+    require_completion: bool,
+    cwd: Path,
+    workspace: Any = None,
+    handoff: Any = None,
+) -> SessionSetup:
+    """The setup of a new session of ``command`` (a fresh session id)."""
+    provider, spec = model
+    options = RunOptions(
+        command=command, session_id=uuid.uuid4().hex[:12], require_completion=require_completion
+    )
+    return SessionSetup(
+        options=options, provider=provider, spec=spec, kinds=host.registry.block_kinds,
+        system=system, context=Context(cwd, command, config), workspace=workspace,
+        handoff=handoff,
+    )  # fmt: skip
+
+
 def run_session(
     app: AppContext,
     flags: GenerationFlags,
@@ -83,33 +111,32 @@ def run_session(
     workspace: Any = None,
 ) -> int:
     """Run one session to its end; its exit status."""
-    provider, spec = resolve(app, flags.model, confidential=flags.confidential)
-    session_id = uuid.uuid4().hex[:12]
-    options = RunOptions(
-        command=command, session_id=session_id, require_completion=require_completion
-    )
-    hook = app.host.pm.hook
-    kinds = app.host.registry.block_kinds
-
-    def runner(emit: Any) -> AttemptRunner:
-        return AttemptRunner(
-            provider=provider, spec=spec, kinds=kinds, hook=hook, emit=emit, session_id=session_id
-        )
-
-    setup = SessionSetup(
-        options=options, runner_factory=runner, system=system,
-        context=Context(Path.cwd(), command, app.config.values), workspace=workspace,
-        handoff=_handoff(app, flags, (provider, spec)),
+    model = resolve(app, flags.model, confidential=flags.confidential)
+    setup = make_setup(
+        app.host, app.config.values, model, command=command, system=system,
+        require_completion=require_completion, cwd=Path.cwd(), workspace=workspace,
+        handoff=_handoff(app, flags, model),
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
-    return asyncio.run(_follow(Runtime(hook, EventBus()), setup, user, flags.chat, printer))
+    runtime = Runtime(app.host.pm.hook, EventBus())
+    return asyncio.run(_follow(runtime, setup, user, flags.chat, printer))
 
 
 async def _follow(
-    runtime: Runtime, setup: SessionSetup, user: str, shown: str, printer: Printer
+    runtime: Runtime,
+    setup: SessionSetup,
+    user: str,
+    shown: str,
+    printer: Printer,
+    recorder: Recorder | None = None,
 ) -> int:
     session_id = setup.options.session_id
     subscription = runtime.bus.subscribe()
+    recording = (
+        asyncio.create_task(recorder.follow(runtime.bus.subscribe(), session_id))
+        if recorder
+        else None
+    )
     loop = asyncio.get_running_loop()
     cancel = lambda: runtime.handle(Cancel(session_id))  # noqa: E731
     if sys.platform != "win32":
@@ -118,6 +145,8 @@ async def _follow(
     runtime.handle(Submit(session_id, user, shown))
     await printer.follow(subscription, session_id)
     await runtime.wait(session_id)
+    if recording:
+        await recording
     if isinstance(printer.outcome, RunFailed):
         return 1
     if isinstance(printer.outcome, RunCancelled):

@@ -12,13 +12,13 @@ replaces it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
+from tai_core.blocks import BlockKind
 from tai_core.events import (
-    Event,
     Notice,
     RunCancelled,
     RunFailed,
@@ -26,6 +26,7 @@ from tai_core.events import (
     SessionClosed,
     SessionStarted,
 )
+from tai_core.models import ModelSpec, Provider, RetryPolicy
 from tai_core.pipeline import (
     AttemptRunner,
     Pipeline,
@@ -42,11 +43,14 @@ class SessionSetup:
     """Everything a session needs, assembled by the command that starts it."""
 
     options: RunOptions
-    runner_factory: Callable[[Callable[[Event], None]], AttemptRunner]
+    provider: Provider
+    spec: ModelSpec
+    kinds: Mapping[str, BlockKind]
     system: str
     context: Any
     workspace: Any = None
     handoff: Handoff | None = None
+    retry_policy: RetryPolicy | None = None
     #: Renders the run's changes for :class:`RunFinished` (empty when nothing changed).
     describe_changes: Callable[[Any], str] | None = None
 
@@ -139,16 +143,19 @@ class Runtime:
         if session_id in self._sessions:
             self._notice(session_id, f"a session {session_id!r} already exists")
             return
-        runner = setup.runner_factory(self.bus.publish)
+        runner = AttemptRunner(
+            provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
+            emit=self.bus.publish, session_id=session_id, retry_policy=setup.retry_policy,
+        )  # fmt: skip
         pipeline = Pipeline(
-            runner=runner, kinds=runner.kinds, hook=self.hook, emit=self.bus.publish,
+            runner=runner, kinds=setup.kinds, hook=self.hook, emit=self.bus.publish,
             context=setup.context, options=setup.options, system=setup.system,
             handoff=setup.handoff,
         )  # fmt: skip
         state = pipeline.start_state(workspace=setup.workspace)
         self._sessions[session_id] = _Session(setup, pipeline, state)
         self.hook.tai_session_start(session=setup.options)
-        self.bus.publish(SessionStarted(session_id, setup.options.command, runner.spec.name))
+        self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
 
     def _submit(self, session: _Session, command: Submit) -> None:
         if session.task is not None and not session.task.done():
