@@ -53,7 +53,10 @@ def _plan_effect(block: Block) -> NodeSpec | None:
             NodeKind.PLAN, body=block.body, name=name, parent=block.params.get("parent")
         )
     if op == "done":
-        return NodeSpec(NodeKind.EVENT, body=block.body, parent=name, attrs={"event": DONE_EVENT})
+        return NodeSpec(
+            NodeKind.EVENT, body=block.body, parent=name,
+            attrs={"event": DONE_EVENT, "status": DONE_EVENT},
+        )  # fmt: skip
     if op == "abort":
         return NodeSpec(
             NodeKind.ABORT, parent=name, attrs={"who": "model", "why": block.body or "aborted"}

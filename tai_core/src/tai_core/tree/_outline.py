@@ -12,7 +12,8 @@ and leaves out what would only spend its context. Its rules:
   feedback). The title is the first non-blank line of the body, stripped, cut to 60
   characters with a final ``…`` when longer; an empty body gives no title.
 * A node's status is its ``status`` attribute, except that an aborted plan shows
-  ``aborted`` and a block shows the status of its last block-result child that has one.
+  ``aborted`` and a node with hidden children (events, block-results) shows the status of
+  the last of them that has one (a block its result's, a finished plan entry ``done``).
 * ``event`` and ``block-result`` nodes are bookkeeping: they get no line, nor does anything
   below them; a block-result still shows through its block's status.
 * A long run must not flood the prompt: past 200 node lines, the outline keeps the first 40
@@ -82,10 +83,9 @@ def _line(tree: SessionTree, depth: int, node: Node) -> str:
 def _status(tree: SessionTree, node: Node) -> str:
     if node.kind is NodeKind.PLAN and tree.is_aborted(node.name):
         return "aborted"
-    if node.kind is NodeKind.BLOCK:
-        for child in reversed(node.children):
-            if child.kind is NodeKind.BLOCK_RESULT and "status" in child.attrs:
-                return child.attrs["status"]
+    for child in reversed(node.children):
+        if child.kind in HIDDEN_KINDS and "status" in child.attrs:
+            return child.attrs["status"]
     return node.attrs.get("status", "")
 
 

@@ -1,0 +1,105 @@
+"""Driving real sessions through the runtime with the replay provider."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from tai_core.commands._session import make_setup
+from tai_core.models import RetryPolicy, resolve_model
+from tai_core.plugins import PluginHost
+from tai_core.runtime import (
+    TERMINAL_EVENTS,
+    Event,
+    EventBus,
+    Runtime,
+    StartSession,
+    Submit,
+)
+
+FAST_RETRIES = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.01)
+
+
+def transcript(path: Path, replies: Sequence[str]) -> Path:
+    """A replay transcript with one ``@@@ reply`` section per reply (directives allowed)."""
+    path.write_text(
+        "".join(
+            f"@@@ reply\n{reply}" + ("" if reply.endswith("\n") else "\n") for reply in replies
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+@attrs.frozen
+class Outcome:
+    """What a session published, and its state when it ended."""
+
+    events: list[Event]
+    runtime: Runtime
+    session_id: str
+
+    def of(self, cls: type) -> list[Any]:
+        return [event for event in self.events if isinstance(event, cls)]
+
+    @property
+    def terminal(self) -> Event:
+        return next(e for e in self.events if isinstance(e, TERMINAL_EVENTS))
+
+    @property
+    def state(self):
+        return self.runtime.state(self.session_id)
+
+
+def run_replay(
+    host: PluginHost,
+    tmp_path: Path,
+    replies: Sequence[str],
+    user: str = "Do the task.",
+    *,
+    command: str = "go",
+    require_completion: bool = True,
+    workspace: Any = None,
+    handoff: Any = None,
+) -> Outcome:
+    """Run one submit of a session whose model replays ``replies``."""
+    path = transcript(tmp_path / "model.replay", replies)
+    spec = resolve_model(f"replay:{path}", {}, host.registry.providers, {})
+    provider = host.registry.providers[spec.provider]
+    setup = make_setup(
+        host, {}, (provider, spec), command=command, system="SYSTEM",
+        require_completion=require_completion, cwd=tmp_path, workspace=workspace,
+        handoff=handoff,
+    )  # fmt: skip
+    setup = attrs.evolve(setup, retry_policy=FAST_RETRIES)
+
+    async def scenario() -> Outcome:
+        runtime = Runtime(host.pm.hook, EventBus())
+        subscription = runtime.bus.subscribe()
+        session_id = setup.options.session_id
+        runtime.handle(StartSession(setup))
+        runtime.handle(Submit(session_id, user, user))
+        events: list[Event] = []
+        async for event in subscription:
+            events.append(event)
+            if isinstance(event, TERMINAL_EVENTS):
+                break
+        await runtime.wait(session_id)
+        return Outcome(events, runtime, session_id)
+
+    return asyncio.run(scenario())
+
+
+@pytest.fixture
+def replay(host: PluginHost, tmp_path: Path):
+    """``replay(replies, user=…, **options)`` runs a session against those replies."""
+
+    def run(replies: Sequence[str], user: str = "Do the task.", **options: Any) -> Outcome:
+        return run_replay(host, tmp_path, replies, user, **options)
+
+    return run

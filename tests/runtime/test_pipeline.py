@@ -1,0 +1,300 @@
+"""The generation loop through the runtime, with the replay provider as the model."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from tai_core import BlockKind, BlockResult, hookimpl
+from tai_core.runtime import (
+    BlockFinished,
+    Notice,
+    RoundStarted,
+    RunFailed,
+    RunFinished,
+    TextReceived,
+    UsageReported,
+)
+from tai_core.tree import NodeKind, outline
+
+SUMMARY = "<<紫藤 summary\n- done\n紫藤"
+
+
+def names_of_kind(tree, kind: NodeKind) -> list[str]:
+    return [node.name for _, node in tree if node.kind == kind]
+
+
+def test_single_round(replay) -> None:
+    outcome = replay([f"All good.\n{SUMMARY}\n@@@ usage input=120 output=30"])
+    finished = outcome.terminal
+    assert isinstance(finished, RunFinished)
+    assert finished.summary == "- done"
+    assert "".join(e.text for e in outcome.of(TextReceived)).startswith("All good.")
+    assert [e.usage.input for e in outcome.of(UsageReported)] == [120]
+    assert "total" in finished.report
+    tree = outcome.state.tree
+    assert names_of_kind(tree, NodeKind.USER_INPUT) == ["user-input-1"]
+    assert names_of_kind(tree, NodeKind.RESPONSE) == ["response-1"]
+    assert tree.parent_of("response-1").name == "user-input-1"
+    assert tree.parent_of("summary-1").name == "response-1"
+
+
+def test_continue_starts_another_round_with_its_body(replay) -> None:
+    outcome = replay(
+        [
+            "Part one.\n<<紫藤 continue\nnow part two\n紫藤",
+            f"@@@ expect user: now part two\nPart two.\n{SUMMARY}",
+        ]
+    )
+    assert isinstance(outcome.terminal, RunFinished)
+    assert [e.round for e in outcome.of(RoundStarted)] == [1, 2]
+    (result,) = outcome.of(BlockFinished)
+    assert result.result.text == "now part two"
+    feedback = outcome.state.messages[2].text
+    assert feedback.startswith("now part two\n\nSession tree (")  # closed by the outline
+
+
+def test_missing_summary_is_retried_from_the_snapshot(replay) -> None:
+    outcome = replay(
+        [
+            "@@@ expect user: Do the task.\nI started but",
+            f"@@@ expect user: Do the task.\nComplete.\n{SUMMARY}",
+        ]
+    )
+    assert isinstance(outcome.terminal, RunFinished)
+    assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1), (1, 2)]
+    messages = outcome.state.messages
+    assert [m.role for m in messages] == ["user", "assistant"]  # the cut attempt is gone
+    assert messages[1].text.startswith("Complete.")
+    assert any("cut short" in e.message for e in outcome.of(Notice))
+
+
+def test_length_finish_is_retried_even_with_a_summary(replay) -> None:
+    outcome = replay([f"{SUMMARY}\n@@@ finish length", f"Again.\n{SUMMARY}"])
+    assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1), (1, 2)]
+    assert isinstance(outcome.terminal, RunFinished)
+
+
+def test_text_answers_need_no_summary(replay) -> None:
+    outcome = replay(["Just the answer."], command="next", require_completion=False)
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 1
+
+
+def test_truncation_retries_run_out_and_the_last_reply_is_used(replay) -> None:
+    outcome = replay(["cut 1", "cut 2", "cut 3", "cut 4"])
+    assert len(outcome.of(RoundStarted)) == 4
+    assert isinstance(outcome.terminal, RunFinished)
+    assert outcome.state.messages[-1].text.startswith("cut 4")
+
+
+def test_an_error_without_output_ends_the_run(replay) -> None:
+    outcome = replay(["@@@ error 401 invalid api key"])
+    failed = outcome.terminal
+    assert isinstance(failed, RunFailed)
+    assert "401" in failed.message and "invalid api key" in failed.message
+
+
+def test_retryable_error_before_output_is_retried_by_the_transport(replay) -> None:
+    outcome = replay(["@@@ error 503 overloaded", f"Fine now.\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert any("retrying" in e.message for e in outcome.of(Notice))
+    assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1)]
+
+
+def test_unknown_kinds_are_remaining_blocks(replay) -> None:
+    outcome = replay([f"<<松柏 frobnicate\nx\n松柏\n{SUMMARY}"])
+    assert [b.kind for b in outcome.terminal.remaining] == ["frobnicate"]
+
+
+PARSE_ERROR = "<<松柏 shell(x=\nls\n松柏"
+
+
+def test_parse_errors_are_fed_back_within_a_budget(replay) -> None:
+    broken = f"{PARSE_ERROR}\n{SUMMARY}"
+    outcome = replay(
+        [broken, f"@@@ expect user: correction attempt 1 of 3\n{broken}",
+         f"@@@ expect user: correction attempt 2 of 3\n{broken}",
+         f"@@@ expect user: correction attempt 3 of 3\n{broken}", "never reached"]
+    )  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 4
+    assert any("correction budget is spent" in e.message for e in outcome.of(Notice))
+
+
+def test_parse_error_budget_resets_after_a_clean_round(replay) -> None:
+    broken = f"{PARSE_ERROR}\n<<竹梅 continue\ngo on\n竹梅"
+    outcome = replay(
+        [broken, "@@@ expect user: correction attempt 1 of 3\n<<竹梅 continue\nclean\n竹梅",
+         f"@@@ expect user: clean\n{broken}",
+         f"@@@ expect user: correction attempt 1 of 3\n{SUMMARY}"]
+    )  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+
+
+def test_invalid_blocks_are_fed_back_and_not_run(replay) -> None:
+    outcome = replay(
+        ["<<松柏 shell(timeout=3)\nls\n松柏\n" + SUMMARY,
+         f"@@@ expect user: shell blocks take no parameter 'timeout'\n{SUMMARY}"]
+    )  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+    assert outcome.of(BlockFinished) == []
+
+
+def test_duplicate_names_discard_the_whole_batch(replay) -> None:
+    reply = (
+        '<<松柏 continue(name="step")\nfirst\n松柏\n<<竹梅 continue(name="step")\nsecond\n竹梅\n'
+    )
+    outcome = replay([reply, f"@@@ expect user: discarded the whole batch\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert outcome.of(BlockFinished) == []  # neither continue ran
+
+
+class Stepper(BlockKind):
+    name = "stepper"
+    commands = frozenset({"go"})
+    triggers_round = True
+    max_rounds = 1
+    prompt_section = "# stepper blocks"
+    restatement = "stepper"
+    disabled_notice = "no"
+
+    def execute(self, block, context):
+        return BlockResult(kind=self.name, ok=True, text=f"stepped {block.body}")
+
+
+class StepperPlugin:
+    __name__ = "stepper"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Stepper())
+
+
+def test_per_kind_round_limit(host, replay) -> None:
+    host.register(StepperPlugin(), "stepper")
+    step = "<<松柏 stepper\none\n松柏"
+    outcome = replay([step, f"@@@ expect user: stepped one\n{step}"])
+    failed = outcome.terminal
+    assert isinstance(failed, RunFailed)
+    assert failed.message == "max stepper rounds (1) exceeded"
+
+
+@attrs.frozen
+class Notebook:
+    """A tiny immutable workspace: pending lines and what reached 'disk'."""
+
+    lines: tuple[str, ...] = ()
+    flushed: tuple[str, ...] = ()
+
+    def flush(self) -> Notebook:
+        return attrs.evolve(self, flushed=self.lines)
+
+
+class Jot(BlockKind):
+    name = "jot"
+    streams = True
+    commands = frozenset({"go"})
+    prompt_section = "# jot blocks"
+    restatement = "jot"
+    disabled_notice = "no"
+
+    def apply(self, block, workspace):
+        if "bad" in block.body:
+            raise ValueError(f"cannot jot {block.body!r}")
+        return attrs.evolve(workspace, lines=(*workspace.lines, block.body))
+
+
+class JotPlugin:
+    __name__ = "jot"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Jot())
+
+
+def test_streaming_kind_applies_and_flushes_on_success(host, replay) -> None:
+    host.register(JotPlugin(), "jot")
+    outcome = replay(
+        [f"<<松柏 jot\nalpha\n松柏\n<<竹梅 jot\nbeta\n竹梅\n{SUMMARY}"], workspace=Notebook()
+    )
+    assert outcome.state.workspace == Notebook(("alpha", "beta"), ("alpha", "beta"))
+    assert [n.attrs["status"] for _, n in outcome.state.tree if n.attrs.get("kind") == "jot"] == [
+        "applied", "applied",
+    ]  # fmt: skip
+
+
+def test_failed_apply_keeps_partial_output_and_retries(host, replay) -> None:
+    host.register(JotPlugin(), "jot")
+    outcome = replay(
+        [f"<<松柏 jot\nalpha\n松柏\n<<竹梅 jot\nbad one\n竹梅\n{SUMMARY}",
+         "@@@ expect user: All change blocks of that reply were dropped\n"
+         f"<<松柏 jot\nalpha\n松柏\n<<竹梅 jot\ngood one\n竹梅\n{SUMMARY}"],
+        workspace=Notebook(),
+    )  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+    assert outcome.state.workspace.flushed == ("alpha", "good one")  # no duplicate alpha
+    roles = [m.role for m in outcome.state.messages]
+    assert roles == ["user", "assistant", "user", "assistant"]  # partial output kept
+
+
+def test_plan_entries_are_fed_until_done(replay) -> None:
+    plan = (
+        '<<松柏 new-plan(parent="user-input-1", name="p")\nthe plan\n松柏\n'
+        '<<竹梅 plan-op(op="add", parent="p", name="s1")\nwrite tests\n竹梅\n'
+        '<<蘭菊 plan-op(op="add", parent="p", name="s2")\nwrite code\n蘭菊\n' + SUMMARY
+    )
+    outcome = replay(
+        [plan,
+         "@@@ expect user: Next pending entry 's1'\n"
+         f'<<松柏 plan-op(op="done", name="s1")\ntests written\n松柏\n{SUMMARY}',
+         "@@@ expect user: Next pending entry 's2'\n"
+         f'<<松柏 plan-op(op="done", name="s2")\ncode written\n松柏\n{SUMMARY}']
+    )  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 3
+    assert "- plan p" in outline(outcome.state.tree)
+
+
+class Recorder:
+    __name__ = "recorder"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    @hookimpl
+    def tai_round_start(self, round_number):
+        self.calls.append(("start", round_number))
+
+    @hookimpl
+    def tai_round_end(self, round_number, outcome):
+        self.calls.append(("end", round_number, outcome))
+
+    @hookimpl
+    def tai_after_model_call(self, finish_reason):
+        self.calls.append(("model", finish_reason))
+
+
+def test_lifecycle_hooks_see_every_round(host, replay) -> None:
+    recorder = Recorder()
+    host.register(recorder, "recorder")
+    replay(["cut", f"Done.\n{SUMMARY}"])
+    assert recorder.calls == [
+        ("start", 1), ("model", "stop"), ("end", 1, "retry"),
+        ("start", 1), ("model", "stop"), ("end", 1, "success"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("handoff_text", [None, "found: the bug is in parse()"])
+def test_handoff_note_after_truncation(replay, handoff_text) -> None:
+    seen: list[str] = []
+
+    async def handoff(lost: str) -> str | None:
+        seen.append(lost)
+        return handoff_text
+
+    long_cut = "x" * 150
+    expect = "@@@ expect user: the bug is in parse()\n" if handoff_text else ""
+    outcome = replay([long_cut, f"{expect}ok\n{SUMMARY}"], handoff=handoff)
+    assert isinstance(outcome.terminal, RunFinished)
+    assert seen and seen[0].startswith(long_cut)
