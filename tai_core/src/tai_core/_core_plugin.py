@@ -1,8 +1,8 @@
 """The core's own plugin, ``tai-core``: registered like any other, never blockable.
 
 It carries the default block hooks (a kind validates and runs itself) and the core's
-commands (``tai plugins``, ``tai parse``, ``tai next``), added through
-``tai_register_commands`` exactly as a third party would add one.
+commands (``tai plugins``, ``tai parse``, ``tai next``, ``tai ping``, ``tai record``), added
+through ``tai_register_commands`` exactly as a third party would add one.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from tai_core.blocks._hooks import tai_run_block, tai_validate_block
 from tai_core.cli._parse_command import parse_command
 from tai_core.cli._plugins_command import plugins_command
 from tai_core.commands.next import next_command
+from tai_core.commands.ping import ping_command
+from tai_core.commands.record import record_command
 from tai_core.plugins._markers import hookimpl
 
 __all__ = ["tai_register_commands", "tai_run_block", "tai_validate_block"]
@@ -24,3 +26,5 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(plugins_command)
     cli.add_command(parse_command)
     cli.add_command(next_command)
+    cli.add_command(ping_command)
+    cli.add_command(record_command)

@@ -119,7 +119,21 @@ def run_session(
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
     runtime = Runtime(app.host.pm.hook, EventBus())
-    return asyncio.run(_follow(runtime, setup, user, flags.chat, printer))
+    recorder = _recorder(app, flags, system=system, user=user)
+    return asyncio.run(_follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
+
+
+def _recorder(
+    app: AppContext, flags: GenerationFlags, *, system: str, user: str
+) -> Recorder | None:
+    """A recorder of the run when ``-record`` (or ``record = true``) asks for one; it is a
+    client of the bus like the printer (see :mod:`tai_core.records`)."""
+    wanted = flags.record if flags.record is not None else bool(app.config.get("record"))
+    if not wanted:
+        return None
+    from tai_core.records import Recorder
+
+    return Recorder.open(cwd=Path.cwd(), system=system, user=user)
 
 
 async def _follow(
@@ -128,6 +142,7 @@ async def _follow(
     user: str,
     shown: str,
     printer: Printer,
+    *,
     recorder: Recorder | None = None,
 ) -> int:
     session_id = setup.options.session_id

@@ -1,0 +1,136 @@
+"""``tai record``: the recorded runs — list them, read one, replay one, have one analysed.
+
+Runs are recorded with ``-record`` (or ``record = true``) into the records database of the
+user configuration directory (see :mod:`tai_core.records`). Reading never creates the
+database: with nothing recorded yet, the command says how to record.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+#: Runs listed by default.
+DEFAULT_LIMIT = 10
+
+ANALYSIS_PROMPT = """\
+You review the transcript of one run of tai, a coding tool that sends staged context to a \
+language model and carries out the heredoc blocks the model writes (edits, source requests, \
+commands, plans, summaries). The transcript lists, in order, the system prompt, the user's \
+task, and for every round the model's reply, the blocks parsed from it, their results, \
+parse errors, notices, token usage and how the round ended.
+
+Find what made this run slower, costlier or less reliable than it should have been, and \
+say how to improve it. Look at:
+- the prompts: missing context, unclear instructions, contradictions, noise;
+- the model's behaviour: malformed or invalid blocks, guessed results, repeated requests, \
+wasted rounds, edits that failed or were redone, a finish before the task was done;
+- the tool's behaviour: feedback that did not help the model correct itself, unhelpful \
+block results, retries and their causes, errors.
+
+Answer in plain text: first a two-sentence verdict on the run, then the problems found, \
+most costly first, each with the evidence (round and row type) and a concrete change to the \
+prompt, the configuration or the tool that would avoid it. Do not invent anything the \
+transcript does not show; when the run went well, say so briefly."""
+
+
+@click.command("record")
+@click.option(
+    "-limit",
+    "--limit",
+    "limit",
+    type=click.IntRange(min=1),
+    default=DEFAULT_LIMIT,
+    metavar="N",
+    show_default=True,
+    help="How many of the newest runs to list.",
+)
+@click.option(
+    "-session", "--session", "session", type=int, metavar="N", help="Print the transcript of run N."
+)
+@click.option(
+    "-analyze",
+    "--analyze",
+    "analyze",
+    is_flag=True,
+    help="Have a model analyse run N (default: the newest) and suggest improvements.",
+)
+@click.option("-model", "--model", "model", metavar="NAME", help="The model for -analyze.")
+@click.option(
+    "-replay",
+    "--replay",
+    "replay",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write run N's replies to FILE for the replay provider (-model replay:FILE).",
+)
+@click.pass_obj
+def record_command(
+    app: Any, *, limit: int, session: int | None, analyze: bool, model: str | None,
+    replay: Path | None,
+) -> None:  # fmt: skip
+    """List recorded runs, print one, write its replies for replay, or analyse it."""
+    from tai_core.records import RecordStore, records_path, session_list, transcript
+
+    if replay is not None and (session is None or analyze):
+        raise click.UsageError(
+            "-replay needs -session N (the run whose replies to write), and goes without -analyze"
+        )
+    path = records_path()
+    if not path.is_file():
+        click.echo("no recorded runs yet: run a command with -record (or set record = true)")
+        return
+    store = RecordStore(path)
+    try:
+        if not (analyze or session is not None):
+            runs = store.sessions(limit)
+            click.echo(session_list(runs) if runs else "no recorded runs yet")
+            return
+        chosen = (
+            store.session(session) if session is not None else next(iter(store.sessions(1)), None)
+        )
+        if chosen is None:
+            raise click.ClickException(
+                f"no recorded run {session}" if session else "no recorded runs"
+            )
+        events = store.events(chosen.id)
+    finally:
+        store.close()
+    if replay is not None:
+        from tai_core.records import ReplayError, replay_script
+
+        try:
+            script = replay_script(chosen.id, events)
+        except ReplayError as error:
+            raise click.ClickException(f"cannot write a replay: {error}") from None
+        replay.write_text(script, encoding="utf-8")
+        click.echo(f"wrote the replies of run {chosen.id} to {replay}", err=True)
+    elif analyze:
+        _analyze(app, model, transcript(chosen, events))
+    else:
+        click.echo(transcript(chosen, events), nl=False)
+
+
+def _analyze(app: Any, model: str | None, text: str) -> None:
+    import asyncio
+
+    from tai_core.commands._ask import ask
+    from tai_core.commands._session import resolve
+    from tai_core.models import ProviderError
+
+    provider, spec = resolve(app, model, confidential=False)
+
+    def show(piece: str) -> None:
+        sys.stdout.write(piece)
+        sys.stdout.flush()
+
+    try:
+        answer = asyncio.run(ask(provider, spec, ANALYSIS_PROMPT, text, show))
+    except ProviderError as error:
+        click.echo(f"tai: error: {error}", err=True)
+        sys.exit(1)
+    if not answer.endswith("\n"):
+        sys.stdout.write("\n")

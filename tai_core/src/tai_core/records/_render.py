@@ -1,0 +1,69 @@
+"""Recorded runs as text: the list of runs, one run's transcript, its replies for replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from tai_core.records._store import EventRow, SessionRow
+
+
+def _clock(stamp: str) -> str:
+    """``2026-01-02 10:11:12`` of a recorded time."""
+    return stamp[:19].replace("T", " ")
+
+
+def duration(session: SessionRow) -> str:
+    """How long the run took (``-`` while it runs or when it never ended)."""
+    if session.end_time is None:
+        return "-"
+    seconds = (
+        datetime.fromisoformat(session.end_time) - datetime.fromisoformat(session.start_time)
+    ).total_seconds()
+    return f"{seconds:.1f} s"
+
+
+def _cells(session: SessionRow) -> tuple[str, ...]:
+    return (
+        str(session.id),
+        _clock(session.start_time),
+        duration(session),
+        str(session.rounds),
+        session.status,
+        session.command,
+        session.model,
+        session.cwd,
+    )
+
+
+def session_list(sessions: Sequence[SessionRow]) -> str:
+    """The runs as a table, one line each (as given: newest first)."""
+    header = ("ID", "STARTED", "TOOK", "ROUNDS", "STATUS", "COMMAND", "MODEL", "DIRECTORY")
+    lines = [_cells(session) for session in sessions]
+    widths = [max(len(cells[i]) for cells in (header, *lines)) for i in range(len(header))]
+    right = {0, 2, 3}
+    return "\n".join(
+        "  ".join(
+            cell.rjust(width) if i in right else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+        for cells in (header, *lines)
+    )
+
+
+def transcript(session: SessionRow, events: Sequence[EventRow]) -> str:
+    """One run as text: a header, then each row as ``--- round R [type] time ---`` and its
+    detail (rows before the first round are ``--- context [type] time ---``)."""
+    ended = f", ended {_clock(session.end_time)}" if session.end_time else ""
+    lines = [
+        f"session {session.id}: tai {session.command} with {session.model} in {session.cwd}",
+        f"started {_clock(session.start_time)}{ended} ({duration(session)}), "
+        f"{session.rounds} round(s), status {session.status}",
+    ]
+    if session.error:
+        lines.append(f"error: {session.error}")
+    for event in events:
+        where = f"round {event.round}" if event.round else "context"
+        lines.append(f"--- {where} [{event.type}] {_clock(event.time)} ---")
+        lines.append(event.detail.rstrip("\n"))
+    return "\n".join(lines) + "\n"

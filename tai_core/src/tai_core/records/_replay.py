@@ -1,0 +1,89 @@
+"""A recorded run's replies as a transcript for the replay provider (``-model replay:FILE``).
+
+Every attempt of every round is one reply, in order: its thoughts, its usage, its finish
+reason and its text. An attempt that failed is replayed as a failure after the same
+output (``@@@ error``), so the run retries where it retried. A handoff note written after a
+truncation is a reply of its own, in a ``handoff`` block, for the model that wrote it —
+replay with the same handoff model (by default the run's model) to keep the order. Not
+reproduced: transport-level retries that produced nothing (the call simply succeeds) and
+handoffs that failed; trailing blank lines of a reply, which the format drops.
+
+The format (``docs/replay-format.md``): ``@@@ reply`` starts a reply, directive lines follow
+it directly, then the text verbatim up to the next ``@@@ reply``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from tai_core.records._recorder import FINISH, HANDOFF, ROUND_START, TEXT, THOUGHT, USAGE
+from tai_core.records._store import EventRow
+
+REPLY = "@@@ reply"
+DIRECTIVE = "@@@ "
+#: The usage counts the replay provider takes.
+USAGE_KEYS = ("input", "output", "cache_read", "cache_write", "reasoning")
+#: Delimiters for a handoff block; the first one absent from the note is used.
+HANDOFF_DELIMITERS = ("交接", "琥珀", "松柏", "紫藤", "蘭菊")
+#: The replayed failure of an attempt that failed: not retryable, so a failure without
+#: output ends the run at once, as the recorded one did.
+FAILURE = "@@@ error 400 the recorded attempt failed here"
+#: Recorded row type -> the reply's field it fills.
+_FIELDS = {TEXT: "text", THOUGHT: "thought", USAGE: "usage", FINISH: "finish"}
+
+
+class ReplayError(ValueError):
+    """A recorded reply the replay format cannot carry; the message says which."""
+
+
+@attrs.define
+class _Reply:
+    text: str = ""
+    thought: str = ""
+    usage: str = ""
+    finish: str = ""
+
+    def render(self, where: str) -> str:
+        lines = [REPLY]
+        lines.extend(f"{DIRECTIVE}thought: {line}" for line in self.thought.splitlines())
+        counts = [item for item in self.usage.split() if item.partition("=")[0] in USAGE_KEYS]
+        if counts:
+            lines.append(f"{DIRECTIVE}usage {' '.join(counts)}")
+        if self.finish == "error":
+            lines.append(FAILURE)
+        elif self.finish:
+            lines.append(f"{DIRECTIVE}finish {self.finish}")
+        text_lines = self.text.splitlines()
+        if text_lines and text_lines[0].startswith(DIRECTIVE):
+            raise ReplayError(f"{where}: its first line starts with {DIRECTIVE!r}")
+        if any(line.rstrip() == REPLY for line in text_lines):
+            raise ReplayError(f"{where}: a line of it reads {REPLY!r}")
+        text = self.text if not self.text or self.text.endswith("\n") else self.text + "\n"
+        return "\n".join(lines) + "\n" + text
+
+
+def _handoff(note: str) -> _Reply:
+    delimiter = next((d for d in HANDOFF_DELIMITERS if d not in note), HANDOFF_DELIMITERS[0])
+    return _Reply(text=f"<<{delimiter} handoff\n{note}\n{delimiter}\n")
+
+
+def replay_script(session: int, events: Sequence[EventRow]) -> str:
+    """The transcript of recorded run ``session``'s replies; :class:`ReplayError` when a
+    reply cannot be written in the format."""
+    replies: list[tuple[str, _Reply]] = []
+    for row in events:
+        if row.type == ROUND_START:
+            replies.append((f"round {row.round}, {row.detail}", _Reply()))
+        elif row.type == HANDOFF:
+            replies.append((f"the handoff in round {row.round}", _handoff(row.detail)))
+        elif replies and row.type in _FIELDS:
+            setattr(replies[-1][1], _FIELDS[row.type], row.detail)
+    header = (
+        f"# The replies of recorded run {session} "
+        f"(tai record -session {session} -replay FILE), for -model replay:FILE.\n"
+    )
+    return header + "".join(
+        reply.render(f"run {session}, reply in {where}") for where, reply in replies
+    )

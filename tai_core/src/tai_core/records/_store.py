@@ -1,0 +1,179 @@
+"""The records database: two tables in one SQLite file, written a round at a time.
+
+``sessions`` has a row per recorded run (its status is ``running`` until the run ends, so a
+run killed halfway stays visible as such); ``events`` has the run's rows in order. Every
+write is one explicit transaction: :meth:`RecordStore.begin` commits the session row with
+its first rows, :meth:`RecordStore.append` commits a batch (a round), :meth:`RecordStore.end`
+commits the last batch together with the final status.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import attrs
+
+#: File name of the records database in the user configuration directory.
+DATABASE_NAME = "tai-records.db"
+#: Milliseconds a writer waits for another process's lock before failing.
+BUSY_TIMEOUT_MS = 10_000
+#: The statuses of a recorded run.
+STATUSES = ("running", "success", "error", "cancelled")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    command TEXT NOT NULL,
+    model TEXT NOT NULL,
+    cwd TEXT NOT NULL,
+    start_time TEXT NOT NULL,
+    end_time TEXT,
+    status TEXT NOT NULL CHECK (status IN {STATUSES!r}),
+    error TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    time TEXT NOT NULL,
+    type TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
+"""
+
+
+def now() -> str:
+    """The current local time as recorded: ISO 8601 with milliseconds and the UTC offset."""
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+@attrs.frozen
+class EventRow:
+    """One row of a run: ``round`` is 0 for what precedes the first round."""
+
+    round: int
+    time: str
+    type: str
+    detail: str
+
+
+@attrs.frozen
+class SessionRow:
+    """One recorded run; ``rounds`` is the highest round it reached."""
+
+    id: int
+    command: str
+    model: str
+    cwd: str
+    start_time: str
+    end_time: str | None
+    status: str
+    error: str | None
+    rounds: int
+
+
+class RecordStore:
+    """An open records database (created with its schema when missing)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: every write below opens its own explicit transaction.
+        self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        # In WAL mode NORMAL loses at most the last commits on power loss, never integrity.
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, session: int, rows: Sequence[EventRow]) -> None:
+        db.executemany(
+            "INSERT INTO events (session_id, round, time, type, detail) VALUES (?, ?, ?, ?, ?)",
+            [(session, r.round, r.time, r.type, r.detail) for r in rows if r.detail],
+        )
+
+    def begin(
+        self, command: str, model: str, cwd: str, start_time: str, rows: Sequence[EventRow] = ()
+    ) -> int:
+        """Record a new running session with its first ``rows``; its id."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO sessions (command, model, cwd, start_time, status) "
+                "VALUES (?, ?, ?, ?, 'running')",
+                (command, model, cwd, start_time),
+            )
+            session = cursor.lastrowid
+            assert session is not None
+            self._insert(db, session, rows)
+        return session
+
+    def append(self, session: int, rows: Sequence[EventRow]) -> None:
+        """Add ``rows`` (those with an empty detail are dropped) in one transaction."""
+        if any(row.detail for row in rows):
+            with self._transaction() as db:
+                self._insert(db, session, rows)
+
+    def end(
+        self,
+        session: int,
+        rows: Sequence[EventRow],
+        *,
+        status: str,
+        end_time: str,
+        error: str | None = None,
+    ) -> None:
+        """Add the last ``rows`` and set the final status, in one transaction."""
+        with self._transaction() as db:
+            self._insert(db, session, rows)
+            db.execute(
+                "UPDATE sessions SET status = ?, end_time = ?, error = ? WHERE id = ?",
+                (status, end_time, error, session),
+            )
+
+    _SESSION_COLUMNS = (
+        "SELECT s.id, s.command, s.model, s.cwd, s.start_time, s.end_time, s.status, s.error, "
+        "(SELECT coalesce(max(e.round), 0) FROM events e WHERE e.session_id = s.id) "
+        "FROM sessions s"
+    )
+
+    def sessions(self, limit: int) -> list[SessionRow]:
+        """The ``limit`` newest sessions, newest first."""
+        query = f"{self._SESSION_COLUMNS} ORDER BY s.id DESC LIMIT ?"
+        return [SessionRow(*row) for row in self._db.execute(query, (limit,))]
+
+    def session(self, session: int) -> SessionRow | None:
+        """Session ``session``, or ``None`` when there is none."""
+        row = self._db.execute(f"{self._SESSION_COLUMNS} WHERE s.id = ?", (session,)).fetchone()
+        return SessionRow(*row) if row else None
+
+    def events(self, session: int) -> list[EventRow]:
+        """The rows of session ``session``, in the order they were recorded."""
+        query = "SELECT round, time, type, detail FROM events WHERE session_id = ? ORDER BY id"
+        return [EventRow(*row) for row in self._db.execute(query, (session,))]
+
+
+def records_path() -> Path:
+    """Where the records database lives: in the user configuration directory."""
+    from tai_core.config import user_config_dir
+
+    return user_config_dir() / DATABASE_NAME
