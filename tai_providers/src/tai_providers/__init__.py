@@ -1,9 +1,34 @@
 """tai-providers: the model providers of tai, each a plugin of its own.
 
-Each provider (Gemini, OpenAI-compatible services, Azure, Bedrock, Ollama, …) will be its
-own module registered through its own entry point in the group ``tai`` with
-``tai_register_providers``, exactly as a third-party provider is. The OpenAI-compatible and
-Gemini protocols are spoken directly over HTTP; litellm is imported only for the providers
-that need it, never at start-up. This distribution registers no provider yet: ``tai
-plugins`` says so rather than pretending.
+Every provider is one object registered through its own entry point in the group ``tai``
+(``deepseek = "tai_providers.openai_compatible:deepseek"``) with
+``tai_register_providers``, exactly as a third-party provider is, so ``-p no:NAME``
+switches off any one of them. The objects are light: loading them imports neither an
+HTTP client nor the model contract; ``spec`` and ``stream`` import what they need on
+first use, so ``tai --help`` and ``tai plugins`` stay fast.
+
+Why the protocols are spoken as they are:
+
+* **OpenAI-compatible and Gemini, directly with httpx** (:mod:`._openai_wire`,
+  :mod:`._gemini_wire`). Twelve of the services speak OpenAI's chat-completions protocol
+  and Gemini its own; both are a JSON POST and a server-sent-event stream. Done directly,
+  a streamed chunk costs ~0.02 ms (litellm: ~1 ms, after a 4 s import), and every detail
+  tai relies on — reasoning fields, cached and reasoning token counts, finish reasons,
+  the exact body — stays in view and under test.
+* **One shared client per process, event loop and base URL** (:mod:`._http`): a new
+  ``httpx.AsyncClient`` costs ~48 ms (its TLS context); a kept one reuses connections.
+* **litellm only where the protocol needs more, and only lazily** (:mod:`._litellm_wire`):
+  Azure's deployments and API versions, Bedrock's signing and binary event-stream, and
+  any model string litellm knows (type ``litellm``). It is imported on the first call of
+  such a model, offline (its bundled price table, no downloads) and quiet.
+* **Faults are values** (:mod:`._faults`): every failure is one ``ProviderError`` line
+  naming provider, model, status and the provider's own message, marked retryable or
+  not. Providers never retry; :func:`tai_core.models.generate` does, because only it
+  knows whether output was already produced.
+* **Prices and context windows are bundled** (``data/models.json``, :mod:`._data`),
+  hand-written and read on first use, never fetched.
+
+Families: :mod:`.openai_compatible` (openai, deepseek, huoshan, baidu, tencent, aliyun,
+zhipu, vercel, nvidia, openrouter, ollama, opencode-go), :mod:`.gemini`,
+:mod:`.via_litellm` (azure, bedrock, litellm) and :mod:`.replay` (transcripts, offline).
 """
