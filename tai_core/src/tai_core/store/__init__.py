@@ -1,0 +1,57 @@
+"""The working tree as a run sees it: an in-memory overlay, flushed to disk all-or-nothing.
+
+Invariant 2 (DESIGN §4) says nothing reaches the working tree before an attempt succeeds,
+and the flush of several files is crash-atomic. This package is where that holds:
+
+* Edits go to a :class:`FileStore`, an immutable value (invariant 1): the store from before
+  a round is the store to return to when the round fails, so a failed round leaves the
+  overlay and the disk exactly as they were, with nothing to undo. Reads see the overlay;
+  the store remembers what it read from disk (content and fingerprint) and what each file
+  held when the session first touched it, so the whole run's changes stay known across
+  rounds (:meth:`FileStore.changes`).
+* :meth:`FileStore.flush` writes a round's edits through a journal in the working
+  directory: staged temporary files, one atomic commit, renames, the journal removed last
+  (:mod:`~tai_core.store._flush`). A process killed at any instant leaves every file
+  wholly old or wholly new, and :func:`recover`, called when tai starts, completes or
+  rolls back what it left (:mod:`~tai_core.store._journal`). A flock on the directory
+  keeps two tai processes from flushing into it at once.
+* A file that changed on disk since tai read it is a :class:`ConflictError`, never an
+  overwrite; paths outside the working directory, protected paths and paths a
+  ``tai_path_policy`` plugin refuses are a :class:`PathError` (:mod:`~tai_core.store._paths`).
+* :func:`render_diff` shows changes as a unified diff, coloured for a terminal.
+
+The store knows files, not languages: what an edit means (a Go declaration, a text
+replacement) belongs to the kinds that edit, which build on :meth:`FileStore.load` and
+:meth:`FileStore.write` and raise subclasses of :class:`ApplyError`.
+"""
+
+from tai_core.store._diff import Change, render_diff
+from tai_core.store._errors import ApplyError, ConflictError, FlushError, PathError, StoreError
+from tai_core.store._journal import Recovery, recover
+from tai_core.store._paths import BUILTIN_PROTECTED, JOURNAL_DIR, PathGuard, host_policy
+from tai_core.store._store import FileStore, Seen
+
+
+def pending_diff(store: FileStore, color: bool = False) -> str:
+    """The unified diff of ``store``'s pending edits against the disk (``-no-apply``)."""
+    return render_diff(store.pending(), color)
+
+
+__all__ = [
+    "BUILTIN_PROTECTED",
+    "JOURNAL_DIR",
+    "ApplyError",
+    "Change",
+    "ConflictError",
+    "FileStore",
+    "FlushError",
+    "PathError",
+    "PathGuard",
+    "Recovery",
+    "Seen",
+    "StoreError",
+    "host_policy",
+    "pending_diff",
+    "recover",
+    "render_diff",
+]
