@@ -1,0 +1,86 @@
+"""Formatting the Go files a round changed, once, when the round's changes are finished.
+
+Formatting is batched per round instead of per block for two reasons. goimports drops
+imports that are unused *at that moment*: run after each block, it would drop the import
+a model adds in one block for the function it adds in the next, and then have to guess it
+back. And each run is a process start: once per file per round costs far less than once
+per block. Files are formatted in parallel, each by goimports reading the text on its
+standard input with ``-srcdir`` set to the file's real path, so imports of the module's
+own packages resolve as they would for the file on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tai_core.store import FileStore
+
+#: Longest time one goimports run may take (it may scan the module cache).
+TIMEOUT = 120.0
+
+
+class FormatError(Exception):
+    """goimports refused a file: ``path`` (a store key), the tool's message."""
+
+    def __init__(self, path: str, message: str, text: str | None = None) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+        self.text = text
+
+
+def _goimports(tool: Path, root: Path, key: str, text: str, env: dict[str, str]) -> str:
+    try:
+        result = subprocess.run(
+            [str(tool), "-srcdir", str(root / key)],
+            input=text.encode("utf-8", "surrogateescape"),
+            cwd=root,
+            env=env,
+            capture_output=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise FormatError(key, f"goimports could not run: {error}", text) from None
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").replace("<standard input>", key)
+        raise FormatError(key, "goimports: " + "; ".join(message.split("\n")).strip("; "), text)
+    return result.stdout.decode("utf-8", "surrogateescape")
+
+
+def go_files_to_format(store: FileStore) -> list[str]:
+    """The Go files with pending new content."""
+    return sorted(
+        key
+        for key, text in store.overlay.items()
+        if key.endswith(".go") and text is not None and text != store.base[key].text
+    )
+
+
+def format_go(store: FileStore) -> FileStore:
+    """``store`` with every pending Go file formatted by goimports.
+
+    Raises :class:`FormatError` for the first file (in path order) goimports refuses, and
+    ``ToolError`` when goimports cannot be had.
+    """
+    from tai_blocks.changes.goimports import goimports_binary, tool_env
+
+    keys = go_files_to_format(store)
+    if not keys:
+        return store
+    tool = goimports_binary()
+    env = tool_env()
+    root = store.root
+    with ThreadPoolExecutor(max_workers=min(len(keys), os.cpu_count() or 1)) as pool:
+        futures = {
+            key: pool.submit(_goimports, tool, root, key, store.overlay[key] or "", env)
+            for key in keys
+        }
+    for key in keys:
+        formatted = futures[key].result()
+        if formatted != store.overlay[key]:
+            store = store.write(key, formatted)
+    return store
