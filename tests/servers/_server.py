@@ -194,8 +194,12 @@ class _Handler(BaseHTTPRequestHandler):
                 if reply.fault == "drop":
                     self.close_connection = True
                     return
+                if reply.fault == "truncate":
+                    break
                 if reply.fault == "badjson":
                     self._chunk(b'data: {"choices": [{"delta": {"content": "x"\n\n')
+                elif reply.fault == "error":
+                    self._chunk(_wire.stream_error(reply.message))
                 elif reply.fault == "stall" and self.server.owner.stopping.wait(reply.stall):
                     return
             self._chunk(item)

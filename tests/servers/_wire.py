@@ -26,8 +26,10 @@ class Reply:
     are cut into. ``fault`` is ``None``, an HTTP status such as ``"429"``/``"500"``/
     ``"401"`` (answered with a JSON error carrying ``message``, or with ``body`` as plain
     text when given; 429 adds ``Retry-After: retry_after``), ``"drop"`` (the connection is
-    closed after half the pieces), ``"badjson"`` (a malformed data line after half the
-    pieces) or ``"stall"`` (a pause of ``stall`` seconds after half the pieces).
+    closed after half the pieces), ``"truncate"`` (the body ends cleanly after half the
+    pieces), ``"badjson"`` (a malformed data line after half the pieces), ``"error"`` (a
+    data line with an error object, code 502, after half the pieces) or ``"stall"`` (a
+    pause of ``stall`` seconds after half the pieces).
     """
 
     text: str = ""
@@ -217,6 +219,11 @@ def bedrock_stream(reply: Reply) -> Iterator[bytes]:
 
 def bedrock_error(status: int, message: str) -> dict[str, Any]:
     return {"message": message}
+
+
+def stream_error(message: str) -> bytes:
+    """A data line reporting an upstream failure mid-stream (OpenRouter, Gemini)."""
+    return _sse({"error": {"code": 502, "message": message}})
 
 
 def _sse(payload: Mapping[str, Any]) -> bytes:
