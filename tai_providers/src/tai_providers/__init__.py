@@ -1,7 +1,7 @@
 """tai-providers: the model providers of tai, each a plugin of its own.
 
 Every provider is one object registered through its own entry point in the group ``tai``
-(``deepseek = "tai_providers.openai_compatible:deepseek"``) with
+(``deepseek = "tai_providers.openai_compatible:deepseek.plugin"``) with
 ``tai_register_providers``, exactly as a third-party provider is, so ``-p no:NAME``
 switches off any one of them. The objects are light: loading them imports neither an
 HTTP client nor the model contract; ``spec`` and ``stream`` import what they need on

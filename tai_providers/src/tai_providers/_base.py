@@ -1,11 +1,11 @@
 """The light object every provider of this distribution is: contract facts, no weight.
 
-A provider object is its own plugin: its ``tai_register_providers`` implementation
-registers the object itself, and each entry point names one object (``module:object``),
-so ``-p no:deepseek`` switches off exactly DeepSeek. Loading the plugin creates only this
-small object; :meth:`ProviderBase.spec` and the subclasses' ``stream`` import what they
-need (the model contract, httpx, litellm) on first use, which keeps ``tai --help`` and
-``tai plugins`` free of them (``tests/test_startup.py``).
+Each provider object carries its plugin (``.plugin``), and each entry point names one
+(``deepseek = "tai_providers.openai_compatible:deepseek.plugin"``), so ``-p no:deepseek``
+switches off exactly DeepSeek. Loading a plugin creates only these small objects;
+:meth:`ProviderBase.spec` and the subclasses' ``stream`` import what they need (the model
+contract, httpx, litellm) on first use, which keeps ``tai --help`` and ``tai plugins``
+free of them (``tests/test_startup.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,31 @@ from tai_core.plugins import hookimpl
 
 if TYPE_CHECKING:
     from tai_core.models import GenerationRequest, ModelSpec, StreamEvent
+
+
+class ProviderPlugin:
+    """The plugin that registers one provider.
+
+    A separate object rather than the provider itself because pluggy inspects every name
+    ``dir(plugin)`` lists when it registers a plugin: for a provider's fifty-odd names
+    that cost ~0.5 ms per provider at every start-up; this object lists only its hook.
+    """
+
+    __slots__ = ("provider",)
+
+    def __init__(self, provider: ProviderBase) -> None:
+        self.provider = provider
+
+    def __dir__(self) -> list[str]:
+        return ["tai_register_providers"]
+
+    def __repr__(self) -> str:
+        return f"<plugin of provider {self.provider.name!r}>"
+
+    @hookimpl
+    def tai_register_providers(self, register: Callable[[Any], None]) -> None:
+        """Register the provider."""
+        register(self.provider)
 
 
 @attrs.define(kw_only=True, eq=False)
@@ -39,11 +64,11 @@ class ProviderBase:
     key_env: tuple[str, ...] = ()
     #: False for services that work without a key (local servers, AWS credentials).
     needs_key: bool = True
+    #: What the entry point names: the plugin registering this provider.
+    plugin: ProviderPlugin = attrs.field(init=False, repr=False)
 
-    @hookimpl
-    def tai_register_providers(self, register: Callable[[Any], None]) -> None:
-        """Register this provider: the object is its own plugin."""
-        register(self)
+    def __attrs_post_init__(self) -> None:
+        self.plugin = ProviderPlugin(self)
 
     def spec(
         self,
