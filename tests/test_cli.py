@@ -47,7 +47,7 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["status"] == "loaded"
     assert shell["block_kinds"] == ["shell"]
     assert shell["hooks"] == ["tai_register_block_kinds"]
-    assert document["commands"] == ["next", "parse", "plugins"]
+    assert document["commands"] == ["next", "parse", "ping", "plugins", "record"]
 
 
 def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) -> None:
