@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import attrs
 import pytest
 
@@ -125,3 +127,16 @@ def test_ollama_sends_no_authorization(providers, resolve, openai_server) -> Non
     assert error is None and TextDelta("local") in events
     assert "authorization" not in openai_server.requests[0].headers
     assert openai_server.requests[0].body["model"] == "qwen3"
+
+
+def test_one_client_and_connection_serve_consecutive_calls(providers, spec_of, openai_server):
+    openai_server.script(Reply(text="a"), Reply(text="b"), Reply(text="c"))
+    spec = spec_of()
+
+    async def three_calls() -> None:
+        for _ in range(3):
+            async for _event in providers["openai"].stream(spec, ask()):
+                pass
+
+    asyncio.run(three_calls())
+    assert len({r.client_port for r in openai_server.requests}) == 1

@@ -30,12 +30,14 @@ _BEDROCK_PATH = re.compile(r"/model/(?P<model>[^/]+)/converse-stream$")
 @attrs.frozen
 class Recorded:
     """One request the server received: ``headers`` have lower-case names; ``body`` is the
-    decoded JSON (or the raw text when it is not JSON)."""
+    decoded JSON (or the raw text when it is not JSON); ``client_port`` tells connections
+    apart (a kept-alive connection sends several requests from one port)."""
 
     method: str
     path: str
     headers: Mapping[str, str]
     body: Any
+    client_port: int
 
 
 class FakeModelServer:
@@ -124,6 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
             path=self.path,
             headers={name.lower(): value for name, value in self.headers.items()},
             body=body,
+            client_port=self.client_address[1],
         )
         route = urlsplit(self.path).path
         owner = self.server.owner

@@ -90,9 +90,9 @@ async def stream(
     done = False
     async with post_stream(spec, url, headers, body) as response:
         async for data in sse_data(spec, response):
-            if data == "[DONE]":
+            if data == "[DONE]" or done:  # read on to the end: the connection is reused
                 done = True
-                break
+                continue
             chunk = json_chunk(spec, data)
             for choice in chunk.get("choices") or ():
                 delta = choice.get("delta") or {}
