@@ -66,23 +66,27 @@ def is_go(key: str) -> bool:
     return key.endswith(".go")
 
 
+def _check_op(key: str, op: str, target: str) -> None:
+    """Refuse an op the file's type does not support (before its content is read)."""
+    if is_go(key) and op in TEXT_OPS:
+        raise TextEditError(
+            "Go files do not support text-level operations: use MODIFY, ADD_BEFORE, "
+            "ADD_AFTER or DELETE with a declaration as target"
+        )
+    if not is_go(key) and op in GO_DECL_OPS and not (op in ADD_OPS and target in EDGES):
+        raise TextEditError(
+            f"{op} of a declaration works in Go files only; in other files use WRITE, "
+            "REPLACE, INSERT_BEFORE, INSERT_AFTER, ADD_BEFORE/ADD_AFTER with BEGIN or END, "
+            "or DELETE with target *"
+        )
+
+
 def _edit(key: str, text: str | None, *, op: str, target: str, find: str, body: str) -> str:
     if is_go(key):
-        if op in TEXT_OPS:
-            raise TextEditError(
-                "Go files do not support text-level operations: use MODIFY, ADD_BEFORE, "
-                "ADD_AFTER or DELETE with a declaration as target"
-            )
         return edit_go(text, op, target, body)
     if op in TEXT_OPS:
         return edit_text(text, op, find, body)
-    if op in ADD_OPS and target in EDGES:
-        return edit_edge(text, target, body)
-    raise TextEditError(
-        f"{op} of a declaration works in Go files only; in other files use WRITE, REPLACE, "
-        "INSERT_BEFORE, INSERT_AFTER, ADD_BEFORE/ADD_AFTER with BEGIN or END, or DELETE "
-        "with target *"
-    )
+    return edit_edge(text, target, body)
 
 
 def apply_change(store: FileStore, block: Block) -> FileStore:
@@ -105,6 +109,7 @@ def apply_change(store: FileStore, block: Block) -> FileStore:
             return store.write(
                 path, valid_go(text.encode("utf-8", "surrogateescape")) if is_go(key) else text
             )
+        _check_op(key, op, target)
         store, source = store.load(path)
         new = _edit(key, source, op=op, target=target, find=params.get("find", ""), body=block.body)
         return store.write(path, new)

@@ -33,9 +33,12 @@ class FormatError(Exception):
 
 
 def _goimports(tool: Path, root: Path, key: str, text: str, env: dict[str, str]) -> str:
+    full = root / key
+    # The file itself when it exists; for a new file its directory (the package it joins).
+    srcdir = full if full.exists() or not full.parent.is_dir() else full.parent
     try:
         result = subprocess.run(
-            [str(tool), "-srcdir", str(root / key)],
+            [str(tool), "-srcdir", str(srcdir)],
             input=text.encode("utf-8", "surrogateescape"),
             cwd=root,
             env=env,
@@ -46,7 +49,9 @@ def _goimports(tool: Path, root: Path, key: str, text: str, env: dict[str, str])
     except (OSError, subprocess.TimeoutExpired) as error:
         raise FormatError(key, f"goimports could not run: {error}", text) from None
     if result.returncode != 0:
-        message = result.stderr.decode("utf-8", "replace").replace("<standard input>", key)
+        message = result.stderr.decode("utf-8", "replace")
+        for name in (f"{srcdir}{os.sep}<standard input>", "<standard input>"):
+            message = message.replace(name, key)
         raise FormatError(key, "goimports: " + "; ".join(message.split("\n")).strip("; "), text)
     return result.stdout.decode("utf-8", "surrogateescape")
 

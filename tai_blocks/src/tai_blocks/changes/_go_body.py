@@ -62,8 +62,9 @@ def _read(tree: Tree, source: bytes, offset: int) -> Body:
         if node is None:
             continue
         if decl.kind == "package":
-            package = (node.named_children[-1].text or b"").decode()
-            header_end = max(header_end, decl.end)
+            if not offset:  # a package clause of the body's own, not the synthetic one
+                package = (node.named_children[-1].text or b"").decode()
+                header_end = max(header_end, decl.end)
             continue
         if decl.kind == "import":
             imports.extend(spec.text or b"" for spec in _import_specs(node))
@@ -100,15 +101,15 @@ def read_body(body: str, prefer: str | None = None) -> Body | None:
     :param prefer: the kind of the target declaration (``func``, ``method``, ``type``,
         ``const``, ``var``), whose keyword is tried first for a keywordless body.
     """
-    raw = body.strip().encode("utf-8", "surrogateescape")
+    raw = body.strip().encode("utf-8", "surrogateescape") + b"\n"
     tree = parse(raw)
     if any(n.type == "package_clause" for n in tree.root_node.children):
         return _read(tree, raw, 0) if first_problem(tree, raw) is None else None
     keyword = {"method": "func"}.get(prefer or "", prefer)
     order = [b""] + [f"{kw} ".encode() for kw in sorted(KEYWORDS, key=lambda kw: kw != keyword)]
     variants = [raw]
-    if raw.endswith(b")"):
-        variants.append(raw[:-1].rstrip())
+    if raw.endswith(b")\n"):
+        variants.append(raw[:-2].rstrip() + b"\n")
     for variant in variants:
         for prefix in order:
             source = _PREFIX + prefix + variant
@@ -120,8 +121,7 @@ def read_body(body: str, prefer: str | None = None) -> Body | None:
 
 def body_problem(body: str) -> str:
     """Why ``body`` is not Go declarations, in the body's own line numbers."""
-    raw = body.strip().encode("utf-8", "surrogateescape")
-    source = _PREFIX + raw
+    source = _PREFIX + body.strip().encode("utf-8", "surrogateescape") + b"\n"
     problem = first_problem(parse(source), source) or "not declarations"
     if problem.startswith("line "):
         number, _, rest = problem[5:].partition(":")

@@ -23,6 +23,7 @@ from tai_blocks.changes._go_syntax import (
     first_problem,
     package_clause,
     parse,
+    spec_nodes,
 )
 
 ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
@@ -225,19 +226,31 @@ def _read_or_fail(body: str, prefer: str | None) -> Body:
     return parsed
 
 
+def _is_string(decl: Decl, key: str) -> bool:
+    """Whether the value of ``key`` in ``decl`` is a string literal."""
+    for spec in spec_nodes(decl.node) if decl.node is not None else ():
+        names = [name.text for name in spec.children_by_field_name("name")]
+        value = spec.child_by_field_name("value")
+        if _encode(key) in names and value is not None and value.named_children:
+            return value.named_children[0].type.endswith("string_literal")
+    return False
+
+
 def _value_body(decl: Decl, key: str, body: str) -> Body | None:
-    """For a MODIFY of a constant or variable whose body is only the new value."""
+    """For a MODIFY of a constant or variable whose body is only the new value; an unquoted
+    new value of a string constant is quoted with backquotes."""
     if decl.kind not in ("const", "var"):
         return None
     value = body.strip()
-    candidates = [f"{decl.kind} {key} = {value}"]
-    if decl.kind == "const" and "`" not in value:
-        candidates.append(f"{decl.kind} {key} = `{value}`")
-    for candidate in candidates:
-        parsed = read_body(candidate, decl.kind)
-        if parsed is not None and parsed.names == (key,):
-            return parsed
-    return None
+    if (
+        decl.kind == "const"
+        and _is_string(decl, key)
+        and not value.startswith(('"', "`"))
+        and "`" not in value
+    ):
+        value = f"`{value}`"
+    parsed = read_body(f"{decl.kind} {key} = {value}", decl.kind)
+    return parsed if parsed is not None and parsed.names == (key,) else None
 
 
 def _modify_package(data: bytes, body: str) -> bytes:
@@ -261,7 +274,7 @@ def _modify_imports(data: bytes, body: str) -> bytes:
     if not text:
         return out
     if not text.startswith(b"import"):
-        text = b"import (\n" + text + b"\n)"
+        text = b"import " + text if b"\n" not in text else b"import (\n" + text + b"\n)"
     if imports:
         return _splice(out, imports[0].start, imports[0].start, text + b"\n\n")
     clause = package_clause(tree)
@@ -308,8 +321,8 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
     if op == "MODIFY":
         if not matches:
             raise _not_found(key, decls)
-        if parsed is None:
-            parsed = _value_body(matches[0][0], key, body)
+        if parsed is None or key not in parsed.names:
+            parsed = _value_body(matches[0][0], key, body) or parsed
         if parsed is None:
             raise GoEditError(f"the body is not Go declarations ({body_problem(body)})")
         return _merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)

@@ -168,7 +168,8 @@ def roll_back(root: Path, journal: Journal) -> list[str]:
     """Undo a flush that has not committed: its staged files and new directories go."""
     for entry in journal.entries:
         if entry.temp is not None:
-            (root / entry.temp).unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+                (root / entry.temp).unlink()
     for directory in reversed(journal.dirs):
         with contextlib.suppress(OSError):
             (root / directory).rmdir()

@@ -70,22 +70,23 @@ class Seen:
     read_ns: int = 0
 
     @classmethod
-    def observe(cls, path: Path) -> Seen:
+    def observe(cls, path: Path, name: str = "") -> Seen:
         """Read ``path`` now: its text and fingerprint, or absent.
 
-        Raises :class:`PathError` when something other than a regular file is there.
+        Raises :class:`PathError` (naming it ``name``) when something other than a regular
+        file is there.
         """
         now = time.time_ns()
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except (FileNotFoundError, NotADirectoryError):
             return cls(None, read_ns=now)
-        except IsADirectoryError:
-            raise PathError(f"{path}: is a directory, not a file") from None
         try:
             info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise PathError(f"{name or path}: is a directory, not a file")
             if not stat.S_ISREG(info.st_mode):
-                raise PathError(f"{path}: is not a regular file")
+                raise PathError(f"{name or path}: is not a regular file")
             chunks = []
             while chunk := os.read(fd, max(info.st_size, 1 << 16)):
                 chunks.append(chunk)
@@ -161,7 +162,7 @@ class FileStore:
     def _touch(self, key: str) -> FileStore:
         if key in self.base:
             return self
-        seen = Seen.observe(self.root / key)
+        seen = Seen.observe(self.root / key, key)
         originals = self.originals if key in self.originals else self.originals.set(key, seen.text)
         return attrs.evolve(self, base=self.base.set(key, seen), originals=originals)
 
@@ -177,7 +178,7 @@ class FileStore:
             return self.overlay[key]
         if key in self.base:
             return self.base[key].text
-        return Seen.observe(self.root / key).text
+        return Seen.observe(self.root / key, key).text
 
     def load(self, path: str) -> tuple[FileStore, str | None]:
         """Touch ``path`` and read it: the store that remembers the read, and the text."""

@@ -1,0 +1,135 @@
+"""Which paths a change may touch: escapes, symbolic links, protected paths, the policy hook."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tai_blocks.changes import ChangeError, apply_change
+from tai_core import hookimpl
+from tai_core.plugins import PluginHost
+from tai_core.store import FileStore, PathError, host_policy
+
+from .conftest import block, write_files
+
+
+@pytest.mark.parametrize("path", ["../x.txt", "a/../../x.txt", "..", "/etc/passwd", ""])
+def test_paths_leaving_the_working_directory_are_refused(tmp_path: Path, path: str) -> None:
+    with pytest.raises(PathError):
+        FileStore.open(tmp_path).write(path, "x")
+
+
+def test_relative_absolute_and_dotted_names_are_one_key(tmp_path: Path) -> None:
+    store = FileStore.open(tmp_path)
+    assert store.resolve("a/./b/../c.txt") == "a/c.txt"
+    assert store.resolve(str(tmp_path / "a" / "c.txt")) == "a/c.txt"
+    assert store.resolve("..notescape.go") == "..notescape.go"
+
+
+def test_symbolic_links_resolve_inside_or_are_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    inside = tmp_path / "work"
+    outside.mkdir()
+    inside.mkdir()
+    write_files(inside, {"real.txt": "r\n"})
+    (inside / "link.txt").symlink_to(inside / "real.txt")
+    (inside / "escape").symlink_to(outside)
+    store = FileStore.open(inside)
+    assert store.resolve("link.txt") == "real.txt"
+    store.write("link.txt", "through the link\n").flush()
+    assert (inside / "real.txt").read_text() == "through the link\n"
+    assert (inside / "link.txt").is_symlink()
+    with pytest.raises(PathError, match="outside the working directory"):
+        store.write("escape/x.txt", "x")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".git/hooks/pre-commit",
+        ".git/config",
+        "vendor/lib/.git/hooks/post-checkout",
+        "vendor/lib/.git/config",
+        ".vscode/tasks.json",
+        "sub/.vscode/launch.json",
+        "tai.toml",
+        "sub/.tai.toml",
+        ".tai-journal/x.commit",
+    ],
+)
+def test_protected_paths_are_refused_with_a_reason(tmp_path: Path, path: str) -> None:
+    with pytest.raises(PathError, match="protected"):
+        FileStore.open(tmp_path).write(path, "x")
+
+
+def test_other_git_files_and_lookalikes_are_writable(tmp_path: Path) -> None:
+    store = FileStore.open(tmp_path)
+    for path in (".gitignore", ".git/info/exclude", "docs/tai.toml.md", "vscode/x"):
+        store = store.write(path, "x\n")
+    assert len(store.pending()) == 4
+
+
+def test_configured_protected_paths(tmp_path: Path) -> None:
+    store = FileStore.open(
+        tmp_path, protected=["secrets/", "*.pem", "/Makefile", "deploy/**/*.yaml"]
+    )
+    for path in ("secrets/a.txt", "keys/x.pem", "Makefile", "deploy/prod/eu/app.yaml"):
+        with pytest.raises(PathError, match="protected_paths"):
+            store.write(path, "x")
+    for path in ("sub/Makefile", "deploy/readme.md", "secretsx/a"):
+        store = store.write(path, "x")
+
+
+def test_a_change_block_on_a_protected_path_fails_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ChangeError) as caught:
+        apply_change(FileStore.open(tmp_path), block("WRITE", ".git/hooks/pre-commit", "rm -rf"))
+    assert str(caught.value).startswith("WRITE in .git/hooks/pre-commit: .git/hooks/pre-commit:")
+    assert "git hooks run code later" in str(caught.value)
+
+
+class ReadOnlyDocs:
+    __name__ = "read_only_docs"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str]] = []
+
+    @hookimpl
+    def tai_path_policy(self, path: str, operation: str) -> tuple[bool, str] | None:
+        self.asked.append((path, operation))
+        if path.startswith("docs/"):
+            return False, "docs are read-only in this run"
+        return None
+
+
+def test_the_path_policy_hook_is_asked_before_every_write(host: PluginHost, tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.txt": "a\n", "old.txt": "o\n"})
+    policy = ReadOnlyDocs()
+    host.register(policy, "read-only-docs")
+    try:
+        store = FileStore.open(tmp_path, policy=host_policy(host))
+        store = store.write("a.txt", "A\n").write("b.txt", "b\n").delete("a.txt")
+        store = store.rename("old.txt", "new.txt")
+        with pytest.raises(PathError, match=r"docs/x\.md: create refused by the path policy: docs"):
+            store.write("docs/x.md", "x")
+    finally:
+        host.unregister("read-only-docs")
+    assert policy.asked[:6] == [
+        ("a.txt", "write"),
+        ("b.txt", "create"),
+        ("a.txt", "delete"),
+        ("old.txt", "rename"),
+        ("new.txt", "rename"),
+        ("docs/x.md", "create"),
+    ]
+
+
+def test_directories_and_special_files_are_not_files(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    os.mkfifo(tmp_path / "fifo")
+    store = FileStore.open(tmp_path)
+    with pytest.raises(PathError, match="is a directory"):
+        store.write("dir", "x")
+    with pytest.raises(PathError, match="not a regular file"):
+        store.load("fifo")
