@@ -2,7 +2,7 @@
 
 Most services tai names speak it: OpenAI, DeepSeek, Volcano Engine, Baidu Qianfan,
 Tencent Hunyuan, Alibaba DashScope, Zhipu, Vercel's gateway, NVIDIA NIM, OpenRouter,
-Ollama and OpenCode Go. Speaking it directly costs ~0.02 ms per streamed chunk where
+Ollama and OpenCode Go. Speaking it directly costs ~0.03 ms per streamed chunk where
 litellm costs ~1 ms and a 4 s import, and keeps in view every detail tai relies on: the
 exact body sent, both reasoning delta fields (``reasoning_content``, ``reasoning``),
 cached and reasoning token counts (``stream_options.include_usage``), finish reasons.
