@@ -8,8 +8,9 @@ replay with the same handoff model (by default the run's model) to keep the orde
 reproduced: transport-level retries that produced nothing (the call simply succeeds) and
 handoffs that failed; trailing blank lines of a reply, which the format drops.
 
-The format (``docs/replay-format.md``): ``@@@ reply`` starts a reply, directive lines follow
-it directly, then the text verbatim up to the next ``@@@ reply``.
+The format (``docs/replay-format.md``): ``@@@ reply`` starts a reply; in it every line
+starting with ``@@@ `` is a directive and all other lines are its text, verbatim. A reply
+with such a line in its text cannot be written (:class:`ReplayError`).
 """
 
 from __future__ import annotations
@@ -55,11 +56,8 @@ class _Reply:
             lines.append(FAILURE)
         elif self.finish:
             lines.append(f"{DIRECTIVE}finish {self.finish}")
-        text_lines = self.text.splitlines()
-        if text_lines and text_lines[0].startswith(DIRECTIVE):
-            raise ReplayError(f"{where}: its first line starts with {DIRECTIVE!r}")
-        if any(line.rstrip() == REPLY for line in text_lines):
-            raise ReplayError(f"{where}: a line of it reads {REPLY!r}")
+        if any(line.startswith(DIRECTIVE) for line in self.text.splitlines()):
+            raise ReplayError(f"{where}: a line of it starts with {DIRECTIVE!r}")
         text = self.text if not self.text or self.text.endswith("\n") else self.text + "\n"
         return "\n".join(lines) + "\n" + text
 
