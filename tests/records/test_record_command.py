@@ -182,10 +182,22 @@ def test_reading_without_records_and_bad_requests(
 ) -> None:
     empty = run_tai("record", cwd=tmp_path, env=isolated_env)
     assert empty.returncode == 0
-    assert empty.stdout.startswith("no recorded runs yet")
+    assert empty.stdout.startswith("no recorded runs yet: run a command with -record")
+    nothing = run_tai("record", "-analyze", "-model", "replay:x", cwd=tmp_path, env=isolated_env)
+    assert nothing.returncode == 1 and "no recorded runs yet" in nothing.stderr
     assert not database(isolated_env).exists()
     assert record_run(tmp_path, isolated_env, RUN, "-record").returncode == 0
     missing = run_tai("record", "-session", "7", cwd=tmp_path, env=isolated_env)
     assert missing.returncode == 1 and "no recorded run 7" in missing.stderr
     no_session = run_tai("record", "-replay", "x.txt", cwd=tmp_path, env=isolated_env)
     assert no_session.returncode == 2 and "-replay needs -session N" in no_session.stderr
+
+
+def test_a_damaged_database_is_one_clear_error(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    database(isolated_env).write_bytes(b"this is not a database" * 100)
+    result = run_tai("record", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: cannot read the records database ")
+    assert "Traceback" not in result.stderr

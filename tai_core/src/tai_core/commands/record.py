@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from tai_core.records import RecordStore, SessionRow
+
 #: Runs listed by default.
 DEFAULT_LIMIT = 10
+HOW_TO_RECORD = "run a command with -record (or set record = true in tai.toml)"
 
 ANALYSIS_PROMPT = """\
 You review the transcript of one run of tai, a coding tool that sends staged context to a \
@@ -73,6 +77,8 @@ def record_command(
     replay: Path | None,
 ) -> None:  # fmt: skip
     """List recorded runs, print one, write its replies for replay, or analyse it."""
+    import sqlite3
+
     from tai_core.records import RecordStore, records_path, session_list, transcript
 
     if replay is not None and (session is None or analyze):
@@ -80,25 +86,25 @@ def record_command(
             "-replay needs -session N (the run whose replies to write), and goes without -analyze"
         )
     path = records_path()
+    wanted = analyze or session is not None
     if not path.is_file():
-        click.echo("no recorded runs yet: run a command with -record (or set record = true)")
+        if wanted:
+            raise click.ClickException(f"no recorded runs yet: {HOW_TO_RECORD}")
+        click.echo(f"no recorded runs yet: {HOW_TO_RECORD}")
         return
-    store = RecordStore(path)
     try:
-        if not (analyze or session is not None):
-            runs = store.sessions(limit)
-            click.echo(session_list(runs) if runs else "no recorded runs yet")
-            return
-        chosen = (
-            store.session(session) if session is not None else next(iter(store.sessions(1)), None)
-        )
-        if chosen is None:
-            raise click.ClickException(
-                f"no recorded run {session}" if session else "no recorded runs"
-            )
-        events = store.events(chosen.id)
-    finally:
-        store.close()
+        store = RecordStore(path)
+        try:
+            if not wanted:
+                runs = store.sessions(limit)
+                click.echo(session_list(runs) if runs else f"no recorded runs yet: {HOW_TO_RECORD}")
+                return
+            chosen = _chosen(store, session)
+            events = store.events(chosen.id)
+        finally:
+            store.close()
+    except sqlite3.Error as error:
+        raise click.ClickException(f"cannot read the records database {path}: {error}") from None
     if replay is not None:
         from tai_core.records import ReplayError, replay_script
 
@@ -112,6 +118,19 @@ def record_command(
         _analyze(app, model, transcript(chosen, events))
     else:
         click.echo(transcript(chosen, events), nl=False)
+
+
+def _chosen(store: RecordStore, session: int | None) -> SessionRow:
+    """Run ``session``, or the newest run."""
+    if session is None:
+        newest = store.sessions(1)
+        if not newest:
+            raise click.ClickException(f"no recorded runs yet: {HOW_TO_RECORD}")
+        return newest[0]
+    chosen = store.session(session)
+    if chosen is None:
+        raise click.ClickException(f"no recorded run {session}")
+    return chosen
 
 
 def _analyze(app: Any, model: str | None, text: str) -> None:

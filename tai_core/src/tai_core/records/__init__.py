@@ -14,8 +14,9 @@ Why one transaction per round
     complete: its reply, its blocks and their results — and when the run ends, with its
     final status. A reply streamed in thousands of pieces is one ``text`` row. The database
     is in WAL mode so ``tai record`` can read while runs write, and waits up to 10 s for
-    another writer's lock. A run that dies keeps ``running`` as its status and loses at most
-    the round in progress.
+    another writer's lock — in a worker thread, so the wait never stalls the event loop the
+    run streams on. A run that dies keeps ``running`` as its status and loses at most the
+    round in progress.
 
 * ``_store`` — the database: schema, writes, queries;
 * ``_recorder`` — events into rows;

@@ -9,6 +9,7 @@ the whole tree); the outline of the last one is, when the run ends.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import sys
@@ -61,6 +62,9 @@ REPORT = "report"
 DIFF = "diff"
 
 Warn = Callable[[str], None]
+
+#: The events on which the recorder writes (the session row, a round, the end).
+_WRITING_EVENTS = (SessionStarted, RoundStarted, RunFinished, RunFailed, RunCancelled)
 
 
 def _warn_on_stderr(message: str) -> None:
@@ -164,10 +168,18 @@ class Recorder:
         return self._session
 
     async def follow(self, subscription: Subscription, session_id: str) -> None:
-        """Record the events of session ``session_id`` until its run ends."""
+        """Record the events of session ``session_id`` until its run ends; the events that
+        write are taken in a worker thread, so a slow disk or another writer's lock never
+        holds up the event loop (and with it the run)."""
         try:
             async for event in subscription:
-                if getattr(event, "session_id", None) == session_id and self.take(event):
+                if getattr(event, "session_id", None) != session_id:
+                    continue
+                if isinstance(event, _WRITING_EVENTS):
+                    ended = await asyncio.to_thread(self.take, event)
+                else:
+                    ended = self.take(event)
+                if ended:
                     return
         finally:
             subscription.close()

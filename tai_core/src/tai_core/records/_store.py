@@ -82,8 +82,11 @@ class RecordStore:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: every write below opens its own explicit transaction.
-        self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        # Autocommit mode: every write below opens its own explicit transaction. The
+        # recorder writes from worker threads, one call at a time.
+        self._db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
         self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self._db.execute("PRAGMA journal_mode = WAL")
         # In WAL mode NORMAL loses at most the last commits on power loss, never integrity.
