@@ -48,14 +48,17 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["status"] == "loaded"
     assert shell["block_kinds"] == ["shell"]
     assert shell["hooks"] == ["tai_register_block_kinds"]
-    assert document["commands"] == ["next", "parse", "ping", "plugins", "record"]
+    assert document["commands"] == [
+        "next", "parse", "patch", "ping", "plugins", "policy", "record", "sandbox"
+    ]  # fmt: skip
 
 
 def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai(
         "plugins", "--json", "--hook", "tai_register_commands", cwd=tmp_path, env=isolated_env
     )
-    assert [p["name"] for p in json.loads(result.stdout)["plugins"]] == ["tai-core"]
+    names = [p["name"] for p in json.loads(result.stdout)["plugins"]]
+    assert names == ["tai-core", "change", "sandbox", "shell-policy"]
 
 
 def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str]) -> None:

@@ -320,16 +320,47 @@ def tai_schedule_tick(now: float) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Policy (first result wins)
+# Isolation and policy (first result wins)
 # ---------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]) -> str | None:
+    """Move the rest of this run into an isolated environment (a sandbox) before it runs
+    anything a model asks for.
+
+    Called by the command line once per process, after plugins have loaded and before the
+    command runs, for the commands that run model output (the default command, ``chat``,
+    ``ai``, ``next``, ``patch``; never for ``--help``, ``plugins``, ``parse`` or ``policy``).
+    The process is still single-threaded then. Stops at the first non-``None`` answer.
+
+    An implementation may fork: the call then returns in the child, which carries on as
+    tai inside the isolation, while the calling process never returns (it waits, forwards
+    signals and exits with the child's status). It must mark the environment (a variable)
+    so a tai started inside does not enter again, and must leave the process unchanged
+    when isolation fails (say so once on stderr and return ``None``).
+
+    :param argv: the command-line arguments (without the program name), for an
+        implementation that re-executes tai or honours an opt-out flag.
+    :param cwd: the working directory of the run.
+    :param config: the merged configuration (``protected_paths``, …).
+    :return: one line saying what is in force (``"sandbox: …"``, or why there is none when
+        the user turned it off on purpose), or ``None`` to leave it to other plugins (the
+        run then goes on without isolation).
+
+    Where it may be implemented: the sandbox distribution; plugins that provide another
+    isolation (containers, Landlock) — ``tryfirst`` to take precedence.
+    """
 
 
 @hookspec(firstresult=True)
 def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
     """Decide whether a shell command may run.
 
-    Called before a shell block's command runs, and by ``tai policy check``. Stops at the
-    first non-``None`` answer.
+    Called by ``tai policy check`` and by whatever is about to run a command. The sandbox
+    distribution also refuses shell blocks by the same decision in a ``tryfirst``
+    :func:`tai_run_block` (hook implementations cannot call hooks), so a plugin replacing
+    the policy refuses blocks the same way. Stops at the first non-``None`` answer.
 
     :param command: the command text, as the model wrote it.
     :param cwd: the directory it would run in.

@@ -5,11 +5,14 @@ commands. So the few things that decide which plugins load — ``-p no:NAME`` be
 sub-command, ``disabled_plugins`` in the configuration, the ``TAI_*`` variables — are
 read first, by hand; click then parses everything (and documents ``-p`` in ``--help``).
 Expected failures (bad configuration, a fatal plugin error, a bad ``-p``) end in one line
-on stderr and exit status 2, never a traceback.
+on stderr and exit status 2, never a traceback. Before a command that runs model output,
+the ``tai_enter_isolation`` hook moves the run into the sandbox a plugin provides: after
+plugins load (the sandbox is one) and before anything starts threads.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +26,12 @@ from tai_core.plugins import PluginHost, PluginLoadError, default_options
 #: Exit status of a run stopped by a usage or configuration error.
 USAGE_ERROR = 2
 
+#: The commands that run what a model asks for (``None``: the default command); tai
+#: enters isolation (``tai_enter_isolation``) before running them.
+ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "chat", "ai", "next", "patch"})
+
+_HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
+
 
 class PluginArgumentError(Exception):
     """A ``-p`` value tai cannot act on."""
@@ -34,6 +43,8 @@ class AppContext:
 
     host: PluginHost
     config: Config
+    #: What ``tai_enter_isolation`` said is in force, when it was called.
+    isolation: str | None = None
 
 
 def _plugin_values(args: Sequence[str]) -> list[str]:
@@ -122,6 +133,18 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
     return group, AppContext(host=host, config=config)
 
 
+def runs_model_output(group: click.Group, args: Sequence[str]) -> bool:
+    """True when ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help)."""
+    if _HELP_AND_VERSION & set(itertools.takewhile(lambda arg: arg != "--", args)):
+        return False
+    context = click.Context(group, info_name="tai", resilient_parsing=True)
+    try:
+        rest = click.Command.parse_args(group, context, list(args))
+    except click.ClickException:
+        return False  # click reports it when it parses for real; nothing runs
+    return rest[0] in ISOLATED_COMMANDS if rest else group.invoke_without_command
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run ``tai`` with ``argv`` (default: the process's arguments)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -131,4 +154,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         _fail(str(error))
         return
     app.host.warn_failures()
+    if runs_model_output(group, args):
+        isolation = app.host.pm.hook.tai_enter_isolation(
+            argv=args, cwd=str(Path.cwd()), config=app.config.values
+        )
+        app = attrs.evolve(app, isolation=isolation)
     group.main(args=args, prog_name="tai", obj=app)

@@ -1,0 +1,114 @@
+"""Running a command with a time limit, its output captured within bounds.
+
+The command gets its own session (process group), so the time limit ends everything it
+started, not only the shell; processes still in the group when the command itself ends
+are ended too, since a block's command is over when its result is fed back. Output is
+read as it comes and only the head and the tail of each stream are kept (the cut is said),
+so a command that prints gigabytes costs no memory and the model sees the start and the
+end, where errors usually are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+#: Bytes kept of each stream: half from the start, half from the end.
+OUTPUT_LIMIT = 32 * 1024
+#: Seconds to collect what is left in the pipes after the command ended or was killed.
+_GRACE = 1.0
+
+
+class _Capped:
+    """A stream's head and tail, and how much came in all."""
+
+    def __init__(self, limit: int) -> None:
+        self.half = limit // 2
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        self.tail += chunk
+        if len(self.tail) > self.half:
+            del self.tail[: len(self.tail) - self.half]
+
+    def text(self) -> str:
+        cut = self.total - len(self.head) - len(self.tail)
+        middle = f"\n[… {cut} bytes cut …]\n" if cut else ""
+        return self.head.decode(errors="replace") + middle + self.tail.decode(errors="replace")
+
+
+@attrs.frozen
+class Finished:
+    """How a command ended: ``code`` as ``subprocess`` gives it (negative: the signal that
+    ended it), ``timed_out`` when the time limit killed it."""
+
+    code: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def run_captured(
+    argv: Sequence[str], cwd: Path, timeout: float, limit: int = OUTPUT_LIMIT
+) -> Finished:
+    """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds."""
+    process = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    out, err = _Capped(limit), _Capped(limit)
+    streams = {process.stdout.fileno(): out, process.stderr.fileno(): err}
+    deadline = time.monotonic() + timeout
+    timed_out = ended = False
+    with selectors.DefaultSelector() as selector:
+        for fd in streams:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            if not ended and process.poll() is not None:
+                ended = True
+                _kill_group(process.pid)
+                deadline = min(deadline, time.monotonic() + _GRACE)
+            now = time.monotonic()
+            if now >= deadline:
+                if ended or timed_out:
+                    break
+                timed_out = True
+                _kill_group(process.pid)
+                deadline = now + _GRACE
+                continue
+            for key, _ in selector.select(timeout=min(deadline - now, 0.1)):
+                chunk = os.read(key.fd, 1 << 16)
+                if chunk:
+                    streams[key.fd].add(chunk)
+                else:
+                    selector.unregister(key.fd)
+    code = process.wait()
+    _kill_group(process.pid)
+    process.stdout.close()
+    process.stderr.close()
+    return Finished(code=code, stdout=out.text(), stderr=err.text(), timed_out=timed_out)

@@ -1,0 +1,313 @@
+"""Walking a command's syntax tree: every command it would run, and what feeds them.
+
+The walk visits every node of the tree, so commands inside ``$(…)``, ``<(…)``,
+subshells, pipelines, lists, loops, conditions and function bodies are all checked.
+Before walking, it collects what the script itself assigns (``X=…``, ``for x in …``,
+``read x``, ``cd dir``) into the :class:`~tai_sandbox._words.Scope` the words are
+expanded in; the order of statements is ignored, so a variable's every value counts.
+Besides each command's own rules (``_rules``), the walk checks what only the tree shows:
+redirections that write, code fed to a shell through a pipe, a here-document or a
+here-string, and functions that call themselves in a pipeline or in the background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, NoReturn
+
+import attrs
+
+from tai_sandbox import _rules
+from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex, node_text, parse
+from tai_sandbox._words import pipeline_output as _output
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: Most levels of shell code inside shell code (``sh -c "eval 'bash -c …'"``).
+MAX_DEPTH = 8
+_WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "&>|"})
+
+
+class Refused(Exception):
+    """The command is refused; the message says why."""
+
+
+def _descendants(node: Node) -> Iterator[Node]:
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(reversed(current.children))
+
+
+class Analysis:
+    """Checks shell commands run in ``cwd`` against the destructive patterns."""
+
+    def __init__(
+        self,
+        cwd: str,
+        environ: Mapping[str, str],
+        protection: Callable[[str, str | None], str | None],
+    ) -> None:
+        self.cwd = cwd
+        self.environ = environ
+        self._protection = protection
+        self._depth = 0
+
+    def check(self, text: str) -> str | None:
+        """Why ``text`` is refused, or ``None`` when no destructive pattern is found."""
+        self._depth = 0
+        try:
+            self._script(text, None, ("sh",))
+        except Refused as refusal:
+            return str(refusal)
+        except TooComplex:
+            return "the command stands for too many possible commands to check"
+        return None
+
+    # -- the Checker protocol of _rules -------------------------------------------------
+
+    def refuse(self, reason: str) -> NoReturn:
+        """Stop the analysis: refused for ``reason``."""
+        raise Refused(reason)
+
+    def run(self, argv: Sequence[str], scope: Scope) -> None:
+        """Check a command that another command runs."""
+        self._invocation(tuple(argv), scope)
+
+    def script(self, text: str, scope: Scope, positional: tuple[str, ...] | None) -> None:
+        """Check shell code that a command runs (parsed again)."""
+        if self._depth >= MAX_DEPTH:
+            self.refuse(f"shell code is nested more than {MAX_DEPTH} levels deep")
+        self._depth += 1
+        try:
+            self._script(text, scope, positional)
+        finally:
+            self._depth -= 1
+
+    def protection(self, path: str, scope: Scope) -> str | None:
+        """Why writing ``path`` would change a protected path, or ``None``."""
+        for base in scope.dirs:
+            reason = self._protection(path, base)
+            if reason:
+                return reason
+        return None
+
+    # -- the walk -----------------------------------------------------------------------
+
+    def _script(self, text: str, parent: Scope | None, positional: tuple[str, ...] | None) -> None:
+        root, source = parse(text)
+        if root.has_error:
+            bad = next(n for n in _descendants(root) if n.type == "ERROR" or n.is_missing)
+            near = node_text(bad, source).strip()[:40] or "the end"
+            self.refuse(f"it is not a well-formed shell command (near {near!r})")
+        scope = self._scope(root, source, parent, positional)
+        self._walk(root, Expander(source, scope))
+
+    def _scope(
+        self, root: Node, source: bytes, parent: Scope | None, positional: tuple[str, ...] | None
+    ) -> Scope:
+        base = Scope({}, positional, (self.cwd,), self.environ)
+        if parent is not None:
+            base = attrs.evolve(parent, positional=positional)
+        expander = Expander(source, base)
+        found: dict[str, set[str] | None] = {}
+        dirs = list(base.dirs)
+
+        def add(name: str, values: list[str] | None) -> None:
+            if values is None or found.get(name, set()) is None:
+                found[name] = None
+            else:
+                found.setdefault(name, set()).update(values)  # type: ignore[union-attr]
+
+        for node in _descendants(root):
+            if node.type == "variable_assignment":
+                name = node.child_by_field_name("name")
+                value = node.child_by_field_name("value")
+                if name is None:
+                    continue
+                key = node_text(name.child_by_field_name("name") or name, source)
+                if name.type == "subscript" or any(c.type == "+=" for c in node.children):
+                    add(key, None)
+                elif value is None:
+                    add(key, [""])
+                else:
+                    add(key, None if value.type == "array" else self._joined(expander, value))
+            elif node.type == "for_statement":
+                variable = node.child_by_field_name("variable")
+                values = node.children_by_field_name("value")
+                if variable is not None:
+                    fields = [f for v in values for fs in expander.expand(v) for f in fs]
+                    add(node_text(variable, source), fields if values else None)
+            elif node.type == "command":
+                self._command_effects(node, expander, add, dirs)
+        variables = dict(base.variables)
+        for name, values in found.items():
+            prior = base.values(name)
+            variables[name] = None if values is None or prior is None else frozenset(values | prior)
+        return Scope(variables, positional, tuple(dict.fromkeys(dirs)), self.environ)
+
+    @staticmethod
+    def _joined(expander: Expander, node: Node) -> list[str]:
+        return [" ".join(fields) for fields in expander.expand(node)]
+
+    def _command_effects(
+        self,
+        node: Node,
+        expander: Expander,
+        add: Callable[[str, list[str] | None], None],
+        dirs: list[str | None],
+    ) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        command = node_text(name, expander.source)
+        words = node.children_by_field_name("argument")
+        texts = [node_text(word, expander.source) for word in words]
+        if command in ("read", "mapfile", "readarray", "getopts", "unset"):
+            for text in texts:
+                if not text.startswith("-"):
+                    add(text, [""] if command == "unset" else None)
+        elif command == "printf" and "-v" in texts[:-1]:
+            add(texts[texts.index("-v") + 1], None)
+        elif command in ("cd", "pushd", "popd"):
+            targets = [f for word in words for fs in expander.expand(word) for f in fs]
+            if not targets:
+                dirs.append(expander.scope.home if command == "cd" else None)
+            for target in targets:
+                if DYNAMIC in target or target == "-":
+                    dirs.append(None)
+                else:
+                    dirs.extend(_rules.absolute(target, base) for base in expander.scope.dirs)
+
+    def _walk(self, node: Node, expander: Expander) -> None:
+        kind = node.type
+        if kind == "function_definition":
+            self._function(node, expander)
+            return
+        if kind == "command":
+            self._command(node, expander)
+        elif kind == "pipeline":
+            self._pipeline(node, expander)
+        elif kind == "file_redirect":
+            self._redirect(node, expander)
+        for child in node.children:
+            self._walk(child, expander)
+
+    def _command(self, node: Node, expander: Expander) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        feeds = [c for c in node.children if c.type in ("herestring_redirect", "heredoc_redirect")]
+        if node.parent is not None and node.parent.type == "redirected_statement":
+            feeds += [
+                child
+                for child in node.parent.children_by_field_name("redirect")
+                if child.type in ("herestring_redirect", "heredoc_redirect", "file_redirect")
+            ]
+        for argv in expander.argvs([name, *node.children_by_field_name("argument")]):
+            self._invocation(argv, expander.scope)
+            if feeds and _rules.reads_code_from_stdin(argv):
+                for feed in feeds:
+                    self._fed_code(feed, argv, expander)
+
+    def _invocation(self, argv: tuple[str, ...], scope: Scope) -> None:
+        while argv:
+            if DYNAMIC in argv[0]:
+                self.refuse(
+                    f"the program {_rules.shown(argv[0])} is only known when the command runs"
+                )
+            inner = _rules.unwrap(argv)
+            if inner is None:
+                break
+            argv = inner
+        if argv:
+            name = _rules.program(argv[0])
+            rule = _rules.rule_for(name)
+            if rule is not None:
+                rule(self, name, list(argv[1:]), scope)
+
+    def _fed_code(self, feed: Node, argv: tuple[str, ...], expander: Expander) -> None:
+        """Code given to a shell on its input by a here-document, a here-string or ``<``."""
+        reader = _rules.program(argv[0])
+        if feed.type == "heredoc_redirect":
+            body = next((c for c in feed.children if c.type == "heredoc_body"), None)
+            text = node_text(body, expander.source) if body is not None else ""
+        else:
+            if feed.type == "file_redirect" and not any(c.type == "<" for c in feed.children):
+                return
+            words = [c for c in feed.named_children if c.type != "file_descriptor"]
+            values = [" ".join(fields) for word in words[-1:] for fields in expander.expand(word)]
+            if feed.type == "file_redirect":
+                if any(DYNAMIC in value for value in values):
+                    self.refuse(f"{reader} runs code read from a command's output")
+                return
+            if any(DYNAMIC in value for value in values):
+                self.refuse(f"{reader} runs code only known when the command runs")
+            text = "\n".join(values)
+        if reader in _rules.SHELLS or reader in ("source", "."):
+            self.script(text, expander.scope, expander.scope.positional)
+
+    def _pipeline(self, node: Node, expander: Expander) -> None:
+        elements = [c for c in node.named_children if c.type != "comment"]
+        for index, element in enumerate(elements[1:], 1):
+            consumer = element
+            if element.type == "redirected_statement":
+                consumer = element.child_by_field_name("body") or element
+            name = consumer.child_by_field_name("name") if consumer.type == "command" else None
+            if name is None:
+                continue
+            words = [name, *consumer.children_by_field_name("argument")]
+            for argv in expander.argvs(words):
+                if _rules.reads_code_from_stdin(argv):
+                    self._piped_code(elements[:index], argv, expander)
+
+    def _piped_code(self, upstream: list[Node], argv: tuple[str, ...], expander: Expander) -> None:
+        reader = _rules.program(argv[0])
+        text = _output(upstream, expander)
+        if text is not None:
+            if reader in _rules.SHELLS or reader in ("source", "."):
+                self.script(text, expander.scope, expander.scope.positional)
+            return
+        for node in upstream:
+            for found in _descendants(node):
+                name = found.child_by_field_name("name") if found.type == "command" else None
+                if (
+                    name is not None
+                    and _rules.program(node_text(name, expander.source).strip("\"'\\"))
+                    in _rules.DOWNLOADERS
+                ):
+                    self.refuse(f"it pipes a download into {reader}, running code nobody has read")
+        self.refuse(f"it pipes a command's output into {reader}, running code only known then")
+
+    def _redirect(self, node: Node, expander: Expander) -> None:
+        operator = next((c.type for c in node.children if not c.is_named), "")
+        destination = node.child_by_field_name("destination")
+        if operator not in _WRITE_OPERATORS or destination is None:
+            return
+        for fields in expander.expand(destination):
+            for path in fields:
+                if operator == ">&" and (path.isdigit() or path == "-"):
+                    continue
+                _rules.check_written(self, path, expander.scope, "a redirection")
+
+    def _function(self, node: Node, expander: Expander) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        name = node_text(name_node, expander.source)
+        calls = [
+            found
+            for found in _descendants(body)
+            if found.type == "command"
+            and (called := found.child_by_field_name("name")) is not None
+            and node_text(called, expander.source) == name
+        ]
+        spawns = any(n.type in ("&", "pipeline") for n in _descendants(body))
+        if calls and (len(calls) > 1 or spawns):
+            self.refuse(
+                f"the function {name} calls itself in a pipeline or the background: a fork bomb"
+            )
+        self._walk(body, Expander(expander.source, attrs.evolve(expander.scope, positional=None)))

@@ -1,0 +1,158 @@
+"""The filesystem view inside the namespaces: read-only everywhere but the writable set.
+
+Built by PID 1 of the new namespaces (see ``_process``), in this order, because each step
+relies on the one before:
+
+1. ``/`` becomes a private mount tree, so nothing done here propagates to the host.
+2. Each writable root on the host (working directory, Go directories, configuration
+   directory) is bound onto itself: it becomes its own, read-write mount.
+3. Every other mount is remounted read-only (keeping the options the kernel locks).
+4. Fresh ``/tmp`` (tmpfs), ``/dev`` (a tmpfs with only null, zero, full, random, urandom,
+   tty, a new pts instance and a fresh ``shm``: a read-only mount does not stop writes
+   *through* device nodes, so the raw disks are simply absent) and ``/proc`` (of the new
+   PID namespace).
+5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
+   from a handle opened in step 2.
+6. Protected paths are bound read-only over themselves; the directories between a
+   writable root and a protected path are bound onto themselves too, because a mount
+   point cannot be renamed or removed (EBUSY): ``mv .git x; mkdir .git`` would otherwise
+   replace the protected hooks by writable ones.
+
+The mounts stay in force because tai drops every capability before it goes on
+(``_linux.drop_capabilities``): without ``CAP_SYS_ADMIN`` nothing can be remounted or
+unmounted, and a nested user namespace would only see them locked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from tai_sandbox import _linux
+from tai_sandbox.paths import SCRATCH_ROOTS, WritableSet
+
+#: Replaced by fresh mounts, so never remounted.
+_REPLACED = (Path("/proc"), Path("/dev"), Path("/tmp"))
+
+#: Device nodes the new ``/dev`` keeps.
+_DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+
+
+def _inside(path: Path, roots: Iterable[Path]) -> bool:
+    return any(path == root or root in path.parents for root in roots)
+
+
+def _mountpoints() -> list[Path]:
+    """Every mount point, innermost last, ``\\040``-style escapes decoded, without repeats."""
+    points: dict[Path, None] = {}
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        raw = line.split()[4]
+        decoded = raw.encode().decode("unicode_escape").encode("latin-1").decode()
+        points[Path(decoded)] = None
+    return list(points)
+
+
+def _bind(source: Path | str, target: Path) -> None:
+    _linux.mount(str(source), str(target), None, _linux.MS_BIND | _linux.MS_REC)
+
+
+def _fresh_dev(staging: Path) -> None:
+    staging.mkdir()
+    _linux.mount("tmpfs", str(staging), "tmpfs", _linux.MS_NOSUID | _linux.MS_NOEXEC, "mode=755")
+    for name in _DEVICES:
+        if Path("/dev", name).exists():
+            (staging / name).touch()
+            _linux.mount(f"/dev/{name}", str(staging / name), None, _linux.MS_BIND)
+    (staging / "pts").mkdir()
+    _linux.mount(
+        "devpts",
+        str(staging / "pts"),
+        "devpts",
+        _linux.MS_NOSUID | _linux.MS_NOEXEC,
+        "newinstance,ptmxmode=0666,mode=620",
+    )
+    (staging / "shm").mkdir()
+    _linux.mount(
+        "tmpfs", str(staging / "shm"), "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777"
+    )
+    links = {"ptmx": "pts/ptmx", "fd": "/proc/self/fd"}
+    links |= {name: f"/proc/self/fd/{fd}" for fd, name in enumerate(("stdin", "stdout", "stderr"))}
+    for name, target in links.items():
+        (staging / name).symlink_to(target)
+    _linux.mount(str(staging), "/dev", None, _linux.MS_MOVE)
+    staging.rmdir()
+
+
+def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
+    """The directories strictly between a writable root and each protected path."""
+    anchors: set[Path] = set()
+    for path in protected:
+        for parent in path.parents:
+            if parent in roots or not _inside(parent, roots):
+                break
+            anchors.add(parent)
+    return sorted(anchors, key=lambda path: len(path.parts))
+
+
+def _restore_hidden(handles: dict[Path, int]) -> None:
+    """Bind again the writable roots the fresh mounts hid (a working directory under
+    ``/tmp``). Their parent directories, recreated inside the fresh mount, are made
+    read-only, as the host's parents are: only the roots themselves are writable."""
+    hidden = []
+    for root, handle in handles.items():
+        seen = os.fstat(handle)
+        now = root.stat() if root.exists() else None
+        if now is None or (now.st_dev, now.st_ino) != (seen.st_dev, seen.st_ino):
+            root.mkdir(parents=True, exist_ok=True)
+            hidden.append(root)
+    tops = {
+        fresh / root.relative_to(fresh).parts[0]
+        for root in hidden
+        for fresh in _REPLACED
+        if fresh in root.parents and root.parent != fresh
+    }
+    for top in sorted(tops):
+        _bind(top, top)
+        _linux.remount_readonly(str(top))
+    for root in hidden:
+        _bind(f"/proc/self/fd/{handles[root]}", root)
+    for handle in handles.values():
+        os.close(handle)
+
+
+def build_view(writable: WritableSet, protected: list[Path]) -> list[str]:
+    """Make this mount namespace's view; the mount points that could not be made
+    read-only (each ``"path: reason"``), which stay as they were."""
+    _linux.mount(None, "/", None, _linux.MS_REC | _linux.MS_PRIVATE)
+    host_roots = sorted(
+        (
+            root
+            for root in writable.roots
+            if (root not in SCRATCH_ROOTS or root == writable.cwd) and root.is_dir()
+        ),
+        key=lambda path: len(path.parts),
+    )
+    for root in host_roots:
+        _bind(root, root)
+    handles = {root: os.open(root, os.O_PATH | os.O_CLOEXEC) for root in host_roots}
+    problems = []
+    for point in reversed(_mountpoints()):
+        if _inside(point, host_roots) or _inside(point, _REPLACED):
+            continue
+        try:
+            _linux.remount_readonly(str(point))
+        except OSError as error:
+            problems.append(f"{point}: {error.strerror}")
+    if Path("/tmp") not in host_roots:
+        _linux.mount("tmpfs", "/tmp", "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777")
+    _fresh_dev(Path("/tmp/.tai-dev"))
+    _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
+    _restore_hidden(handles)
+    for anchor in _anchors(protected, tuple(host_roots)):
+        _bind(anchor, anchor)
+    for path in sorted(protected, key=lambda path: len(path.parts)):
+        _bind(path, path)
+        _linux.remount_readonly(str(path))
+    os.chdir(writable.cwd)
+    return problems

@@ -1,0 +1,194 @@
+"""Entering the namespaces without giving up the process the user's shell waits for.
+
+Four roles, three lasting processes:
+
+* **P0**, the tai the user started, forks P1 and, once the sandbox is ready, only forwards
+  signals and passes the exit status back (re-raising a fatal signal on itself, so the
+  shell sees what it would have seen). Nothing changes in P0 until the sandbox reports
+  ready, so on any failure P0 is exactly as before and tai carries on unsandboxed.
+* **P1** unshares the user, mount, PID, UTS and IPC namespaces (the network is kept), maps
+  its own uid and gid, forks P2 and exits; P0 adopts P2 (a child subreaper).
+* **P2** is PID 1 of the new PID namespace: it builds the filesystem view, forks P3, then
+  reaps orphans and forwards signals until P3 ends. PID 1 ignores every signal it has no
+  handler for, so tai itself must not be PID 1; and when P2 exits, the kernel ends every
+  process left in the namespace, so nothing a model started outlives the run.
+* **P3** drops every capability, sets ``no_new_privs`` and returns from :func:`enter`: it
+  is tai, carrying on with the plugins it already loaded.
+
+Why fork and not re-execute: a re-executed tai pays Python's start-up and plugin loading
+again (about 120 ms); forking the loaded process costs a few milliseconds. Forking needs a
+single-threaded process (``unshare(CLONE_NEWUSER)`` refuses multi-threaded callers, and a
+forked copy of a threaded process may deadlock), which tai is while its command line is
+read. Signals sent with ``kill`` are forwarded; signals the terminal generates (Ctrl-C)
+already reach every process of the foreground group, so they are not forwarded twice.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+from tai_sandbox import _linux
+
+T = TypeVar("T")
+
+#: Signals forwarded to tai when sent to an outer process with ``kill``.
+FORWARDED = frozenset(
+    {
+        signal.SIGHUP,
+        signal.SIGINT,
+        signal.SIGQUIT,
+        signal.SIGTERM,
+        signal.SIGUSR1,
+        signal.SIGUSR2,
+        signal.SIGWINCH,
+    }
+)
+_WATCHED = FORWARDED | {signal.SIGCHLD}
+
+
+class SandboxUnavailable(Exception):
+    """The sandbox could not be entered; the calling process is unchanged."""
+
+
+def _threads() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 1
+
+
+def _send(fd: int, message: str) -> None:
+    os.write(fd, (message.replace("\n", " ") + "\n").encode())
+
+
+def _supervise(child: int, reap_all: bool) -> int:
+    """Forward signals to ``child`` until it ends (reaping any orphan when ``reap_all``);
+    its wait status."""
+    while True:
+        info = signal.sigwaitinfo(_WATCHED)
+        if info.si_signo != signal.SIGCHLD:
+            if info.si_code <= 0 and info.si_pid != child:
+                os.kill(child, info.si_signo)
+            continue
+        while True:
+            try:
+                pid, status = os.waitpid(-1 if reap_all else child, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == child:
+                return status
+            if pid == 0:
+                break
+
+
+def _fail(fd: int, error: BaseException) -> NoReturn:
+    _send(fd, f"fail {error}")
+    os._exit(1)
+
+
+def _p1(report: int, uid: int, gid: int, setup: Callable[[], T]) -> NoReturn:
+    try:
+        _linux.unshare(
+            _linux.CLONE_NEWUSER
+            | _linux.CLONE_NEWNS
+            | _linux.CLONE_NEWPID
+            | _linux.CLONE_NEWUTS
+            | _linux.CLONE_NEWIPC
+        )
+        for name, value in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1")):
+            Path(f"/proc/self/{name}").write_text(value)
+        Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+        p2 = os.fork()
+    except OSError as error:
+        _fail(report, error)
+    if p2 == 0:
+        _p2(report, setup)
+    _send(report, f"pid {p2}")
+    os._exit(0)
+
+
+def _p2(report: int, setup: Callable[[], T]) -> NoReturn:
+    try:
+        result = setup()
+        p3 = os.fork()
+    except Exception as error:  # noqa: BLE001 - any failure means: run unsandboxed
+        _fail(report, error)
+    if p3 == 0:
+        raise _Worker(result)
+    _send(report, "ready")
+    status = _supervise(p3, reap_all=True)
+    _send(report, f"status {os.waitstatus_to_exitcode(status)}")
+    os._exit(0)
+
+
+class _Worker(BaseException):
+    """Raised in P3 to unwind out of P1's and P2's frames back into :func:`enter`."""
+
+    def __init__(self, result: object) -> None:
+        super().__init__()
+        self.result = result
+
+
+def _exit_like(code: int) -> NoReturn:
+    """End P0 as tai ended: with its exit code, or killed by the same signal."""
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {-code})
+        os.kill(os.getpid(), -code)
+        code = 128 - code
+    os._exit(code)
+
+
+def enter(setup: Callable[[], T]) -> T:
+    """Run the rest of this process in new namespaces; ``setup`` builds them from inside.
+
+    ``setup`` runs as PID 1 of the new PID namespace, in the new mount namespace with full
+    capabilities there; its result is returned in the process that carries on as tai. The
+    calling process never returns on success: it exits with tai's status. On failure it
+    raises :class:`SandboxUnavailable` and is unchanged.
+    """
+    if sys.platform != "linux":
+        raise SandboxUnavailable("namespaces exist only on Linux")
+    threads = _threads()
+    if threads > 1:
+        raise SandboxUnavailable(f"{threads} threads are running (a plugin started threads)")
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    uid, gid = os.getuid(), os.getgid()
+    read_end, write_end = os.pipe()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
+    _linux.set_child_subreaper(True)
+    try:
+        p1 = os.fork()
+        if p1 == 0:
+            os.close(read_end)
+            _p1(write_end, uid, gid, setup)
+    except _Worker as worker:
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        _linux.set_no_new_privs()
+        _linux.drop_capabilities()
+        return worker.result  # type: ignore[return-value]
+    os.close(write_end)
+    with os.fdopen(read_end, "r") as reports:
+        said: dict[str, str] = {}
+        while "fail" not in said and not {"pid", "ready"} <= said.keys():
+            word, _, rest = reports.readline().partition(" ")
+            if not word:
+                break
+            said[word.strip()] = rest.strip()
+        os.waitpid(p1, 0)
+        if "ready" not in said:
+            if "pid" in said:
+                os.waitpid(int(said["pid"]), 0)
+            _linux.set_child_subreaper(False)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            raise SandboxUnavailable(said.get("fail", "the sandbox's init ended"))
+        status = _supervise(int(said["pid"]), reap_all=False)
+        last = reports.readline().split()
+    _exit_like(int(last[1]) if last[:1] == ["status"] else os.waitstatus_to_exitcode(status))

@@ -1,0 +1,571 @@
+"""The destructive patterns, checked on one command's argument vector at a time.
+
+A command reaches these rules with its words already expanded (``_words``) and its
+wrappers looked through (:func:`unwrap`: ``env``, ``sudo``, ``nice``, ``timeout``,
+``xargs`` …), so each rule sees the program that will really run. Rules that hand code to
+a shell (``sh -c``, ``eval``) give it back to the checker to be parsed again; code that is
+only known when the command runs (``sh -c "$(curl …)"``, ``bash <(wget …)``, ``eval
+$x``) is refused, because nothing can be checked about it. A path a rule cares about and
+cannot know (a variable set at run time) counts as dangerous: the policy refuses what it
+cannot see rather than guess.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Sequence
+from typing import NoReturn, Protocol
+
+from tai_sandbox._words import DYNAMIC, Scope
+
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"})
+#: Interpreter -> (flags whose value is code, flags that take another value).
+INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "python": (frozenset({"-c"}), frozenset({"-W", "-X", "-m"})),
+    "node": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
+    "nodejs": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
+    "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m"})),
+    "ruby": (frozenset({"-e"}), frozenset({"-r", "-I"})),
+    "php": (frozenset({"-r"}), frozenset({"-f", "-d", "-c"})),
+}
+DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "xh"})
+_SYSTEM_DIRS = frozenset(
+    {"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt",
+     "opt", "proc", "root", "run", "sbin", "snap", "srv", "sys", "usr", "var"}
+)  # fmt: skip
+_SAFE_DEVICES = frozenset(
+    {"null", "zero", "full", "random", "urandom", "tty", "stdin", "stdout", "stderr", "ptmx"}
+)
+_FILESYSTEM_TOOLS = frozenset(
+    {"mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted",
+     "blkdiscard", "mkdosfs", "mkntfs", "badblocks", "zpool", "lvremove", "vgremove"}
+)  # fmt: skip
+_POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "killall5"})
+_POWER_VERBS = frozenset(
+    {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
+     "suspend-then-hibernate", "soft-reboot", "emergency", "rescue"}
+)  # fmt: skip
+
+
+class Checker(Protocol):
+    """What the rules need from the analysis that calls them."""
+
+    cwd: str
+
+    def refuse(self, reason: str) -> NoReturn:
+        """Stop: the command is refused for ``reason``."""
+        ...
+
+    def run(self, argv: Sequence[str], scope: Scope) -> None:
+        """Check a command another one runs (a wrapper's, ``find -exec``'s)."""
+        ...
+
+    def script(self, text: str, scope: Scope, positional: tuple[str, ...] | None) -> None:
+        """Check shell code another command runs (``sh -c``, ``eval``)."""
+        ...
+
+    def protection(self, path: str, scope: Scope) -> str | None:
+        """Why writing ``path`` is refused (a protected path), or ``None``."""
+        ...
+
+
+def shown(value: str) -> str:
+    """``value`` for a message, with its run-time parts as ``…``."""
+    return value.replace(DYNAMIC, "…") or "''"
+
+
+def program(name: str) -> str:
+    """The program's name as the rules know it: ``/usr/bin/python3.11`` -> ``python``."""
+    base = posixpath.basename(name)
+    trimmed = base.rstrip("0123456789.")
+    return trimmed if trimmed in INTERPRETERS else base
+
+
+def _skip_options(
+    args: Sequence[str], short_values: str = "", long_values: frozenset[str] = frozenset()
+) -> int:
+    """Index of the first operand (the wrapped command) after the options of a wrapper."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            return index + 1
+        if arg.startswith("--") and len(arg) > 2:
+            index += 2 if "=" not in arg and arg[2:] in long_values else 1
+        elif arg.startswith("-") and len(arg) > 1:
+            takes = next((i for i, char in enumerate(arg[1:], 1) if char in short_values), None)
+            index += 2 if takes is not None and takes == len(arg) - 1 else 1
+        else:
+            return index
+    return index
+
+
+def _operands(args: Sequence[str], short_values: str = "") -> tuple[list[str], list[str]]:
+    """``(options, operands)`` of a command's arguments."""
+    options: list[str] = []
+    operands: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            operands.extend(args[index + 1 :])
+            break
+        if arg.startswith("-") and len(arg) > 1 and DYNAMIC not in arg:
+            options.append(arg)
+            if not arg.startswith("--") and arg[-1] in short_values and index + 1 < len(args):
+                index += 1
+        else:
+            operands.append(arg)
+        index += 1
+    return options, operands
+
+
+# -- wrappers ---------------------------------------------------------------------------
+
+_WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
+    "sudo": ("ugphCDrtTU", frozenset({"user", "group", "host", "prompt", "chdir", "role"})),
+    "doas": ("uC", frozenset()),
+    "nice": ("n", frozenset({"adjustment"})),
+    "nohup": ("", frozenset()),
+    "setsid": ("", frozenset()),
+    "time": ("fo", frozenset({"format", "output"})),
+    "builtin": ("", frozenset()),
+    "exec": ("a", frozenset()),
+    "stdbuf": ("ioe", frozenset({"input", "output", "error"})),
+    "ionice": ("cnpPu", frozenset({"class", "classdata"})),
+    "unbuffer": ("", frozenset()),
+    "chrt": ("", frozenset()),
+    "taskset": ("", frozenset()),
+    "strace": ("eoOpPsSuU", frozenset()),
+    "ltrace": ("eoOpPsSuU", frozenset()),
+    "catchsegv": ("", frozenset()),
+}
+
+
+def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The command a wrapper runs (``()`` for none), or ``None`` when ``argv`` is not a
+    wrapper. Wrappers that run a string through a shell give ``("sh", "-c", string)``."""
+    name, args = program(argv[0]), list(argv[1:])
+    if name == "env":
+        index = 0
+        while index < len(args):
+            arg = args[index]
+            if arg in ("-S", "--split-string") and index + 1 < len(args):
+                return ("sh", "-c", " ".join([args[index + 1], *args[index + 2 :]]))
+            if arg in ("-u", "--unset", "-C", "--chdir"):
+                index += 2
+            elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
+                index += 1
+            else:
+                break
+        return tuple(args[index:])
+    if name in _WRAPPERS:
+        short, long = _WRAPPERS[name]
+        start = _skip_options(args, short, long)
+        if name in ("chrt", "taskset") and start < len(args):
+            start += 1  # the priority or the CPU mask
+        while name == "sudo" and start < len(args) and "=" in args[start]:
+            start += 1
+        return tuple(args[start:])
+    if name == "command":
+        if {"-v", "-V"} & set(args):
+            return ()
+        return tuple(args[_skip_options(args) :])
+    if name == "timeout":
+        start = _skip_options(args, "sk", frozenset({"signal", "kill-after"}))
+        return tuple(args[start + 1 :])
+    if name in ("watch", "flock", "su", "script", "busybox"):
+        return _string_runner(name, args)
+    if name == "xargs":
+        return _xargs(args)
+    return None
+
+
+def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:
+    if name == "busybox":
+        return tuple(args)
+    for flag in ("-c", "--command", "-x", "--exec"):
+        if flag in args[:-1]:
+            rest = args[args.index(flag) + 1 :]
+            if flag in ("-x", "--exec"):
+                return tuple(rest)
+            return ("sh", "-c", rest[0])
+    if name == "watch":
+        return ("sh", "-c", " ".join(args[_skip_options(args, "nq", frozenset({"interval"})) :]))
+    if name == "flock":
+        start = _skip_options(args, "wE", frozenset({"timeout", "conflict-exit-code"}))
+        return tuple(args[start + 1 :])
+    return ()
+
+
+def _xargs(args: list[str]) -> tuple[str, ...]:
+    """The command ``xargs`` runs, its input arguments as run-time values."""
+    start = _skip_options(
+        args, "adEILnPs", frozenset({"arg-file", "delimiter", "eof", "replace", "max-lines",
+                                     "max-args", "max-procs", "max-chars"})
+    )  # fmt: skip
+    command = args[start:] or ["echo"]
+    options = args[:start]
+    replace = next(
+        (options[i + 1] for i, arg in enumerate(options[:-1]) if arg in ("-I", "--replace")), None
+    )
+    if replace is None and any(arg.startswith("-i") for arg in options):
+        replace = "{}"
+    if replace is None:
+        return (*command, DYNAMIC)
+    return tuple(arg.replace(replace, DYNAMIC) for arg in command)
+
+
+# -- where things are -------------------------------------------------------------------
+
+
+def absolute(path: str, base: str | None) -> str | None:
+    if path.startswith("/"):
+        return posixpath.normpath("/" + path.lstrip("/"))
+    return None if base is None else posixpath.normpath(posixpath.join(base, path))
+
+
+def _within(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _precious(full: str, cwd: str, home: str) -> str | None:
+    """Why deleting everything at ``full`` recursively is destructive."""
+    head, last = posixpath.split(full)
+    everything = bool(last) and "*" in last and set(last) <= set("*?.")
+    target = head if everything else full
+    prefix = "everything in " if everything else ""
+    parts = [part for part in target.split("/") if part]
+    if not parts:
+        return f"{prefix}the root directory"
+    if _within(cwd, target):
+        return prefix + ("the working directory" if target == cwd else f"{target}, above it")
+    if _within(home, target):
+        return f"{prefix}the home directory" + ("" if target == home else f" ({target})")
+    if len(parts) == 1 or (len(parts) == 2 and parts[0] in _SYSTEM_DIRS):
+        return f"{prefix}the system directory {target}"
+    if parts[-1] == ".git":
+        return f"{prefix}a repository's history ({target})"
+    return None
+
+
+def deletion_danger(path: str, scope: Scope, cwd: str) -> str | None:
+    """Why deleting ``path`` recursively is destructive, or ``None``."""
+    if not path:
+        return None
+    if DYNAMIC in path:
+        return f"{shown(path)}, a path only known when the command runs"
+    for base in scope.dirs:
+        full = absolute(path, base)
+        if full is None:
+            return f"{path}, relative to a directory only known when the command runs"
+        reason = _precious(full, cwd, scope.home)
+        if reason:
+            return reason
+    return None
+
+
+def _system_danger(path: str, scope: Scope, cwd: str) -> str | None:
+    """Why changing owners or modes under ``path`` recursively is destructive."""
+    if DYNAMIC in path:
+        return f"{shown(path)}, a path only known when the command runs"
+    for base in scope.dirs:
+        full = absolute(path, base)
+        if full is None:
+            return f"{path}, relative to a directory only known when the command runs"
+        if full in ("/", scope.home) or (_within(cwd, full) and full != cwd):
+            return f"{full} (the root, the home or a parent of the working directory)"
+        inside = _within(full, cwd) or _within(full, scope.home)
+        if not inside and full.split("/")[1] in _SYSTEM_DIRS:
+            return f"the system path {full}"
+    return None
+
+
+def raw_device(path: str) -> bool:
+    """True for a device node that writing to destroys data (disks, memory)."""
+    full = posixpath.normpath(path) if path.startswith("/") else ""
+    if not full.startswith("/dev/"):
+        return False
+    name = full.removeprefix("/dev/")
+    return name not in _SAFE_DEVICES and not name.startswith(("fd/", "pts/", "shm/", "mqueue/"))
+
+
+def check_written(checker: Checker, path: str, scope: Scope, what: str) -> None:
+    """Refuse writing ``path`` when it is a raw device or a protected path."""
+    if raw_device(path):
+        checker.refuse(f"{what} writes to the device {path}, destroying what is on it")
+    if DYNAMIC not in path:
+        reason = checker.protection(path, scope)
+        if reason:
+            checker.refuse(f"{what} would change a protected path: {reason}")
+
+
+# -- rules ------------------------------------------------------------------------------
+
+Rule = Callable[[Checker, str, list[str], Scope], None]
+
+
+def _rm(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    options, targets = _operands(args)
+    recursive = any(
+        option in ("--recursive",) or (not option.startswith("--") and set("rR") & set(option))
+        for option in options
+    )
+    dynamic_flags = any(DYNAMIC in arg and not arg.startswith("/") for arg in args)
+    for target in targets:
+        danger = deletion_danger(target, scope, checker.cwd)
+        if danger and (recursive or (dynamic_flags and DYNAMIC not in target)):
+            checker.refuse(f"recursive {name} deletes {danger}")
+    for target in targets:
+        check_written(checker, target, scope, name)
+
+
+def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    start = next((i for i, arg in enumerate(args) if arg[:1] in ("-", "(", "!")), len(args))
+    roots, expression = args[:start] or ["."], args[start:]
+    filtered = any(
+        arg in ("-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex",
+                "-newer", "-mtime", "-mmin", "-size", "-empty", "-user", "-perm", "-mindepth")
+        for arg in expression
+    )  # fmt: skip
+    for root in roots:
+        found = posixpath.join(root, "x") if filtered else root
+        if "-delete" in expression:
+            danger = deletion_danger(found, scope, checker.cwd)
+            if danger:
+                checker.refuse(f"{name} -delete deletes {danger}")
+        index = 0
+        while index < len(expression):
+            if expression[index] in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = next(
+                    (i for i in range(index + 1, len(expression)) if expression[i] in (";", "+")),
+                    len(expression),
+                )
+                inner = [arg.replace("{}", found) for arg in expression[index + 1 : end]]
+                if inner:
+                    checker.run(inner, scope)
+                index = end
+            index += 1
+
+
+def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    index, command_mode = 0, False
+    while index < len(args):
+        arg = args[index]
+        if arg in ("--", "-"):
+            index += 1
+            break
+        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            index += 2
+        elif arg.startswith("--"):
+            index += 1
+        elif arg[:1] in ("-", "+") and len(arg) > 1:
+            command_mode = command_mode or (arg[0] == "-" and "c" in arg)
+            index += 1
+        else:
+            break
+    rest = args[index:]
+    if command_mode and rest:
+        if DYNAMIC in rest[0]:
+            checker.refuse(f"{name} -c runs shell code only known when the command runs")
+        checker.script(rest[0], scope, tuple(rest[1:]) or (name,))
+    elif rest and DYNAMIC in rest[0]:
+        checker.refuse(f"{name} runs a script whose source is only known when the command runs")
+
+
+def _eval(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    text = " ".join(args)
+    if DYNAMIC in text:
+        checker.refuse(f"{name} runs text only known when the command runs")
+    checker.script(text, scope, scope.positional)
+
+
+def _source(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    if args and DYNAMIC in args[0]:
+        checker.refuse(f"{name} runs a script whose source is only known when the command runs")
+
+
+def _interpreter(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    code_flags, value_flags = INTERPRETERS[name]
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in code_flags:
+            if index + 1 < len(args) and DYNAMIC in args[index + 1]:
+                checker.refuse(f"{name} {arg} runs code only known when the command runs")
+            return
+        if arg in ("-m", "--"):
+            return
+        if arg in value_flags:
+            index += 2
+        elif arg.startswith("-"):
+            index += 1
+        else:
+            if DYNAMIC in arg:
+                checker.refuse(f"{name} runs a script whose source is only known when it runs")
+            return
+
+
+def _filesystem(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    del args, scope
+    checker.refuse(f"{name} creates or wipes filesystems or partitions")
+
+
+def _dd(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    for arg in args:
+        if arg.startswith("of="):
+            check_written(checker, arg.removeprefix("of="), scope, name)
+
+
+def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    options, operands = _operands(args)
+    recursive = any(
+        option == "--recursive" or (not option.startswith("--") and "R" in option)
+        for option in options
+    )
+    targets = operands[1:] if not any(o.startswith("--reference") for o in options) else operands
+    for target in targets:
+        danger = _system_danger(target, scope, checker.cwd)
+        if danger and (recursive or target.rstrip("/") in ("", "~")):
+            checker.refuse(f"{name} {'-R ' if recursive else ''}changes {danger}")
+        check_written(checker, target, scope, name)
+
+
+def _power(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    del scope
+    if name in _POWER:
+        checker.refuse(f"{name} shuts the machine down or kills every process")
+    if name in ("init", "telinit") and set(args) & {"0", "6"}:
+        checker.refuse(f"{name} {' '.join(args)} shuts the machine down")
+    if name in ("systemctl", "loginctl") and set(args) & _POWER_VERBS:
+        checker.refuse(f"{name} {' '.join(args)} shuts down, restarts or suspends the machine")
+    if name == "kill" and "-1" in args[1:] + (args[args.index("--") + 1 :] if "--" in args else []):
+        checker.refuse("kill -1 signals every process")
+
+
+def _git(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        takes = args[index] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
+        index += 2 if takes else 1
+    command, rest = (args[index], args[index + 1 :]) if index < len(args) else ("", [])
+    if command == "push":
+        for arg in rest:
+            force = arg in ("--force", "--mirror", "--force-if-includes") or arg.startswith(
+                "--force-with-lease"
+            )
+            short = arg.startswith("-") and not arg.startswith("--") and "f" in arg[1:]
+            if force or short or (arg.startswith("+") and len(arg) > 1):
+                checker.refuse(f"{name} push {arg} is a force-push, which rewrites shared history")
+    if command == "config":
+        options, operands = _operands(rest)
+        elsewhere = {"--global", "--system", "--file", "-f", "--blob"} & set(options)
+        writes = {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
+                  "--remove-section", "--edit", "-e"} & set(options)  # fmt: skip
+        reads = any(o.startswith(("--get", "--list", "-l", "--show")) for o in options)
+        verb = operands[0] if operands else ""
+        if not elsewhere and (
+            writes
+            or verb in ("set", "unset", "rename-section", "remove-section", "edit")
+            or (not reads and verb not in ("get", "list") and len(operands) >= 2)
+        ):
+            check_written(checker, ".git/config", scope, f"{name} config")
+
+
+_WRITES: dict[str, str] = {
+    "tee": "",
+    "touch": "rdt",
+    "mkdir": "m",
+    "rmdir": "",
+    "unlink": "",
+    "truncate": "sr",
+    "shred": "ns",
+    "chattr": "",
+    "setfacl": "mMxX",
+    "sed": "efl",
+}
+_COPIES: dict[str, str] = {"cp": "tS", "install": "gmotS", "ln": "tS", "mv": "tS"}
+
+
+def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    options, operands = _operands(args, _WRITES[name])
+    if name == "sed" and not any(o.startswith(("-i", "--in-place")) for o in options):
+        return
+    if name == "shred":
+        for operand in operands:
+            if raw_device(operand):
+                checker.refuse(f"shred overwrites the device {operand}")
+    for operand in operands:
+        check_written(checker, operand, scope, name)
+
+
+def _copies(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    operands = _operands(args, _COPIES[name])[1]
+    target = next(
+        (args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-t", "--target-directory")),
+        None,
+    )
+    sources = operands if target is not None else operands[:-1]
+    destination = target if target is not None else (operands[-1] if operands else None)
+    if destination is None:
+        return
+    written = [destination, *(posixpath.join(destination, posixpath.basename(s)) for s in sources)]
+    if name == "mv":
+        for source in sources:
+            if deletion_danger(source, scope, checker.cwd):
+                checker.refuse(f"mv moves away {deletion_danger(source, scope, checker.cwd)}")
+        written += sources
+    for path in written:
+        check_written(checker, path, scope, name)
+
+
+RULES: dict[str, Rule] = {
+    "rm": _rm,
+    "find": _find,
+    "eval": _eval,
+    "source": _source,
+    ".": _source,
+    "dd": _dd,
+    "chmod": _modes,
+    "chown": _modes,
+    "chgrp": _modes,
+    "git": _git,
+    **dict.fromkeys(SHELLS, _shell),
+    **dict.fromkeys(INTERPRETERS, _interpreter),
+    **dict.fromkeys(_FILESYSTEM_TOOLS, _filesystem),
+    **dict.fromkeys((*_POWER, "init", "telinit", "systemctl", "loginctl", "kill"), _power),
+    **dict.fromkeys(_WRITES, _writes),
+    **dict.fromkeys(_COPIES, _copies),
+}
+
+
+def rule_for(name: str) -> Rule | None:
+    """The rule for program ``name`` (``mkfs.ext4`` falls under ``mkfs``)."""
+    if name.startswith("mkfs"):
+        return _filesystem
+    return RULES.get(name)
+
+
+def reads_code_from_stdin(argv: Sequence[str]) -> bool:
+    """True when ``argv`` (wrappers looked through) runs code it reads from its input:
+    a shell or interpreter without a script or code argument, ``source /dev/stdin``."""
+    inner: Sequence[str] | None = argv
+    while inner:
+        argv, inner = inner, unwrap(inner)
+    if not argv:
+        return False
+    name = program(argv[0])
+    args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
+    stdin_paths = {"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"}
+    if name in ("source", "."):
+        return bool(set(argv[1:2]) & stdin_paths)
+    if name in SHELLS:
+        return "-s" in args or not [arg for arg in args if not arg.startswith(("-", "+"))]
+    if name in INTERPRETERS:
+        code_flags, _ = INTERPRETERS[name]
+        return (
+            not code_flags & set(args)
+            and "-m" not in args
+            and all(arg.startswith("-") for arg in args)
+        )
+    return False

@@ -1,0 +1,126 @@
+"""The ``shell-policy`` plugin: which shell commands a model may run.
+
+Two rules, in this order. Destructive patterns are always refused — recursive deletion of
+``/``, ``~``, a system directory, the working directory or a parent of it; creating
+filesystems; writing to raw devices; recursive ``chmod``/``chown`` of system paths; fork
+bombs; shutting down; force-pushes; code piped from a download (or from any command) into
+a shell; writes to protected paths (``.git/hooks``, ``.git/config``, …) — also when hidden
+behind quoting, variables, ``$(…)``, ``eval``, ``sh -c`` or a wrapper (see ``_words``,
+``_analysis`` and ``_rules``). Then, when ``allowed_shell_commands`` is configured, only
+the listed commands run, each matched as a whole command (token by token, so spacing does
+not matter but every word does); with no allowlist any other program may run, contained
+by the sandbox.
+
+The decision is ``tai_shell_policy``; shell blocks are refused by it in a ``tryfirst``
+``tai_run_block`` (in the reference's shape), so the ``shell`` kind only ever runs
+commands the policy allowed; ``tai policy check`` shows a decision to users writing their
+allowlist. tree-sitter is imported on the first decision, never at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_core.config import ConfigError, load_config
+from tai_sandbox.paths import WritableSet, resolve, writable_set
+
+
+@cache
+def _guard(cwd: str, protected_paths: tuple[str, ...]) -> WritableSet:
+    return writable_set(Path(cwd), {"protected_paths": list(protected_paths)}, go_dirs=())
+
+
+@cache
+def _tokens(command: str) -> tuple[str, ...]:
+    from tai_sandbox._words import leaves, parse
+
+    root, source = parse(command.strip())
+    return tuple(token for token in leaves(root, source) if token)
+
+
+def decide(
+    command: str, cwd: str | os.PathLike[str], config: Mapping[str, Any]
+) -> tuple[bool, str]:
+    """``(allowed, reason)`` for ``command`` run in ``cwd`` under ``config``."""
+    from tai_sandbox._analysis import Analysis
+
+    text = command.strip()
+    if not text:
+        return False, "the command is empty"
+    here = str(Path(cwd).resolve())
+    guard = _guard(here, tuple(config.get("protected_paths", [])))
+
+    def protection(path: str, base: str | None) -> str | None:
+        return None if base is None else guard.protected(resolve(path, Path(base)))
+
+    reason = Analysis(here, os.environ, protection).check(text)
+    if reason:
+        return False, reason
+    allowed = list(config.get("allowed_shell_commands") or [])
+    if not allowed:
+        return True, "no destructive pattern found (no allowed_shell_commands: any program runs)"
+    if _tokens(text) in {_tokens(entry) for entry in allowed}:
+        return True, "it is listed in allowed_shell_commands"
+    listed = "; ".join(allowed)
+    return False, f"it is not in allowed_shell_commands (matched as whole commands): {listed}"
+
+
+@cache
+def _config(cwd: str) -> Mapping[str, Any]:
+    return load_config(Path(cwd)).values
+
+
+@hookimpl
+def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str]:
+    """The policy's decision, with the configuration that applies in ``cwd``."""
+    try:
+        config = _config(str(Path(cwd).resolve()))
+    except ConfigError as error:
+        return False, f"the configuration cannot be read: {error}"
+    return decide(command, cwd, config)
+
+
+@hookimpl(tryfirst=True)
+def tai_run_block(block: Block, kind: BlockKind, context: RunContext) -> BlockResult | None:
+    """Refuse a shell block the policy refuses; leave the others to the kind."""
+    if kind.name != "shell":
+        return None
+    allowed, reason = decide(block.body, context.cwd, context.config)
+    if allowed:
+        return None
+    return BlockResult(
+        kind=block.kind, ok=False, text=f"Shell command rejected: {block.body}\n\nError: {reason}\n"
+    )
+
+
+@click.group("policy")
+def policy_command() -> None:
+    """The shell policy: which commands a model's shell blocks may run."""
+
+
+@policy_command.command("check")
+@click.argument("command")
+@click.pass_obj
+def check_command(app: Any, command: str) -> None:
+    """Say whether COMMAND (one quoted argument) would run as a shell block here, and why.
+
+    Exit status 0 when it would run, 1 when it would be refused.
+    """
+    answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()))
+    allowed, reason = answer or (False, "no installed plugin decides on shell commands")
+    click.echo(f"{'allowed' if allowed else 'refused'}: {reason}")
+    sys.exit(0 if allowed else 1)
+
+
+@hookimpl
+def tai_register_commands(cli: click.Group) -> None:
+    """Add ``tai policy``."""
+    cli.add_command(policy_command)
