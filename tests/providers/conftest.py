@@ -17,9 +17,6 @@ from tai_core.models import (
     resolve_model,
 )
 from tai_core.plugins import PluginHost
-from tests.servers.fixtures import azure_server, bedrock_server, gemini_server, openai_server
-
-__all__ = ["azure_server", "bedrock_server", "gemini_server", "openai_server"]
 
 
 def ask(text: str = "hello", system: str = "be brief", **options: Any) -> GenerationRequest:

@@ -113,9 +113,9 @@ PARSE_ERROR = "<<松柏 shell(x=\nls\n松柏"
 def test_parse_errors_are_fed_back_within_a_budget(replay) -> None:
     broken = f"{PARSE_ERROR}\n{SUMMARY}"
     outcome = replay(
-        [broken, f"@@@ expect user: correction attempt 1 of 3\n{broken}",
-         f"@@@ expect user: correction attempt 2 of 3\n{broken}",
-         f"@@@ expect user: correction attempt 3 of 3\n{broken}", "never reached"]
+        [broken, f"@@@ expect user: Correction attempt 1 of 3\n{broken}",
+         f"@@@ expect user: Correction attempt 2 of 3\n{broken}",
+         f"@@@ expect user: Correction attempt 3 of 3\n{broken}", "never reached"]
     )  # fmt: skip
     assert isinstance(outcome.terminal, RunFinished)
     assert len(outcome.of(RoundStarted)) == 4
@@ -125,9 +125,9 @@ def test_parse_errors_are_fed_back_within_a_budget(replay) -> None:
 def test_parse_error_budget_resets_after_a_clean_round(replay) -> None:
     broken = f"{PARSE_ERROR}\n<<竹梅 continue\ngo on\n竹梅"
     outcome = replay(
-        [broken, "@@@ expect user: correction attempt 1 of 3\n<<竹梅 continue\nclean\n竹梅",
+        [broken, "@@@ expect user: Correction attempt 1 of 3\n<<竹梅 continue\nclean\n竹梅",
          f"@@@ expect user: clean\n{broken}",
-         f"@@@ expect user: correction attempt 1 of 3\n{SUMMARY}"]
+         f"@@@ expect user: Correction attempt 1 of 3\n{SUMMARY}"]
     )  # fmt: skip
     assert isinstance(outcome.terminal, RunFinished)
 

@@ -10,7 +10,6 @@ partial output noted (the round-level half, see the pipeline).
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -46,13 +45,17 @@ async def generate(
     *,
     policy: RetryPolicy | None = None,
     on_retry: OnRetry | None = None,
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> AsyncIterator[StreamEvent]:
     """Stream ``request`` through ``provider``, retrying failures that produced nothing.
 
     ``on_retry(attempt, delay, error)`` is told before each wait. The last error is raised
     when the attempts run out.
     """
+    if sleep is None:
+        import asyncio
+
+        sleep = asyncio.sleep
     rules = policy or RetryPolicy()
     attempt = 0
     while True:
