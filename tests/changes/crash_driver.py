@@ -13,8 +13,10 @@ Modes:
     flush completes: before the commit the old generation must survive, from the commit on
     the new one.
 ``random``
-    The child flushes in a loop; the parent kills it after a random delay (seeded), COUNT
-    times.
+    The child flushes in a loop, telling the parent (one byte on a pipe) each time it is
+    about to flush; the parent kills it a random time (seeded) after that, drawn from one
+    and a half times the duration of a flush, COUNT times — so the kills fall all over
+    the protocol and after it, whatever the speed of the machine.
 """
 
 from __future__ import annotations
@@ -68,16 +70,20 @@ def current_generation(root: Path) -> int:
     return generation
 
 
-def child(root: Path, on_step: Callable[[str], None] | None, forever: bool) -> None:
-    """Flush the next generation (forever: again and again); never returns."""
+def child(root: Path, on_step: Callable[[str], None] | None, signal_fd: int | None) -> None:
+    """Flush the next generation; with ``signal_fd``, again and again, writing a byte to it
+    before each flush. Never returns."""
     try:
         store = FileStore.open(root)
         generation = current_generation(root)
         while True:
             generation += 1
-            store = write_generation(store, generation).flush(on_step=on_step)
-            if not forever:
+            store = write_generation(store, generation)
+            if signal_fd is None:
+                store.flush(on_step=on_step)
                 os._exit(0)
+            os.write(signal_fd, b".")
+            store = store.flush()
     except BaseException as error:  # noqa: BLE001 - report anything, then die
         sys.stderr.write(f"child failed: {error!r}\n")
         os._exit(3)
@@ -115,7 +121,7 @@ def run_steps(root: Path) -> dict[str, object]:
 
         pid = os.fork()
         if pid == 0:
-            child(root, on_step, forever=False)
+            child(root, on_step, None)
         outcome = kill_and_recover(root, pid)
         after = current_generation(root)
         if outcome == "finished":
@@ -125,17 +131,22 @@ def run_steps(root: Path) -> dict[str, object]:
     return {"steps": outcomes}
 
 
-def run_random(root: Path, seed: int, count: int) -> dict[str, object]:
+def run_random(root: Path, seed: int, count: int, flush_seconds: float) -> dict[str, object]:
     rng = random.Random(seed)
     tally: dict[str, int] = {}
     last = current_generation(root)
     started = time.monotonic()
     for _ in range(count):
+        ready, signal_fd = os.pipe()
         pid = os.fork()
         if pid == 0:
-            child(root, None, forever=True)
-        time.sleep(rng.uniform(0.0, 0.025))
+            os.close(ready)
+            child(root, None, signal_fd)
+        os.close(signal_fd)
+        os.read(ready, 1)
+        time.sleep(rng.uniform(0.0, 1.5 * flush_seconds))
         os.kill(pid, signal.SIGKILL)
+        os.close(ready)
         outcome = kill_and_recover(root, pid)
         tally[outcome] = tally.get(outcome, 0) + 1
         generation = current_generation(root)
@@ -148,8 +159,11 @@ def run_random(root: Path, seed: int, count: int) -> dict[str, object]:
 
 def main() -> None:
     root, mode, seed, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    write_generation(FileStore.open(root), 0).flush()
-    report = run_steps(root) if mode == "steps" else run_random(root, seed, count)
+    store = write_generation(FileStore.open(root), 0)
+    start = time.perf_counter()
+    store.flush()
+    flush_seconds = time.perf_counter() - start
+    report = run_steps(root) if mode == "steps" else run_random(root, seed, count, flush_seconds)
     print(json.dumps(report))
 
 

@@ -50,6 +50,6 @@ def test_two_hundred_kills_at_random_instants(tmp_path: Path) -> None:
     outcomes = report["outcomes"]
     assert sum(outcomes.values()) == 200
     # The kills really landed inside flushes, on both sides of the commit.
-    assert outcomes.get("rolled back", 0) >= 5
-    assert outcomes.get("completed", 0) >= 5
+    assert outcomes.get("rolled back", 0) >= 20
+    assert outcomes.get("completed", 0) >= 10
     assert report["generation"] >= 5

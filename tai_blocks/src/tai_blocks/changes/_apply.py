@@ -9,6 +9,8 @@ an error log with the whole context is written too (:mod:`._error_log`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tai_blocks.changes._error_log import try_error_log
 from tai_blocks.changes._format import FormatError, format_go
 from tai_blocks.changes._go_edit import ADD_OPS, GoEditError, edit_go, valid_go
@@ -24,7 +26,7 @@ EDGES = ("BEGIN", "END")
 class ChangeError(ApplyError):
     """A change block that failed; the message is one line naming op, target and file.
 
-    ``log`` is the error log written for it, if any.
+    ``log`` is the name of the error log written for it, if any.
     """
 
     def __init__(self, op: str, target: str, file: str, reason: str) -> None:
@@ -35,22 +37,29 @@ class ChangeError(ApplyError):
 
     def _message(self) -> str:
         what = " ".join(part for part in (self.op or "change", self.target) if part)
-        text = f"{what} in {self.file or '(no file-path)'}: {self.reason}"
+        text = f"{what} in {self.file}: {self.reason}" if self.file else f"{what}: {self.reason}"
         return text + (f" (details in {self.log})" if self.log else "")
 
     def logged(
-        self, store: FileStore, block: Block, source: str | None, modified: str | None
+        self,
+        root: Path,
+        *,
+        find: str = "",
+        body: str = "",
+        source: str | None,
+        modified: str | None,
     ) -> ChangeError:
-        """Write the error log for this failure (when there is content to show)."""
+        """Write the error log of this failure into ``root`` when there is file content to
+        show (the file before, or the text the change produced); returns ``self``."""
         if source is None and modified is None:
             return self
         path = try_error_log(
-            store.root,
+            root,
             operation=self.op,
             target=self.target,
             file_path=self.file,
-            find=block.params.get("find", ""),
-            change_block=block.body,
+            find=find,
+            change_block=body,
             source_file=source or "",
             modified_file=modified or "",
             error=self.reason,
@@ -113,13 +122,12 @@ def apply_change(store: FileStore, block: Block) -> FileStore:
         store, source = store.load(path)
         new = _edit(key, source, op=op, target=target, find=params.get("find", ""), body=block.body)
         return store.write(path, new)
-    except GoEditError as error:
-        raise ChangeError(op, target, path, error.reason).logged(
-            store, block, source, error.modified
-        ) from None
-    except TextEditError as error:
-        raise ChangeError(op, target, path, error.reason).logged(
-            store, block, source, None
+    except (GoEditError, TextEditError) as error:
+        failure = ChangeError(op, target, path, error.reason)
+        modified = error.modified if isinstance(error, GoEditError) else None
+        find = params.get("find", "")
+        raise failure.logged(
+            store.root, find=find, body=block.body, source=source, modified=modified
         ) from None
     except StoreError as error:
         raise ChangeError(op, target, path, str(error)) from None
@@ -135,7 +143,6 @@ def finish_changes(store: FileStore) -> FileStore:
     except FormatError as error:
         failure = ChangeError("format", "", error.path, error.message)
         source = store.base[error.path].text if error.path in store.base else None
-        stub = Block(kind="change", delimiter="", params={}, body="", line=0, start=0, end=0)
-        raise failure.logged(store, stub, source, error.text) from None
+        raise failure.logged(store.root, source=source, modified=error.text) from None
     except ToolError as error:
         raise ChangeError("format", "", "", str(error)) from None

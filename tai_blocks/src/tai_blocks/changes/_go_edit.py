@@ -28,6 +28,8 @@ from tai_blocks.changes._go_syntax import (
 
 ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
 _KEYWORDS = ("func ", "type ", "const ", "var ")
+#: Names Go lets a file declare many times: never "the existing declaration" of a body.
+REPEATABLE = frozenset({"init", "_"})
 
 
 class GoEditError(Exception):
@@ -166,6 +168,7 @@ def _replace(data: bytes, decl: Decl, spec: Spec | None, body: Body) -> bytes:
 def _dedupe(data: bytes, inserted: tuple[int, int], names: set[str]) -> bytes:
     """``data`` without the declarations of ``names`` outside the ``inserted`` range."""
     low, high = inserted
+    names = names - REPEATABLE
 
     def outside(start: int, end: int) -> bool:
         return end <= low or start >= high
@@ -264,9 +267,18 @@ def _modify_package(data: bytes, body: str) -> bytes:
     return _splice(data, ident.start_byte, ident.end_byte, _encode(name))
 
 
+def _is_cgo(decl: Decl) -> bool:
+    """``import "C"`` with its preamble: part of the cgo build, never replaced."""
+    return decl.node is not None and any(
+        spec.type == "import_spec" and (spec.text or b"").strip() == b'"C"'
+        for spec in decl.node.named_children
+    )
+
+
 def _modify_imports(data: bytes, body: str) -> bytes:
+    """All import declarations (but cgo's) replaced by the body; an empty body removes them."""
     tree = parse(data)
-    imports = [d for d in declarations(tree, data) if d.kind == "import"]
+    imports = [d for d in declarations(tree, data) if d.kind == "import" and not _is_cgo(d)]
     out = data
     for decl in reversed(imports):
         out = _cut(out, decl.start, decl.end)
@@ -289,7 +301,7 @@ def _edge(data: bytes, op: str, target: str, body: str) -> bytes:
     parsed = _read_or_fail(body, None)
     decls = declarations(parse(data), data)
     for name in parsed.names:
-        matches = _matches(decls, name)
+        matches = [] if name in REPEATABLE else _matches(decls, name)
         if matches:
             return _merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
     if target == "END":
@@ -305,6 +317,11 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
     decls = declarations(parse(data), data)
     key = target_key(target)
     matches = _matches(decls, key)
+    if key in REPEATABLE and len(matches) > 1 and op in ("MODIFY", "DELETE"):
+        raise GoEditError(
+            f"the file declares {key} {len(matches)} times, so the target is ambiguous; "
+            "use WRITE for the whole file"
+        )
     if op == "DELETE":
         if not matches:
             raise _not_found(key, decls)
@@ -328,7 +345,7 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
         return _merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
     parsed = parsed or _read_or_fail(body, prefer)
     for name in parsed.names:
-        existing = _matches(decls, name)
+        existing = [] if name in REPEATABLE else _matches(decls, name)
         if existing:
             out = _replace(data, *_choose(existing, parsed), parsed)
             return _merge_imports(out, parsed.imports)
