@@ -36,6 +36,12 @@ from tai_core.models import (
 from tai_core.pipeline._state import Attempt, BlockApplyError
 
 
+def applies(kind: BlockKind | None, command: str, workspace: Any) -> bool:
+    """True when blocks of ``kind`` are applied while streaming: a streaming kind available
+    in ``command``, in a run that has a workspace (not a dry run)."""
+    return kind is not None and kind.streams and command in kind.commands and workspace is not None
+
+
 class AttemptRunner:
     """Runs attempts for one session: the model, the kinds and the hooks it needs."""
 
@@ -48,6 +54,7 @@ class AttemptRunner:
         hook: Any,
         emit: Callable[[Event], None],
         session_id: str,
+        command: str,
         retry_policy: RetryPolicy | None = None,
     ) -> None:
         self.provider = provider
@@ -56,6 +63,7 @@ class AttemptRunner:
         self.hook = hook
         self.emit = emit
         self.session_id = session_id
+        self.command = command
         self.retry_policy = retry_policy
 
     def problems(self, block: Block, kind: BlockKind) -> list[str]:
@@ -92,7 +100,7 @@ class AttemptRunner:
                 kind = self.kinds.get(result.kind)
                 self.hook.tai_block_parsed(block=result, kind=kind)
                 self.emit(BlockParsed(self.session_id, round_no, result))
-                if kind is not None and kind.streams and current is not None:
+                if applies(kind, self.command, current):
                     current = self._apply(kind, result, current)
                 blocks.append(result)
 

@@ -29,7 +29,7 @@ from tai_core.events import (
 )
 from tai_core.models import GenerationRequest, Message, ModelSpec, Usage
 from tai_core.pipeline import _notes as notes
-from tai_core.pipeline._attempt import AttemptRunner
+from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
 from tai_core.pipeline._record import SUMMARY, next_plan_entry, record_reply
 from tai_core.pipeline._report import usage_table
@@ -255,8 +255,11 @@ class Pipeline:
     ) -> tuple[RunState, list[str] | None]:
         if state.workspace is not None and hasattr(state.workspace, "flush"):
             state = attrs.evolve(state, workspace=state.workspace.flush())
-        applied = [b for b in attempt.blocks if self._streams(b)]
-        valid, invalid = self._validate([b for b in attempt.blocks if not self._streams(b)])
+        applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
+        dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
+        valid, invalid = self._validate(
+            [b for b in attempt.blocks if b not in applied and b not in dry]
+        )
         tree, response, names, rejected = record_reply(
             state.tree, state.anchor, attempt.text, applied, valid
         )
@@ -266,7 +269,10 @@ class Pipeline:
             state, tree=tree, anchor=response,
             messages=(*state.messages, Message("assistant", attempt.text)),
             summaries=(*state.summaries, *summaries),
-            remaining=(*state.remaining, *(b for b in attempt.blocks if b.kind not in self.kinds)),
+            remaining=(
+                *state.remaining,
+                *(b for b in attempt.blocks if b.kind not in self.kinds or b in dry),
+            ),
         )  # fmt: skip
         feedback: list[str] = []
         state = self._parse_feedback(state, attempt, invalid, feedback)
@@ -281,9 +287,13 @@ class Pipeline:
                 feedback.append(plan_note)
         return state, feedback or None
 
-    def _streams(self, block: Block) -> bool:
+    def _applied(self, block: Block, workspace: Any) -> bool:
+        return applies(self.kinds.get(block.kind), self.options.command, workspace)
+
+    def _streams_here(self, block: Block) -> bool:
+        """A streaming block of an available kind that a dry run left unapplied."""
         kind = self.kinds.get(block.kind)
-        return kind is not None and kind.streams
+        return kind is not None and kind.streams and self.options.command in kind.commands
 
     def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str]]:
         valid: list[Block] = []

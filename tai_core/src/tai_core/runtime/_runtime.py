@@ -145,7 +145,8 @@ class Runtime:
             return
         runner = AttemptRunner(
             provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
-            emit=self.bus.publish, session_id=session_id, retry_policy=setup.retry_policy,
+            emit=self.bus.publish, session_id=session_id, command=setup.options.command,
+            retry_policy=setup.retry_policy,
         )  # fmt: skip
         pipeline = Pipeline(
             runner=runner, kinds=setup.kinds, hook=self.hook, emit=self.bus.publish,
