@@ -99,3 +99,22 @@ def test_ctrl_c_stops_the_stream_quickly(
     assert process.returncode == 130
     assert "cancelled" in process.stderr.read()
     assert elapsed < 1.0  # the benchmark-free bound: well under the stall, not a timing test
+
+
+def test_the_openai_path_never_imports_litellm(
+    project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    openai_server.script(Reply(text="hello\n"))
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('LITELLM=%s HTTPX=%s\\n' % "
+        "('litellm' in sys.modules, 'httpx' in sys.modules)))\n"
+        "from tai_core.cli import main\n"
+        "main(['next', 'chat', 'hi'])\n"
+    )
+    result = subprocess.run(
+        [str(Path(tai_executable()).with_name("python")), "-c", probe],
+        cwd=project, env=isolated_env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "LITELLM=False HTTPX=True" in result.stderr
