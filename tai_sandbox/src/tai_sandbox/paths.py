@@ -88,7 +88,20 @@ class WritableSet:
         reason = self.protected(full)
         if reason:
             return reason
-        if any(_inside(full, root) for root in self.roots):
+        kept = [root for root in self.roots if root not in SCRATCH_ROOTS or root == self.cwd]
+        if any(_inside(full, root) for root in kept):
+            return None
+        for scratch in SCRATCH_ROOTS:
+            if not _inside(full, scratch):
+                continue
+            # The directories that lead to a kept root under a fresh /tmp stay read-only.
+            tops = [
+                scratch / root.relative_to(scratch).parts[0]
+                for root in kept
+                if scratch in root.parents and root.parent != scratch
+            ]
+            if any(_inside(full, top) for top in tops):
+                return f"{full} is read-only: only the working directory is writable beside it"
             return None
         return f"{full} is outside the writable directories ({', '.join(map(str, self.roots))})"
 

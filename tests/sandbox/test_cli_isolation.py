@@ -1,0 +1,33 @@
+"""Which command lines enter isolation before they run."""
+
+from __future__ import annotations
+
+import pytest
+
+from tai_core.cli._main import runs_model_output
+from tai_core.plugins import PluginHost
+
+
+@pytest.mark.parametrize(
+    ("args", "isolated"),
+    [
+        (["next", "chat", "hi"], True),
+        (["-p", "no:memory", "next", "-model", "m", "chat", "hi"], True),
+        (["-no-sandbox", "next", "chat", "hi"], True),
+        (["patch"], True),
+        (["patch", "changes.txt"], True),
+        (["next", "--help"], False),
+        (["--help"], False),
+        (["-h"], False),
+        (["--version"], False),
+        (["plugins"], False),
+        (["parse", "-"], False),
+        (["policy", "check", "ls"], False),
+        (["sandbox", "paths"], False),
+        ([], False),
+        (["no-such-command"], False),
+    ],
+)
+def test_model_commands_are_isolated(host: PluginHost, args: list[str], isolated: bool) -> None:
+    assert host.cli is not None
+    assert runs_model_output(host.cli, args) is isolated

@@ -1,0 +1,76 @@
+"""The shell kind runs its command for real: output, failures, time limit, caps."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import attrs
+import pytest
+
+from tai_blocks.kinds._run import run_captured
+from tai_blocks.kinds.shell import ShellKind, shell_enabled
+from tai_core import Block
+
+
+@attrs.frozen
+class Context:
+    cwd: Path
+    command: str = "go"
+    config: dict = attrs.Factory(dict)
+
+
+def run(body: str, cwd: Path, **config: object):
+    block = Block(kind="shell", delimiter="W", params={}, body=body, line=1, start=0, end=0)
+    return ShellKind().execute(block, Context(cwd, config=dict(config)))
+
+
+def test_success_in_the_reference_shape(tmp_path: Path) -> None:
+    result = run("pwd; echo oops >&2", tmp_path)
+    assert result.ok
+    assert result.text == (
+        f"Shell command: pwd; echo oops >&2\n\nCommand succeeded.\nStdout:\n{tmp_path}\n\n"
+        "Stderr:\noops\n"
+    )
+
+
+def test_failure_says_the_exit_status(tmp_path: Path) -> None:
+    result = run("echo partial; exit 3", tmp_path)
+    assert not result.ok
+    assert "Command failed with error: exit status 3\nStdout:\npartial\n" in result.text
+
+
+def test_the_time_limit_kills_the_whole_group(tmp_path: Path) -> None:
+    started = time.monotonic()
+    result = run("(sleep 30; touch late) & echo started; sleep 30", tmp_path, shell_timeout=0.5)
+    assert time.monotonic() - started < 5
+    assert not result.ok
+    assert "timed out after 0.5 s (its process group was killed)" in result.text
+    assert "started" in result.text
+    time.sleep(0.2)
+    assert not (tmp_path / "late").exists()
+
+
+def test_output_is_capped_keeping_head_and_tail(tmp_path: Path) -> None:
+    finished = run_captured(["sh", "-c", "seq 1 200000"], tmp_path, 10, limit=1000)
+    assert finished.stdout.startswith("1\n2\n3\n")
+    assert finished.stdout.endswith("199999\n200000\n")
+    assert "bytes cut" in finished.stdout
+    assert len(finished.stdout) < 1100
+
+
+@pytest.mark.parametrize(
+    ("config", "flag", "enabled"),
+    [
+        ({}, None, False),
+        ({}, True, True),
+        ({"shell": True}, None, True),
+        ({"shell": True}, False, False),
+        ({"allowed_shell_commands": ["make"]}, None, True),
+        ({"allowed_shell_commands": ["make"]}, False, True),
+        ({"allowed_shell_commands": []}, None, False),
+        ({"allowed_shell_commands": []}, True, True),
+    ],
+)
+def test_shell_enabled(config: dict, flag: bool | None, enabled: bool) -> None:
+    assert shell_enabled(config, flag) is enabled
