@@ -1,0 +1,42 @@
+"""The handoff writer, against the replay model."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tai_core.models import resolve_model
+from tai_core.pipeline._handoff import HandoffWriter
+
+from .conftest import transcript
+
+LOST = "I read parse.go and found that splitUnit keeps the first letter. " * 3
+
+
+def writer(host, path: Path) -> HandoffWriter:
+    spec = resolve_model(f"replay:{path}", {}, host.registry.providers, {})
+    return HandoffWriter(host.registry.providers[spec.provider], spec)
+
+
+def test_the_note_is_the_handoff_block(host, tmp_path: Path) -> None:
+    path = transcript(
+        tmp_path / "h.replay",
+        ["@@@ expect system: handoff assistant\n@@@ expect user: splitUnit keeps\n"
+         "<<紫藤 handoff\nsplitUnit keeps the unit letter; fix the slice.\n紫藤"],
+    )  # fmt: skip
+    assert (
+        asyncio.run(writer(host, path)(LOST)) == "splitUnit keeps the unit letter; fix the slice."
+    )
+
+
+def test_short_attempts_are_not_worth_a_call(host, tmp_path: Path) -> None:
+    path = transcript(tmp_path / "h.replay", ["never asked"])
+    assert asyncio.run(writer(host, path)("too short")) is None
+
+
+def test_three_failures_give_no_handoff(host, tmp_path: Path) -> None:
+    path = transcript(
+        tmp_path / "h.replay",
+        ["@@@ error 400 bad request", "no block here", "<<紫藤 summary\n- not a handoff\n紫藤"],
+    )
+    assert asyncio.run(writer(host, path)(LOST)) is None
