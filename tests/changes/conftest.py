@@ -1,5 +1,5 @@
 """Helpers for change tests: blocks built from parameters, a working directory with files,
-and "apply these blocks as a round would" (apply, finish with the real goimports, flush)."""
+and "apply these blocks as a round would" (apply, then flush: the real goimports runs)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import apply_change, finish_changes
+from tai_blocks.changes import apply_change
 from tai_core import Block
 from tai_core.store import FileStore
 
@@ -31,11 +31,11 @@ def write_files(root: Path, files: dict[str, str]) -> None:
 
 
 def run_round(root: Path, *blocks: Block, store: FileStore | None = None) -> FileStore:
-    """Apply ``blocks`` in order, finish (goimports) and flush, as a successful round does."""
+    """Apply ``blocks`` in order and flush (which formats Go files), as a round does."""
     store = store or FileStore.open(root)
     for item in blocks:
         store = apply_change(store, item)
-    return finish_changes(store).flush()
+    return store.flush()
 
 
 @pytest.fixture

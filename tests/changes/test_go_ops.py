@@ -14,7 +14,8 @@ import pytest
 
 from tai_blocks.changes import ChangeError, apply_change, finish_changes
 from tai_blocks.changes.goimports import go_binary
-from tai_core.store import FileStore
+from tai_core.plugins import PluginHost
+from tai_core.store import FileStore, pending_diff
 
 from .conftest import block, run_round, write_files
 
@@ -219,10 +220,24 @@ def test_begin_goes_after_the_imports(module: Path) -> None:
     assert result == 'package x\n\nimport "fmt"\n\nfunc Bar() {}\n\nfunc Foo() { fmt.Println() }\n'
 
 
+def test_the_kind_applies_and_the_flush_formats(module: Path, host: PluginHost) -> None:
+    kind = host.registry.block_kinds["change"]
+    write_files(module, {"test.go": "package x\n\nfunc A() {}\n"})
+    store = kind.apply(
+        block("ADD_AFTER", "test.go", "B(){fmt.Println()}", target="A"), FileStore.open(module)
+    )
+    assert store.read("test.go") == "package x\n\nfunc A() {}\n\nfunc B(){fmt.Println()}\n"
+    assert '+import "fmt"' in pending_diff(store)
+    store.flush()
+    assert (module / "test.go").read_text() == (
+        'package x\n\nimport "fmt"\n\nfunc A() {}\n\nfunc B() { fmt.Println() }\n'
+    )
+
+
 def test_results_are_gofmt_clean(module: Path) -> None:
     result = apply_go(
         module,
-        "package x\n\nfunc A() {}\n",
+        "package x\n\nvar n = 0X1F\n\nfunc A() {}\n",
         block("ADD_AFTER", "test.go", "func B(x int)int{\nreturn x*2}", target="A"),
         block("ADD_AFTER", "test.go", 'var Table = map[string]int{"a":1,\n"bb": 2}', target="B"),
     )

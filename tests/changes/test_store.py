@@ -9,6 +9,7 @@ import pytest
 
 from tai_core.store import (
     JOURNAL_DIR,
+    ApplyError,
     Change,
     ConflictError,
     FileStore,
@@ -151,6 +152,31 @@ def test_durable_flush_writes_the_same(tmp_path: Path) -> None:
     FileStore.open(tmp_path).write("d/a.txt", "a\n").flush(durable=True)
     assert (tmp_path / "d/a.txt").read_text() == "a\n"
     assert not recover(tmp_path)
+
+
+def test_finishers_run_before_a_diff_and_a_flush(tmp_path: Path) -> None:
+    def shout(store: FileStore) -> FileStore:
+        for change in store.pending():
+            if change.new is not None:
+                store = store.write(change.path, change.new.upper())
+        return store
+
+    store = FileStore.open(tmp_path).write("a.txt", "quiet\n").with_finisher("shout", shout)
+    assert store.read("a.txt") == "quiet\n"
+    assert pending_diff(store) == "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+QUIET\n"
+    store = store.flush()
+    assert (tmp_path / "a.txt").read_text() == "QUIET\n"
+    assert store.with_finisher("shout", shout) is store
+
+
+def test_a_failing_finisher_writes_nothing(tmp_path: Path) -> None:
+    def refuse(store: FileStore) -> FileStore:
+        raise ApplyError("a.txt: refused by the finisher")
+
+    store = FileStore.open(tmp_path).write("a.txt", "x\n").with_finisher("refuse", refuse)
+    with pytest.raises(ApplyError, match="refused by the finisher"):
+        store.flush()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_render_diff_plain_and_coloured() -> None:

@@ -98,8 +98,20 @@ def _edit(key: str, text: str | None, *, op: str, target: str, find: str, body: 
     return edit_edge(text, target, body)
 
 
+#: The name of the change kind's finisher on a store (see ``FileStore.with_finisher``).
+FINISHER = "tai_blocks.changes: goimports"
+
+
 def apply_change(store: FileStore, block: Block) -> FileStore:
-    """``store`` with the change ``block`` applied; raises :class:`ChangeError`."""
+    """``store`` with the change ``block`` applied; raises :class:`ChangeError`.
+
+    The store returned carries :func:`finish_changes` as a finisher, so its flush formats
+    the Go files changed (``store.finished()`` does it earlier, to fail sooner).
+    """
+    return _apply(store, block).with_finisher(FINISHER, finish_changes)
+
+
+def _apply(store: FileStore, block: Block) -> FileStore:
     params = block.params
     op = params.get("op", "").strip()
     target = params.get("target", "").strip()

@@ -20,6 +20,10 @@ from tai_core.store import FileStore
 
 #: Longest time one goimports run may take (it may scan the module cache).
 TIMEOUT = 120.0
+#: Texts already formatted, by file: a store finished before it is flushed (or a retried
+#: round) formats each text once. Bounded; emptied when full.
+_formatted: dict[tuple[str, str], str] = {}
+_FORMATTED_MAX = 1024
 
 
 class FormatError(Exception):
@@ -76,16 +80,24 @@ def format_go(store: FileStore) -> FileStore:
     keys = go_files_to_format(store)
     if not keys:
         return store
-    tool = goimports_binary()
-    env = tool_env()
     root = store.root
-    with ThreadPoolExecutor(max_workers=min(len(keys), os.cpu_count() or 1)) as pool:
-        futures = {
-            key: pool.submit(_goimports, tool, root, key, store.overlay[key] or "", env)
-            for key in keys
-        }
+    texts = {key: store.overlay[key] or "" for key in keys}
+    todo = [key for key in keys if (str(root / key), texts[key]) not in _formatted]
+    if todo:
+        tool = goimports_binary()
+        env = tool_env()
+        with ThreadPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
+            futures = {
+                key: pool.submit(_goimports, tool, root, key, texts[key], env) for key in todo
+            }
+        if len(_formatted) + len(todo) > _FORMATTED_MAX:
+            _formatted.clear()
+        for key in todo:
+            formatted = futures[key].result()
+            _formatted[str(root / key), texts[key]] = formatted
+            _formatted[str(root / key), formatted] = formatted
     for key in keys:
-        formatted = futures[key].result()
-        if formatted != store.overlay[key]:
+        formatted = _formatted[str(root / key), texts[key]]
+        if formatted != texts[key]:
             store = store.write(key, formatted)
     return store

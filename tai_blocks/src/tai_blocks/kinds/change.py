@@ -124,18 +124,11 @@ round and you will be told which block failed and why."""
     def apply(self, block: Block, workspace: FileStore) -> FileStore:
         """Apply ``block`` to the store ``workspace`` (while the reply streams) and return
         the new store; raises :class:`tai_blocks.changes.ChangeError` (one line naming op,
-        target and file) when the block cannot be applied."""
+        target and file) when the block cannot be applied. The Go files changed are
+        formatted (goimports) when the store is finished or flushed."""
         from tai_blocks.changes import apply_change
 
         return apply_change(workspace, block)
-
-    def finish(self, workspace: FileStore) -> FileStore:
-        """Make a round's changes final once its reply has ended, before they are shown
-        (``-no-apply``) or flushed: the changed Go files are formatted with goimports.
-        Raises :class:`tai_blocks.changes.ChangeError` naming a file goimports refuses."""
-        from tai_blocks.changes import finish_changes
-
-        return finish_changes(workspace)
 
 
 @hookimpl

@@ -22,7 +22,9 @@ and the flush of several files is crash-atomic. This package is where that holds
 
 The store knows files, not languages: what an edit means (a Go declaration, a text
 replacement) belongs to the kinds that edit, which build on :meth:`FileStore.load` and
-:meth:`FileStore.write` and raise subclasses of :class:`ApplyError`.
+:meth:`FileStore.write`, raise subclasses of :class:`ApplyError`, and may attach a
+finisher (:meth:`FileStore.with_finisher`) that the flush runs first — how Go files get
+formatted without the pipeline knowing about Go.
 """
 
 from tai_core.store._diff import Change, render_diff
@@ -33,8 +35,9 @@ from tai_core.store._store import FileStore, Seen
 
 
 def pending_diff(store: FileStore, color: bool = False) -> str:
-    """The unified diff of ``store``'s pending edits against the disk (``-no-apply``)."""
-    return render_diff(store.pending(), color)
+    """The unified diff of ``store``'s finished pending edits against the disk
+    (``-no-apply``)."""
+    return render_diff(store.finished().pending(), color)
 
 
 __all__ = [

@@ -23,6 +23,12 @@ Reading a path records it (``touch``/``load`` return a new store): the fingerpri
 taken when tai reads the file, not when it writes it, or a change made by someone else in
 between would be silently overwritten.
 
+The store knows files, not languages. An editor that needs a last pass over a round's
+edits before they are shown or written (the change kind formats Go files with goimports)
+attaches a *finisher* to the store it returns: a function from store to store, run by
+:meth:`FileStore.finished`, which :meth:`FileStore.flush` calls first. So whoever holds
+the store needs to know nothing about the editors that filled it.
+
 Text is decoded as UTF-8 with ``surrogateescape``, so any file round-trips byte for byte.
 """
 
@@ -130,6 +136,9 @@ class FileStore:
     base: PMap[str, Seen] = attrs.field(factory=pmap)
     originals: PMap[str, str | None] = attrs.field(factory=pmap)
     overlay: PMap[str, str | None] = attrs.field(factory=pmap)
+    finishers: PMap[str, Callable[[FileStore], FileStore]] = attrs.field(
+        factory=pmap, eq=False, repr=False
+    )
 
     @classmethod
     def open(
@@ -223,6 +232,20 @@ class FileStore:
         overlay = store.overlay.set(old_key, None).set(new_key, text)
         return attrs.evolve(store, overlay=overlay)
 
+    def with_finisher(self, name: str, finisher: Callable[[FileStore], FileStore]) -> FileStore:
+        """This store with ``finisher`` run by :meth:`finished` (once per ``name``)."""
+        if name in self.finishers:
+            return self
+        return attrs.evolve(self, finishers=self.finishers.set(name, finisher))
+
+    def finished(self) -> FileStore:
+        """The store after every finisher's last pass over the pending edits (in name
+        order). Raises what a finisher raises (an :class:`ApplyError` naming the file)."""
+        store = self
+        for name in sorted(self.finishers):
+            store = self.finishers[name](store)
+        return store
+
     def reset(self) -> FileStore:
         """The store without its pending edits (what it read and changed so far is kept)."""
         return attrs.evolve(self, overlay=pmap())
@@ -253,7 +276,8 @@ class FileStore:
     def flush(
         self, *, durable: bool = False, on_step: Callable[[str], None] | None = None
     ) -> FileStore:
-        """Write the pending edits to disk, all or none, and return the flushed store.
+        """Finish the pending edits (:meth:`finished`), write them to disk, all or none, and
+        return the flushed store.
 
         See :mod:`tai_core.store._flush` for the protocol. Raises
         :class:`~tai_core.store.ConflictError` (nothing written) when a file changed on disk
@@ -266,7 +290,7 @@ class FileStore:
         """
         from tai_core.store._flush import flush_store
 
-        return flush_store(self, durable=durable, on_step=on_step)
+        return flush_store(self.finished(), durable=durable, on_step=on_step)
 
     def flushed(self, written: PMap[str, Seen]) -> FileStore:
         """This store after a flush wrote ``written``: no pending edits, a new base."""
