@@ -219,3 +219,36 @@ def test_change_blocks_write_the_working_directory(work: Path, env) -> None:
     result = run_tai("patch", cwd=work, env=env)
     assert result.returncode == 0, result.stderr
     assert (work / "notes" / "a.txt").read_text().strip() == "note"
+
+
+FALLBACK = """
+import os, threading, time
+from tai_sandbox._process import SandboxUnavailable, enter
+
+def broken():
+    raise OSError(1, "mount refused")
+
+pid = os.getpid()
+try:
+    enter(broken)
+except SandboxUnavailable as error:
+    print("unavailable:", error)
+threading.Thread(target=time.sleep, args=(1,)).start()
+try:
+    enter(lambda: None)
+except SandboxUnavailable as error:
+    print("unavailable:", error)
+print("same process:", os.getpid() == pid, "no sandbox variable:", "TAI_IN_SANDBOX" not in os.environ)
+"""
+
+
+def test_a_failed_entry_leaves_the_process_as_it_was(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", FALLBACK], cwd=tmp_path, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "unavailable: [Errno 1] mount refused",
+        "unavailable: 2 threads are running (a plugin started threads)",
+        "same process: True no sandbox variable: True",
+    ]

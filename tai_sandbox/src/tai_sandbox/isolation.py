@@ -51,13 +51,13 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     """Enter the sandbox (see the package docstring); what is in force, or ``None``."""
     if os.environ.get(INSIDE_VARIABLE) == "1":
         return "sandbox: already inside (entered by an outer tai)"
-    writable = writable_set(Path(cwd), config)
-    activate(writable)
     reason = _opted_out(argv)
     if reason:
         return f"no sandbox ({reason})"
     if sys.platform != "linux":
         return None
+    writable = writable_set(Path(cwd), config)
+    activate(writable)
     from tai_sandbox._mounts import build_view
     from tai_sandbox._process import SandboxUnavailable, enter
 
