@@ -300,3 +300,34 @@ def test_creating_a_go_file_needs_a_package_clause(module: Path) -> None:
         store, block("ADD_AFTER", "new.go", "package x\n\nfunc A() {}", target="END")
     )
     assert store.read("new.go") == "package x\n\nfunc A() {}\n"
+
+
+def test_a_whole_file_body_brings_its_imports(module: Path) -> None:
+    original = 'package x\n\nimport "fmt"\n\nfunc Foo() { fmt.Println() }\n'
+    body = 'package x\n\nimport y "gopkg.in/yaml.v3"\n\nfunc Foo() { _, _ = y.Marshal(1) }'
+    result = apply_go(module, original, block("MODIFY", "test.go", body, target="Foo"))
+    assert result == (
+        'package x\n\nimport y "gopkg.in/yaml.v3"\n\nfunc Foo() { _, _ = y.Marshal(1) }\n'
+    )
+
+
+def test_modify_import_keeps_the_cgo_preamble(module: Path) -> None:
+    cgo = 'package x\n\n// #include <stdlib.h>\nimport "C"\n\n'
+    write_files(module, {"test.go": cgo + 'import "fmt"\n\nvar _ = fmt.Sprint\n'})
+    store = apply_change(
+        FileStore.open(module), block("MODIFY", "test.go", '"os"', target="import")
+    )
+    assert store.read("test.go") == cgo + 'import "os"\n\nvar _ = fmt.Sprint\n'
+
+
+def test_init_and_blank_names_may_repeat(module: Path) -> None:
+    original = "package x\n\nfunc init() { a() }\n\nvar _ = 1\n\nfunc F() {}\n"
+    result = apply_go(
+        module,
+        original,
+        block("ADD_AFTER", "test.go", "func init() { b() }\n\nvar _ = 2", target="F"),
+    )
+    assert result.count("func init()") == 2 and result.count("var _ =") == 2
+    write_files(module, {"test.go": result})
+    with pytest.raises(ChangeError, match="declares init 2 times"):
+        apply_change(FileStore.open(module), block("DELETE", "test.go", target="init"))

@@ -15,10 +15,16 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from tai_blocks.changes._go_syntax import declarations, first_problem, parse, spec_nodes
+from tai_blocks.changes._go_syntax import (
+    declarations,
+    first_problem,
+    import_specs,
+    parse,
+    spec_nodes,
+)
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Tree
+    from tree_sitter import Tree
 
 _PREFIX = b"package p\n"
 KEYWORDS = ("const", "var", "type", "func")
@@ -67,7 +73,7 @@ def _read(tree: Tree, source: bytes, offset: int) -> Body:
                 header_end = max(header_end, decl.end)
             continue
         if decl.kind == "import":
-            imports.extend(spec.text or b"" for spec in _import_specs(node))
+            imports.extend(spec.text or b"" for spec in import_specs(node))
             header_end = max(header_end, decl.end)
             continue
         text = source[decl.start : decl.end]
@@ -84,15 +90,6 @@ def _read(tree: Tree, source: bytes, offset: int) -> Body:
         entities.append(Entity(decl.kind, decl.names, text.strip(b"\n"), spec))
     start = header_end if package is not None else offset
     return Body(source[start:].strip(), tuple(entities), package, tuple(imports))
-
-
-def _import_specs(node: Node) -> list[Node]:
-    """The import specs of an import declaration, grouped or not."""
-    found = [child for child in node.named_children if child.type == "import_spec"]
-    for child in node.named_children:
-        if child.type == "import_spec_list":
-            found.extend(c for c in child.named_children if c.type == "import_spec")
-    return found
 
 
 def read_body(body: str, prefer: str | None = None) -> Body | None:

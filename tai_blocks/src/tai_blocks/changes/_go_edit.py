@@ -16,14 +16,24 @@ from __future__ import annotations
 import difflib
 
 from tai_blocks.changes._go_body import Body, body_problem, read_body
+from tai_blocks.changes._go_header import merge_imports, modify_imports, modify_package
 from tai_blocks.changes._go_syntax import (
     Decl,
+    GoEditError,
     Spec,
     declarations,
     first_problem,
-    package_clause,
     parse,
     spec_nodes,
+)
+from tai_blocks.changes._splice import (
+    append_text,
+    cut,
+    decode,
+    encode,
+    header_end,
+    insert_after,
+    splice,
 )
 
 ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
@@ -32,31 +42,13 @@ _KEYWORDS = ("func ", "type ", "const ", "var ")
 REPEATABLE = frozenset({"init", "_"})
 
 
-class GoEditError(Exception):
-    """A Go operation that cannot be carried out; ``modified`` is the text it produced when
-    that text was the problem (for the error log)."""
-
-    def __init__(self, reason: str, modified: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.modified = modified
-
-
-def _encode(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
-
-
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", "surrogateescape")
-
-
 def valid_go(data: bytes) -> str:
     """``data`` with exactly one trailing newline, if it is a valid Go file."""
     data = data.rstrip() + b"\n"
     problem = first_problem(parse(data), data)
     if problem is not None:
-        raise GoEditError(f"the result is not valid Go ({problem})", modified=_decode(data))
-    return _decode(data)
+        raise GoEditError(f"the result is not valid Go ({problem})", modified=decode(data))
+    return decode(data)
 
 
 def target_key(target: str) -> str:
@@ -111,56 +103,23 @@ def _not_found(key: str, decls: list[Decl]) -> GoEditError:
     return GoEditError(f"no declaration named {key}; {hint}")
 
 
-def _cut(data: bytes, start: int, end: int) -> bytes:
-    """``data`` without ``[start, end)``, leaving at most one blank line at the joint."""
-    before, after = data[:start], data[end:]
-    if not before or before.endswith(b"\n\n"):
-        after = after.lstrip(b"\n")
-    return before + after
-
-
-def _splice(data: bytes, start: int, end: int, text: bytes) -> bytes:
-    return data[:start] + text + data[end:]
-
-
-def _indent(text: bytes) -> bytes:
-    return b"\n".join(b"\t" + line.lstrip() if line.strip() else line for line in text.split(b"\n"))
-
-
-def _header_end(decls: list[Decl]) -> int:
-    """Where declarations may start: after the package clause and the imports."""
-    return max((d.end for d in decls if d.kind in ("package", "import")), default=0)
-
-
-def _append(data: bytes, text: bytes) -> bytes:
-    return data.rstrip() + b"\n\n" + text + b"\n"
-
-
-def _insert_after(data: bytes, end: int, text: bytes) -> tuple[bytes, int]:
-    """``text`` inserted after offset ``end`` with a blank line around it; the result and
-    where ``text`` starts in it."""
-    head, tail = data[:end], data[end:].lstrip(b"\n")
-    head += b"\n" if head.endswith(b"\n") else b"\n\n"
-    return head + text + b"\n" + (b"\n" if tail.strip() else b"") + tail, len(head)
-
-
 def _replace(data: bytes, decl: Decl, spec: Spec | None, body: Body) -> bytes:
     """Put ``body`` in the place of ``decl`` (or of its ``spec`` inside a group), then
     delete other declarations of the names the body declares."""
     entity = body.entities[0] if len(body.entities) == 1 else None
     if spec is not None and entity is not None and entity.kind == decl.kind and entity.spec:
-        text = _indent(entity.spec) + b"\n"
-        out = _splice(data, spec.start, spec.end, text)
+        text = entity.spec + b"\n"
+        out = splice(data, spec.start, spec.end, text)
         inserted = (spec.start, spec.start + len(text))
     elif spec is not None:
         # The body replaces one spec of a group by something else: the spec leaves the
         # group and the body follows the group.
-        out = _cut(data, spec.start, spec.end)
-        out, start = _insert_after(out, decl.end - (len(data) - len(out)), body.text)
+        out = cut(data, spec.start, spec.end)
+        out, start = insert_after(out, decl.end - (len(data) - len(out)), body.text)
         inserted = (start, start + len(body.text))
     else:
         text = body.text + b"\n"
-        out = _splice(data, decl.start, decl.end, text)
+        out = splice(data, decl.start, decl.end, text)
         inserted = (decl.start, decl.start + len(text))
     return _dedupe(out, inserted, set(body.names))
 
@@ -189,37 +148,8 @@ def _dedupe(data: bytes, inserted: tuple[int, int], names: set[str]) -> bytes:
         elif doomed(decl):
             cuts.append((decl.start, decl.end))
     for start, end in sorted(cuts, reverse=True):
-        data = _cut(data, start, end)
+        data = cut(data, start, end)
     return data
-
-
-def _merge_imports(data: bytes, specs: tuple[bytes, ...]) -> bytes:
-    """``data`` importing also the import ``specs`` it lacks (from a whole-file body)."""
-    if not specs:
-        return data
-    tree = parse(data)
-    decls = declarations(tree, data)
-    present = {
-        (spec.text or b"")
-        for decl in decls
-        if decl.kind == "import" and decl.node is not None
-        for spec in _walk(decl.node)
-        if spec.type == "import_spec"
-    }
-    missing = [spec for spec in specs if spec not in present]
-    if not missing:
-        return data
-    block = b"import (\n" + b"".join(b"\t" + spec + b"\n" for spec in missing) + b")"
-    return _insert_after(data, _header_end(decls), block)[0]
-
-
-def _walk(node: object) -> list:
-    stack, found = [node], []
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(current.children)  # type: ignore[attr-defined]
-    return found
 
 
 def _read_or_fail(body: str, prefer: str | None) -> Body:
@@ -234,7 +164,7 @@ def _is_string(decl: Decl, key: str) -> bool:
     for spec in spec_nodes(decl.node) if decl.node is not None else ():
         names = [name.text for name in spec.children_by_field_name("name")]
         value = spec.child_by_field_name("value")
-        if _encode(key) in names and value is not None and value.named_children:
+        if encode(key) in names and value is not None and value.named_children:
             return value.named_children[0].type.endswith("string_literal")
     return False
 
@@ -256,45 +186,6 @@ def _value_body(decl: Decl, key: str, body: str) -> Body | None:
     return parsed if parsed is not None and parsed.names == (key,) else None
 
 
-def _modify_package(data: bytes, body: str) -> bytes:
-    name = body.strip().removeprefix("package").strip()
-    if not name.isidentifier():
-        raise GoEditError("the body of MODIFY package must be `package NAME` or `NAME`")
-    clause = package_clause(parse(data))
-    if clause is None:
-        raise GoEditError("the file has no package clause to modify")
-    ident = clause.named_children[-1]
-    return _splice(data, ident.start_byte, ident.end_byte, _encode(name))
-
-
-def _is_cgo(decl: Decl) -> bool:
-    """``import "C"`` with its preamble: part of the cgo build, never replaced."""
-    return decl.node is not None and any(
-        spec.type == "import_spec" and (spec.text or b"").strip() == b'"C"'
-        for spec in decl.node.named_children
-    )
-
-
-def _modify_imports(data: bytes, body: str) -> bytes:
-    """All import declarations (but cgo's) replaced by the body; an empty body removes them."""
-    tree = parse(data)
-    imports = [d for d in declarations(tree, data) if d.kind == "import" and not _is_cgo(d)]
-    out = data
-    for decl in reversed(imports):
-        out = _cut(out, decl.start, decl.end)
-    text = _encode(body.strip())
-    if not text:
-        return out
-    if not text.startswith(b"import"):
-        text = b"import " + text if b"\n" not in text else b"import (\n" + text + b"\n)"
-    if imports:
-        return _splice(out, imports[0].start, imports[0].start, text + b"\n\n")
-    clause = package_clause(tree)
-    end = 0 if clause is None else data.find(b"\n", clause.end_byte)
-    end = len(data) if end < 0 else end + 1
-    return _insert_after(out, end, text)[0]
-
-
 def _edge(data: bytes, op: str, target: str, body: str) -> bytes:
     """ADD_BEFORE/ADD_AFTER of ``BEGIN`` (after the package clause and imports; a body of
     comments only goes before everything with ADD_BEFORE) or ``END`` (the end)."""
@@ -303,14 +194,14 @@ def _edge(data: bytes, op: str, target: str, body: str) -> bytes:
     for name in parsed.names:
         matches = [] if name in REPEATABLE else _matches(decls, name)
         if matches:
-            return _merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
+            return merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
     if target == "END":
-        out = _append(data, parsed.text)
+        out = append_text(data, parsed.text)
     elif op == "ADD_BEFORE" and not parsed.entities:
         out = parsed.text + b"\n\n" + data
     else:
-        out = _insert_after(data, _header_end(decls), parsed.text)[0]
-    return _merge_imports(out, parsed.imports)
+        out = insert_after(data, header_end(decls), parsed.text)[0]
+    return merge_imports(out, parsed.imports)
 
 
 def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
@@ -332,7 +223,7 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
             raise GoEditError(
                 f"{key} is declared in one spec with {others}; MODIFY that spec instead"
             )
-        return _cut(data, span.start, span.end)
+        return cut(data, span.start, span.end)
     prefer = matches[0][0].kind if matches else None
     parsed = read_body(body, prefer)
     if op == "MODIFY":
@@ -342,21 +233,21 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
             parsed = _value_body(matches[0][0], key, body) or parsed
         if parsed is None:
             raise GoEditError(f"the body is not Go declarations ({body_problem(body)})")
-        return _merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
+        return merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
     parsed = parsed or _read_or_fail(body, prefer)
     for name in parsed.names:
         existing = [] if name in REPEATABLE else _matches(decls, name)
         if existing:
             out = _replace(data, *_choose(existing, parsed), parsed)
-            return _merge_imports(out, parsed.imports)
+            return merge_imports(out, parsed.imports)
     if not matches:
-        out = _append(data, parsed.text)
+        out = append_text(data, parsed.text)
     elif op == "ADD_BEFORE":
         start = _choose(matches, parsed)[0].start
-        out = _splice(data, start, start, parsed.text + b"\n\n")
+        out = splice(data, start, start, parsed.text + b"\n\n")
     else:
-        out = _insert_after(data, _choose(matches, parsed)[0].end, parsed.text)[0]
-    return _merge_imports(out, parsed.imports)
+        out = insert_after(data, _choose(matches, parsed)[0].end, parsed.text)[0]
+    return merge_imports(out, parsed.imports)
 
 
 def edit_go(source: str | None, op: str, target: str, body: str) -> str:
@@ -370,16 +261,16 @@ def edit_go(source: str | None, op: str, target: str, body: str) -> str:
         if op in ADD_OPS:
             parsed = read_body(body)
             if parsed is not None and parsed.package is not None:
-                return valid_go(_encode(body))
+                return valid_go(encode(body))
         raise GoEditError(
             "the file does not exist; create it with WRITE (a whole file, package clause first)"
         )
-    data = _encode(source)
+    data = encode(source)
     special = target.lower()
     if special in ("package", "import"):
         if op != "MODIFY":
             raise GoEditError(f"target {target} only supports MODIFY")
-        out = _modify_package(data, body) if special == "package" else _modify_imports(data, body)
+        out = modify_package(data, body) if special == "package" else modify_imports(data, body)
     elif target in ("BEGIN", "END"):
         if op not in ADD_OPS:
             raise GoEditError(f"target {target} only supports ADD_BEFORE and ADD_AFTER")

@@ -35,6 +35,16 @@ _SPEC_TYPES = frozenset({"const_spec", "var_spec", "type_spec", "type_alias"})
 _local = threading.local()
 
 
+class GoEditError(Exception):
+    """A Go operation that cannot be carried out; ``modified`` is the text it produced when
+    that text was the problem (for the error log)."""
+
+    def __init__(self, reason: str, modified: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.modified = modified
+
+
 def _parser() -> Parser:
     """A parser of this thread (tree-sitter parsers are not shared between threads)."""
     parser = getattr(_local, "parser", None)
@@ -248,3 +258,12 @@ def _first_error(node: Node) -> Node | None:
 def package_clause(tree: Tree) -> Node | None:
     """The package clause node, if the source has one."""
     return next((n for n in tree.root_node.children if n.type == "package_clause"), None)
+
+
+def import_specs(node: Node) -> list[Node]:
+    """The import specs of an import declaration, grouped or not."""
+    found = [child for child in node.named_children if child.type == "import_spec"]
+    for child in node.named_children:
+        if child.type == "import_spec_list":
+            found.extend(c for c in child.named_children if c.type == "import_spec")
+    return found
