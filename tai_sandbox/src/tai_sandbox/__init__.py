@@ -24,11 +24,11 @@ runs (also outside the sandbox, also where namespaces are refused), the sandbox 
 what no static check can see (a script, a build, an obfuscated command that slipped
 through).
 
-Why our own namespace code (``ctypes``, about 250 lines) and not bubblewrap: bubblewrap
-is a separate system package that is often missing (it is not installed here) and would
-need exactly this code as a fallback anyway; it also starts a new process image, while
-tai forks itself — already loaded, so entering costs milliseconds instead of a second
-start of Python and every plugin (about 120 ms). The kernel interface is small and
+Why our own namespace code (``ctypes``, about 450 lines with the filesystem view) and not
+bubblewrap: bubblewrap is a separate system package that is often missing (it is not
+installed here) and would need exactly this code as a fallback anyway; it also starts a
+new process image, while tai forks itself — already loaded, so entering costs
+milliseconds instead of a second start of Python and every plugin (about 120 ms). The kernel interface is small and
 stable (``unshare``, ``mount``, ``prctl``, ``capset``) and the proof in the project's
 dependency notes showed it works as root and unprivileged. Where the kernel refuses
 (AppArmor-restricted user namespaces, a multi-threaded process, no Linux), tai warns once

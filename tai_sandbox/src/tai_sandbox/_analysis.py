@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
-from tai_sandbox import _rules
+from tai_sandbox import _commands, _rules
 from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex, node_text, parse
 from tai_sandbox._words import pipeline_output as _output
 
@@ -208,7 +208,7 @@ class Analysis:
             ]
         for argv in expander.argvs([name, *node.children_by_field_name("argument")]):
             self._invocation(argv, expander.scope)
-            if feeds and _rules.reads_code_from_stdin(argv):
+            if feeds and _commands.reads_code_from_stdin(argv):
                 for feed in feeds:
                     self._fed_code(feed, argv, expander)
 
@@ -218,19 +218,19 @@ class Analysis:
                 self.refuse(
                     f"the program {_rules.shown(argv[0])} is only known when the command runs"
                 )
-            inner = _rules.unwrap(argv)
+            inner = _commands.unwrap(argv)
             if inner is None:
                 break
             argv = inner
         if argv:
-            name = _rules.program(argv[0])
+            name = _commands.program(argv[0])
             rule = _rules.rule_for(name)
             if rule is not None:
                 rule(self, name, list(argv[1:]), scope)
 
     def _fed_code(self, feed: Node, argv: tuple[str, ...], expander: Expander) -> None:
         """Code given to a shell on its input by a here-document, a here-string or ``<``."""
-        reader = _rules.program(argv[0])
+        reader = _commands.program(argv[0])
         if feed.type == "heredoc_redirect":
             body = next((c for c in feed.children if c.type == "heredoc_body"), None)
             text = node_text(body, expander.source) if body is not None else ""
@@ -246,7 +246,7 @@ class Analysis:
             if any(DYNAMIC in value for value in values):
                 self.refuse(f"{reader} runs code only known when the command runs")
             text = "\n".join(values)
-        if reader in _rules.SHELLS or reader in ("source", "."):
+        if reader in _commands.SHELLS or reader in ("source", "."):
             self.script(text, expander.scope, expander.scope.positional)
 
     def _pipeline(self, node: Node, expander: Expander) -> None:
@@ -260,14 +260,14 @@ class Analysis:
                 continue
             words = [name, *consumer.children_by_field_name("argument")]
             for argv in expander.argvs(words):
-                if _rules.reads_code_from_stdin(argv):
+                if _commands.reads_code_from_stdin(argv):
                     self._piped_code(elements[:index], argv, expander)
 
     def _piped_code(self, upstream: list[Node], argv: tuple[str, ...], expander: Expander) -> None:
-        reader = _rules.program(argv[0])
+        reader = _commands.program(argv[0])
         text = _output(upstream, expander)
         if text is not None:
-            if reader in _rules.SHELLS or reader in ("source", "."):
+            if reader in _commands.SHELLS or reader in ("source", "."):
                 self.script(text, expander.scope, expander.scope.positional)
             return
         for node in upstream:
@@ -275,8 +275,8 @@ class Analysis:
                 name = found.child_by_field_name("name") if found.type == "command" else None
                 if (
                     name is not None
-                    and _rules.program(node_text(name, expander.source).strip("\"'\\"))
-                    in _rules.DOWNLOADERS
+                    and _commands.program(node_text(name, expander.source).strip("\"'\\"))
+                    in _commands.DOWNLOADERS
                 ):
                     self.refuse(f"it pipes a download into {reader}, running code nobody has read")
         self.refuse(f"it pipes a command's output into {reader}, running code only known then")

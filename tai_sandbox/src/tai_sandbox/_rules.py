@@ -1,13 +1,13 @@
 """The destructive patterns, checked on one command's argument vector at a time.
 
 A command reaches these rules with its words already expanded (``_words``) and its
-wrappers looked through (:func:`unwrap`: ``env``, ``sudo``, ``nice``, ``timeout``,
-``xargs`` …), so each rule sees the program that will really run. Rules that hand code to
-a shell (``sh -c``, ``eval``) give it back to the checker to be parsed again; code that is
-only known when the command runs (``sh -c "$(curl …)"``, ``bash <(wget …)``, ``eval
-$x``) is refused, because nothing can be checked about it. A path a rule cares about and
-cannot know (a variable set at run time) counts as dangerous: the policy refuses what it
-cannot see rather than guess.
+wrappers looked through (``_commands.unwrap``: ``env``, ``sudo``, ``nice``, ``timeout``,
+``xargs`` …), so each rule sees the program that will really run. Rules that hand code
+to a shell (``sh -c``, ``eval``) give it back to the checker to be parsed again; code
+that is only known when the command runs (``sh -c "$(curl …)"``, ``bash <(wget …)``,
+``eval $x``) is refused, because nothing can be checked about it. A path a rule cares
+about and cannot know (a variable set at run time) counts as dangerous: the policy
+refuses what it cannot see rather than guess.
 """
 
 from __future__ import annotations
@@ -16,19 +16,9 @@ import posixpath
 from collections.abc import Callable, Sequence
 from typing import NoReturn, Protocol
 
+from tai_sandbox._commands import INTERPRETERS, SHELLS, split_arguments
 from tai_sandbox._words import DYNAMIC, Scope
 
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"})
-#: Interpreter -> (flags whose value is code, flags that take another value).
-INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "python": (frozenset({"-c"}), frozenset({"-W", "-X", "-m"})),
-    "node": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
-    "nodejs": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
-    "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m"})),
-    "ruby": (frozenset({"-e"}), frozenset({"-r", "-I"})),
-    "php": (frozenset({"-r"}), frozenset({"-f", "-d", "-c"})),
-}
-DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "xh"})
 _SYSTEM_DIRS = frozenset(
     {"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt",
      "opt", "proc", "root", "run", "sbin", "snap", "srv", "sys", "usr", "var"}
@@ -72,148 +62,6 @@ class Checker(Protocol):
 def shown(value: str) -> str:
     """``value`` for a message, with its run-time parts as ``…``."""
     return value.replace(DYNAMIC, "…") or "''"
-
-
-def program(name: str) -> str:
-    """The program's name as the rules know it: ``/usr/bin/python3.11`` -> ``python``."""
-    base = posixpath.basename(name)
-    trimmed = base.rstrip("0123456789.")
-    return trimmed if trimmed in INTERPRETERS else base
-
-
-def _skip_options(
-    args: Sequence[str], short_values: str = "", long_values: frozenset[str] = frozenset()
-) -> int:
-    """Index of the first operand (the wrapped command) after the options of a wrapper."""
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--":
-            return index + 1
-        if arg.startswith("--") and len(arg) > 2:
-            index += 2 if "=" not in arg and arg[2:] in long_values else 1
-        elif arg.startswith("-") and len(arg) > 1:
-            takes = next((i for i, char in enumerate(arg[1:], 1) if char in short_values), None)
-            index += 2 if takes is not None and takes == len(arg) - 1 else 1
-        else:
-            return index
-    return index
-
-
-def _operands(args: Sequence[str], short_values: str = "") -> tuple[list[str], list[str]]:
-    """``(options, operands)`` of a command's arguments."""
-    options: list[str] = []
-    operands: list[str] = []
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--":
-            operands.extend(args[index + 1 :])
-            break
-        if arg.startswith("-") and len(arg) > 1 and DYNAMIC not in arg:
-            options.append(arg)
-            if not arg.startswith("--") and arg[-1] in short_values and index + 1 < len(args):
-                index += 1
-        else:
-            operands.append(arg)
-        index += 1
-    return options, operands
-
-
-# -- wrappers ---------------------------------------------------------------------------
-
-_WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
-    "sudo": ("ugphCDrtTU", frozenset({"user", "group", "host", "prompt", "chdir", "role"})),
-    "doas": ("uC", frozenset()),
-    "nice": ("n", frozenset({"adjustment"})),
-    "nohup": ("", frozenset()),
-    "setsid": ("", frozenset()),
-    "time": ("fo", frozenset({"format", "output"})),
-    "builtin": ("", frozenset()),
-    "exec": ("a", frozenset()),
-    "stdbuf": ("ioe", frozenset({"input", "output", "error"})),
-    "ionice": ("cnpPu", frozenset({"class", "classdata"})),
-    "unbuffer": ("", frozenset()),
-    "chrt": ("", frozenset()),
-    "taskset": ("", frozenset()),
-    "strace": ("eoOpPsSuU", frozenset()),
-    "ltrace": ("eoOpPsSuU", frozenset()),
-    "catchsegv": ("", frozenset()),
-}
-
-
-def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
-    """The command a wrapper runs (``()`` for none), or ``None`` when ``argv`` is not a
-    wrapper. Wrappers that run a string through a shell give ``("sh", "-c", string)``."""
-    name, args = program(argv[0]), list(argv[1:])
-    if name == "env":
-        index = 0
-        while index < len(args):
-            arg = args[index]
-            if arg in ("-S", "--split-string") and index + 1 < len(args):
-                return ("sh", "-c", " ".join([args[index + 1], *args[index + 2 :]]))
-            if arg in ("-u", "--unset", "-C", "--chdir"):
-                index += 2
-            elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
-                index += 1
-            else:
-                break
-        return tuple(args[index:])
-    if name in _WRAPPERS:
-        short, long = _WRAPPERS[name]
-        start = _skip_options(args, short, long)
-        if name in ("chrt", "taskset") and start < len(args):
-            start += 1  # the priority or the CPU mask
-        while name == "sudo" and start < len(args) and "=" in args[start]:
-            start += 1
-        return tuple(args[start:])
-    if name == "command":
-        if {"-v", "-V"} & set(args):
-            return ()
-        return tuple(args[_skip_options(args) :])
-    if name == "timeout":
-        start = _skip_options(args, "sk", frozenset({"signal", "kill-after"}))
-        return tuple(args[start + 1 :])
-    if name in ("watch", "flock", "su", "script", "busybox"):
-        return _string_runner(name, args)
-    if name == "xargs":
-        return _xargs(args)
-    return None
-
-
-def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:
-    if name == "busybox":
-        return tuple(args)
-    for flag in ("-c", "--command", "-x", "--exec"):
-        if flag in args[:-1]:
-            rest = args[args.index(flag) + 1 :]
-            if flag in ("-x", "--exec"):
-                return tuple(rest)
-            return ("sh", "-c", rest[0])
-    if name == "watch":
-        return ("sh", "-c", " ".join(args[_skip_options(args, "nq", frozenset({"interval"})) :]))
-    if name == "flock":
-        start = _skip_options(args, "wE", frozenset({"timeout", "conflict-exit-code"}))
-        return tuple(args[start + 1 :])
-    return ()
-
-
-def _xargs(args: list[str]) -> tuple[str, ...]:
-    """The command ``xargs`` runs, its input arguments as run-time values."""
-    start = _skip_options(
-        args, "adEILnPs", frozenset({"arg-file", "delimiter", "eof", "replace", "max-lines",
-                                     "max-args", "max-procs", "max-chars"})
-    )  # fmt: skip
-    command = args[start:] or ["echo"]
-    options = args[:start]
-    replace = next(
-        (options[i + 1] for i, arg in enumerate(options[:-1]) if arg in ("-I", "--replace")), None
-    )
-    if replace is None and any(arg.startswith("-i") for arg in options):
-        replace = "{}"
-    if replace is None:
-        return (*command, DYNAMIC)
-    return tuple(arg.replace(replace, DYNAMIC) for arg in command)
 
 
 # -- where things are -------------------------------------------------------------------
@@ -306,7 +154,7 @@ Rule = Callable[[Checker, str, list[str], Scope], None]
 
 
 def _rm(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    options, targets = _operands(args)
+    options, targets = split_arguments(args)
     recursive = any(
         option in ("--recursive",) or (not option.startswith("--") and set("rR") & set(option))
         for option in options
@@ -418,7 +266,7 @@ def _dd(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    options, operands = _operands(args)
+    options, operands = split_arguments(args)
     recursive = any(
         option == "--recursive" or (not option.startswith("--") and "R" in option)
         for option in options
@@ -458,7 +306,7 @@ def _git(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
             if force or short or (arg.startswith("+") and len(arg) > 1):
                 checker.refuse(f"{name} push {arg} is a force-push, which rewrites shared history")
     if command == "config":
-        options, operands = _operands(rest)
+        options, operands = split_arguments(rest)
         elsewhere = {"--global", "--system", "--file", "-f", "--blob"} & set(options)
         writes = {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
                   "--remove-section", "--edit", "-e"} & set(options)  # fmt: skip
@@ -488,7 +336,7 @@ _COPIES: dict[str, str] = {"cp": "tS", "install": "gmotS", "ln": "tS", "mv": "tS
 
 
 def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    options, operands = _operands(args, _WRITES[name])
+    options, operands = split_arguments(args, _WRITES[name])
     if name == "sed" and not any(o.startswith(("-i", "--in-place")) for o in options):
         return
     if name == "shred":
@@ -500,7 +348,7 @@ def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _copies(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    operands = _operands(args, _COPIES[name])[1]
+    operands = split_arguments(args, _COPIES[name])[1]
     target = next(
         (args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-t", "--target-directory")),
         None,
@@ -544,28 +392,3 @@ def rule_for(name: str) -> Rule | None:
     if name.startswith("mkfs"):
         return _filesystem
     return RULES.get(name)
-
-
-def reads_code_from_stdin(argv: Sequence[str]) -> bool:
-    """True when ``argv`` (wrappers looked through) runs code it reads from its input:
-    a shell or interpreter without a script or code argument, ``source /dev/stdin``."""
-    inner: Sequence[str] | None = argv
-    while inner:
-        argv, inner = inner, unwrap(inner)
-    if not argv:
-        return False
-    name = program(argv[0])
-    args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
-    stdin_paths = {"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"}
-    if name in ("source", "."):
-        return bool(set(argv[1:2]) & stdin_paths)
-    if name in SHELLS:
-        return "-s" in args or not [arg for arg in args if not arg.startswith(("-", "+"))]
-    if name in INTERPRETERS:
-        code_flags, _ = INTERPRETERS[name]
-        return (
-            not code_flags & set(args)
-            and "-m" not in args
-            and all(arg.startswith("-") for arg in args)
-        )
-    return False

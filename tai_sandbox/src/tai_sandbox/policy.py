@@ -6,7 +6,7 @@ filesystems; writing to raw devices; recursive ``chmod``/``chown`` of system pat
 bombs; shutting down; force-pushes; code piped from a download (or from any command) into
 a shell; writes to protected paths (``.git/hooks``, ``.git/config``, …) — also when hidden
 behind quoting, variables, ``$(…)``, ``eval``, ``sh -c`` or a wrapper (see ``_words``,
-``_analysis`` and ``_rules``). Then, when ``allowed_shell_commands`` is configured, only
+``_analysis``, ``_commands`` and ``_rules``). Then, when ``allowed_shell_commands`` is configured, only
 the listed commands run, each matched as a whole command (token by token, so spacing does
 not matter but every word does); with no allowlist any other program may run, contained
 by the sandbox.

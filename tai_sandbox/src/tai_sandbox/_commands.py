@@ -1,0 +1,193 @@
+"""What a command line runs: program names, options, and the wrappers looked through.
+
+``sudo rm -rf /`` runs ``rm``; so do ``env``, ``nice``, ``timeout``, ``xargs`` … with
+their own options before it. :func:`unwrap` peels one wrapper at a time, knowing which of
+its options take a value, so the rules (``_rules``) always see the program that runs;
+``xargs`` adds its input as arguments only known when the command runs, and wrappers that
+hand a string to a shell (``watch``, ``su -c``, ``flock -c``, ``env -S``) become
+``sh -c`` so the string is parsed again.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from tai_sandbox._words import DYNAMIC
+
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"})
+#: Interpreter -> (flags whose value is code, flags that take another value).
+INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "python": (frozenset({"-c"}), frozenset({"-W", "-X", "-m"})),
+    "node": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
+    "nodejs": (frozenset({"-e", "--eval", "-p", "--print"}), frozenset({"-r", "--require"})),
+    "perl": (frozenset({"-e", "-E"}), frozenset({"-I", "-M", "-m"})),
+    "ruby": (frozenset({"-e"}), frozenset({"-r", "-I"})),
+    "php": (frozenset({"-r"}), frozenset({"-f", "-d", "-c"})),
+}
+DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "xh"})
+
+
+def program(name: str) -> str:
+    """The program's name as the rules know it: ``/usr/bin/python3.11`` -> ``python``."""
+    base = posixpath.basename(name)
+    trimmed = base.rstrip("0123456789.")
+    return trimmed if trimmed in INTERPRETERS else base
+
+
+def skip_options(
+    args: Sequence[str], short_values: str = "", long_values: frozenset[str] = frozenset()
+) -> int:
+    """Index of the first operand (the wrapped command) after the options of a wrapper."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            return index + 1
+        if arg.startswith("--") and len(arg) > 2:
+            index += 2 if "=" not in arg and arg[2:] in long_values else 1
+        elif arg.startswith("-") and len(arg) > 1:
+            takes = next((i for i, char in enumerate(arg[1:], 1) if char in short_values), None)
+            index += 2 if takes is not None and takes == len(arg) - 1 else 1
+        else:
+            return index
+    return index
+
+
+def split_arguments(args: Sequence[str], short_values: str = "") -> tuple[list[str], list[str]]:
+    """``(options, operands)`` of a command's arguments."""
+    options: list[str] = []
+    operands: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            operands.extend(args[index + 1 :])
+            break
+        if arg.startswith("-") and len(arg) > 1 and DYNAMIC not in arg:
+            options.append(arg)
+            if not arg.startswith("--") and arg[-1] in short_values and index + 1 < len(args):
+                index += 1
+        else:
+            operands.append(arg)
+        index += 1
+    return options, operands
+
+
+_WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
+    "sudo": ("ugphCDrtTU", frozenset({"user", "group", "host", "prompt", "chdir", "role"})),
+    "doas": ("uC", frozenset()),
+    "nice": ("n", frozenset({"adjustment"})),
+    "nohup": ("", frozenset()),
+    "setsid": ("", frozenset()),
+    "time": ("fo", frozenset({"format", "output"})),
+    "builtin": ("", frozenset()),
+    "exec": ("a", frozenset()),
+    "stdbuf": ("ioe", frozenset({"input", "output", "error"})),
+    "ionice": ("cnpPu", frozenset({"class", "classdata"})),
+    "unbuffer": ("", frozenset()),
+    "chrt": ("", frozenset()),
+    "taskset": ("", frozenset()),
+    "strace": ("eoOpPsSuU", frozenset()),
+    "ltrace": ("eoOpPsSuU", frozenset()),
+    "catchsegv": ("", frozenset()),
+}
+
+
+def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The command a wrapper runs (``()`` for none), or ``None`` when ``argv`` is not a
+    wrapper. Wrappers that run a string through a shell give ``("sh", "-c", string)``."""
+    name, args = program(argv[0]), list(argv[1:])
+    if name == "env":
+        index = 0
+        while index < len(args):
+            arg = args[index]
+            if arg in ("-S", "--split-string") and index + 1 < len(args):
+                return ("sh", "-c", " ".join([args[index + 1], *args[index + 2 :]]))
+            if arg in ("-u", "--unset", "-C", "--chdir"):
+                index += 2
+            elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
+                index += 1
+            else:
+                break
+        return tuple(args[index:])
+    if name in _WRAPPERS:
+        short, long = _WRAPPERS[name]
+        start = skip_options(args, short, long)
+        if name in ("chrt", "taskset") and start < len(args):
+            start += 1  # the priority or the CPU mask
+        while name == "sudo" and start < len(args) and "=" in args[start]:
+            start += 1
+        return tuple(args[start:])
+    if name == "command":
+        if {"-v", "-V"} & set(args):
+            return ()
+        return tuple(args[skip_options(args) :])
+    if name == "timeout":
+        start = skip_options(args, "sk", frozenset({"signal", "kill-after"}))
+        return tuple(args[start + 1 :])
+    if name in ("watch", "flock", "su", "script", "busybox"):
+        return _string_runner(name, args)
+    if name == "xargs":
+        return _xargs(args)
+    return None
+
+
+def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:
+    if name == "busybox":
+        return tuple(args)
+    for flag in ("-c", "--command", "-x", "--exec"):
+        if flag in args[:-1]:
+            rest = args[args.index(flag) + 1 :]
+            if flag in ("-x", "--exec"):
+                return tuple(rest)
+            return ("sh", "-c", rest[0])
+    if name == "watch":
+        return ("sh", "-c", " ".join(args[skip_options(args, "nq", frozenset({"interval"})) :]))
+    if name == "flock":
+        start = skip_options(args, "wE", frozenset({"timeout", "conflict-exit-code"}))
+        return tuple(args[start + 1 :])
+    return ()
+
+
+def _xargs(args: list[str]) -> tuple[str, ...]:
+    """The command ``xargs`` runs, its input arguments as run-time values."""
+    start = skip_options(
+        args, "adEILnPs", frozenset({"arg-file", "delimiter", "eof", "replace", "max-lines",
+                                     "max-args", "max-procs", "max-chars"})
+    )  # fmt: skip
+    command = args[start:] or ["echo"]
+    options = args[:start]
+    replace = next(
+        (options[i + 1] for i, arg in enumerate(options[:-1]) if arg in ("-I", "--replace")), None
+    )
+    if replace is None and any(arg.startswith("-i") for arg in options):
+        replace = "{}"
+    if replace is None:
+        return (*command, DYNAMIC)
+    return tuple(arg.replace(replace, DYNAMIC) for arg in command)
+
+
+def reads_code_from_stdin(argv: Sequence[str]) -> bool:
+    """True when ``argv`` (wrappers looked through) runs code it reads from its input:
+    a shell or interpreter without a script or code argument, ``source /dev/stdin``."""
+    inner: Sequence[str] | None = argv
+    while inner:
+        argv, inner = inner, unwrap(inner)
+    if not argv:
+        return False
+    name = program(argv[0])
+    args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
+    stdin_paths = {"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"}
+    if name in ("source", "."):
+        return bool(set(argv[1:2]) & stdin_paths)
+    if name in SHELLS:
+        return "-s" in args or not [arg for arg in args if not arg.startswith(("-", "+"))]
+    if name in INTERPRETERS:
+        code_flags, _ = INTERPRETERS[name]
+        return (
+            not code_flags & set(args)
+            and "-m" not in args
+            and all(arg.startswith("-") for arg in args)
+        )
+    return False
