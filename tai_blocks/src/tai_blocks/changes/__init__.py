@@ -11,12 +11,20 @@ Why shaped so
 
 One responsibility per module
     ``_text`` (REPLACE / INSERT_* on a ``find`` that occurs exactly once, BEGIN/END),
-    ``_go_syntax`` (Go source as declarations with whole-line ranges), ``_go_body`` (a
-    block body read as declarations, keyword or not), ``_go_edit`` (MODIFY / ADD_* /
-    DELETE and the ``package``/``import``/``BEGIN``/``END`` targets), ``_format`` and
-    ``goimports`` (formatting once per round, and getting the tool), ``_error_log`` (the
-    XML record of a failure), ``_apply`` (dispatch by op and file type), ``_patch`` (the
-    ``tai patch`` command).
+    ``_go_syntax`` (Go source as declarations with whole-line ranges; validity),
+    ``_go_body`` (a block body read as declarations, keyword or not), ``_splice``
+    (cutting and inserting whole lines), ``_go_header`` (the ``package`` and ``import``
+    targets), ``_go_edit`` (MODIFY / ADD_* / DELETE of declarations, ``BEGIN``/``END``),
+    ``_format`` and ``goimports`` (formatting once per round, and getting the tool),
+    ``_error_log`` (the XML record of a failure), ``_apply`` (dispatch by op and file
+    type; the store's finisher), ``_patch`` (the ``tai patch`` command).
+
+Formatting once per round
+    :func:`apply_change` returns a store carrying :func:`finish_changes` as a finisher
+    (:meth:`~tai_core.store.FileStore.with_finisher`): the store's flush, and its
+    ``-no-apply`` diff, format the Go files the round changed with goimports first. Per
+    block it would cost a process each time and drop imports a later block of the same
+    reply still needs.
 
 The Go parser: tree-sitter-go
     Declarations are found in a real syntax tree, never by pattern-matching source. The
