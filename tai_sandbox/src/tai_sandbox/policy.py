@@ -6,10 +6,10 @@ filesystems; writing to raw devices; recursive ``chmod``/``chown`` of system pat
 bombs; shutting down; force-pushes; code piped from a download (or from any command) into
 a shell; writes to protected paths (``.git/hooks``, ``.git/config``, …) — also when hidden
 behind quoting, variables, ``$(…)``, ``eval``, ``sh -c`` or a wrapper (see ``_words``,
-``_analysis``, ``_commands`` and ``_rules``). Then, when ``allowed_shell_commands`` is configured, only
-the listed commands run, each matched as a whole command (token by token, so spacing does
-not matter but every word does); with no allowlist any other program may run, contained
-by the sandbox.
+``_analysis``, ``_commands`` and ``_rules``). Then, when ``allowed_shell_commands`` is
+configured, only the listed commands run, each matched as a whole command (token by token,
+so spacing does not matter but every word does); with no allowlist any other program may
+run, contained by the sandbox.
 
 The decision is ``tai_shell_policy``; shell blocks are refused by it in a ``tryfirst``
 ``tai_run_block`` (in the reference's shape), so the ``shell`` kind only ever runs
