@@ -238,7 +238,8 @@ try:
     enter(lambda: None)
 except SandboxUnavailable as error:
     print("unavailable:", error)
-print("same process:", os.getpid() == pid, "no sandbox variable:", "TAI_IN_SANDBOX" not in os.environ)
+unchanged = "TAI_IN_SANDBOX" not in os.environ
+print("same process:", os.getpid() == pid, "no sandbox variable:", unchanged)
 """
 
 

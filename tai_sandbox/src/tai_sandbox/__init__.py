@@ -30,9 +30,10 @@ installed here) and would need exactly this code as a fallback anyway; it also s
 new process image, while tai forks itself — already loaded, so entering costs
 milliseconds instead of a second start of Python and every plugin (about 120 ms). The
 kernel interface is small and stable (``unshare``, ``mount``, ``prctl``, ``capset``) and
-the proof in the project's dependency notes showed it works as root and unprivileged. Where the kernel refuses
-(AppArmor-restricted user namespaces, a multi-threaded process, no Linux), tai warns once
-and runs unsandboxed; ``-no-sandbox`` and ``TAI_NO_SANDBOX=1`` skip it on purpose.
+the proof in the project's dependency notes showed it works as root and unprivileged.
+Where the kernel refuses (AppArmor-restricted user namespaces, a multi-threaded process,
+no Linux), tai warns once and runs unsandboxed; ``-no-sandbox`` and ``TAI_NO_SANDBOX=1``
+skip it on purpose.
 """
 
 from tai_sandbox.paths import is_writable
