@@ -20,8 +20,6 @@ the mount layer can only protect the ones that exist when tai starts.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -126,6 +124,9 @@ class WritableSet:
 def go_writable_dirs() -> tuple[Path, ...]:
     """``GOCACHE``, ``GOMODCACHE`` and each ``GOPATH/pkg``: from the environment when set,
     else from ``go env`` (none when Go is not installed). Cached for the process."""
+    import shutil
+    import subprocess
+
     names = ("GOCACHE", "GOMODCACHE", "GOPATH")
     values = {name: os.environ.get(name, "") for name in names}
     missing = [name for name in names if not values[name]]

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tai_blocks.kinds._common import TREE_PARAMS
-from tai_blocks.kinds._run import Finished, run_captured
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+
+if TYPE_CHECKING:
+    from tai_blocks.kinds._run import Finished
 
 #: Seconds a command may run unless ``shell_timeout`` says otherwise.
 DEFAULT_TIMEOUT = 30.0
@@ -68,6 +70,8 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Run the body with ``sh -c`` in the working directory; its output is the result."""
+        from tai_blocks.kinds._run import run_captured
+
         timeout = float(context.config.get("shell_timeout") or DEFAULT_TIMEOUT)
         finished = run_captured(["sh", "-c", block.body], context.cwd, timeout)
         text = (
