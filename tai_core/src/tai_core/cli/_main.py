@@ -145,6 +145,21 @@ def runs_model_output(group: click.Group, args: Sequence[str]) -> bool:
     return rest[0] in ISOLATED_COMMANDS if rest else group.invoke_without_command
 
 
+#: The store's journal directory (``tai_core.store.JOURNAL_DIR``), named here so that a
+#: start with nothing to recover costs one ``stat`` and no import of the store.
+JOURNAL_DIR = ".tai-journal"
+
+
+def _recover_interrupted_flush(cwd: Path) -> None:
+    """Complete or roll back a flush that a killed tai left half done in ``cwd``."""
+    if not (cwd / JOURNAL_DIR).is_dir():
+        return
+    from tai_core.store import recover
+
+    for message in recover(cwd).messages():
+        click.echo(f"tai: {message}", err=True)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run ``tai`` with ``argv`` (default: the process's arguments)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -155,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     app.host.warn_failures()
     if runs_model_output(group, args):
+        _recover_interrupted_flush(Path.cwd())
         isolation = app.host.pm.hook.tai_enter_isolation(
             argv=args, cwd=str(Path.cwd()), config=app.config.values
         )
