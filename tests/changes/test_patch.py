@@ -143,3 +143,22 @@ def test_patch_imports_nothing_heavy_beyond_tree_sitter(
         m for m in modules if m.split(".")[0] in HEAVY and m.split(".")[0] != "tree_sitter"
     )
     assert heavy == []
+
+
+def test_no_apply_prints_the_diff_and_writes_nothing(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    root = project(tmp_path)
+    before = {p.name: p.read_text() for p in root.iterdir() if p.is_file()}
+    result = run_tai("patch", "-no-apply", cwd=root, env=isolated_env)
+    assert result.returncode == 1  # the DELETE of Missing still fails, as it would for real
+    assert "--- a/a.go" in result.stdout and "+++ b/a.go" in result.stdout
+    assert "+func New() string" in result.stdout
+    assert "-old description" in result.stdout and "+new description" in result.stdout
+    assert "\x1b[" not in result.stdout  # piped: no colours
+    assert "Missing" in result.stderr
+    after = {p.name: p.read_text() for p in root.iterdir() if p.is_file()}
+    logs = [name for name in after if name.startswith(".error-log.")]
+    assert len(logs) == 1  # the failing block is logged, as in a real apply
+    assert {name: text for name, text in after.items() if name not in logs} == before
+    assert not (root / "notes").exists()

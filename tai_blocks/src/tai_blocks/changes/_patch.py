@@ -114,15 +114,20 @@ def _remainder(text: str, applied: list[Block]) -> str:
 
 @click.command("patch")
 @click.argument("file", default=".AI", type=click.Path(dir_okay=False))
+@click.option(
+    "-no-apply", "--no-apply", "dry_run", is_flag=True,
+    help="Write nothing; print the unified diff the blocks would make.",
+)  # fmt: skip
 @click.pass_obj
-def patch_command(app: Any, file: str) -> None:
+def patch_command(app: Any, file: str, dry_run: bool) -> None:
     """Apply the change blocks in FILE (default .AI) to the working directory.
 
     Blocks are applied in order through the same code as a run (validation, formatting,
     a crash-atomic write), one line is printed per applied block, and the applied blocks
     are removed from FILE. On an error, what was applied before it is kept and written,
     the error is printed and the exit status is 1: running the command again continues.
-    Other blocks and change blocks without an op stay in FILE.
+    Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
+    written: the unified diff the blocks would make is printed instead.
     """
     from tai_core.store import FileStore, PathError, StoreError, host_policy
 
@@ -139,6 +144,13 @@ def patch_command(app: Any, file: str) -> None:
     store, applied, touched, error = _apply_all(fresh, app.host, text)
     store, applied, finish_error = _finish(fresh, store, applied, touched)
     error = finish_error or error
+    if dry_run:
+        from tai_core.store import render_diff
+
+        click.echo(render_diff(store.pending(), sys.stdout.isatty()), nl=False)
+        if error:
+            click.echo(f"Error: {error}", err=True)
+        sys.exit(1 if error else 0)
     if applied:
         remainder = _remainder(text, applied)
         try:
