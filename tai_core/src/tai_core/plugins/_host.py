@@ -26,12 +26,13 @@ import attrs
 import pluggy
 
 from tai_core import hookspecs
+from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._registry import RegistrationError, Registry, Staging
 
 if TYPE_CHECKING:
-    from importlib.metadata import Distribution, EntryPoint
-
     import click
+
+    from tai_core.plugins._entry_points import EntryPoint
 
 #: The entry-point group plugins register under.
 ENTRY_POINT_GROUP = "tai"
@@ -131,7 +132,6 @@ class PluginHost:
         self.pm.add_hookspecs(hookspecs)
         self.registry = Registry()
         self.records: list[PluginRecord] = []
-        self._distributions: dict[str, Distribution] = {}
         self._stderr = stderr
         self._started: dict[str, float] = {}
         if self.options.trace:
@@ -185,23 +185,20 @@ class PluginHost:
         """Load every plugin of the group ``tai`` (or the given entry points), in name order,
         then run pluggy's ``check_pending``."""
         if entry_points is None:
-            from importlib.metadata import entry_points as find
-
-            entry_points = find(group=ENTRY_POINT_GROUP)
+            entry_points = find_entry_points(ENTRY_POINT_GROUP)
         for entry_point in sorted(entry_points, key=lambda ep: (ep.name, ep.value)):
             self._load_entry_point(entry_point)
         self.pm.check_pending()
 
     def _load_entry_point(self, entry_point: EntryPoint) -> None:
         name = entry_point.name
-        distribution = entry_point.dist.name if entry_point.dist else None
+        dist = entry_point.dist
         record = PluginRecord(
-            name=name, module=entry_point.value, status="loaded", distribution=distribution
-        )
+            name=name, module=entry_point.value, status="loaded",
+            distribution=dist.name if dist else None, version=dist.version if dist else None,
+        )  # fmt: skip
         earlier = self.record(name)
         self.records.append(record)
-        if entry_point.dist is not None:
-            self._distributions[distribution or ""] = entry_point.dist
         if earlier is not None or name == CORE_PLUGIN:
             taken_by = earlier.module if earlier else "tai itself"
             self._fail(record, f"plugin name {name!r} is already taken by {taken_by!r}")
@@ -331,17 +328,10 @@ class PluginHost:
         return [record for record in self.records if record.status == "failed"]
 
     def fill_versions(self) -> None:
-        """Read each plugin's distribution version (metadata parsing: only on demand)."""
-        from importlib.metadata import PackageNotFoundError, version
-
+        """Find the version of plugins registered with a distribution name but no version."""
         for record in self.records:
-            if record.version is not None or record.distribution is None:
-                continue
-            dist = self._distributions.get(record.distribution)
-            try:
-                record.version = dist.version if dist else version(record.distribution)
-            except PackageNotFoundError:
-                record.version = None
+            if record.version is None and record.distribution is not None:
+                record.version = distribution_version(record.distribution)
 
     def warn_failures(self) -> None:
         """One line on stderr per plugin that failed to load."""
