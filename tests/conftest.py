@@ -50,6 +50,13 @@ def isolated_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     yield env
 
 
+def run_context(host: PluginHost, cwd: Path, *, command: str = "go", config=None):
+    """The run context the command line gives blocks (the product's own class)."""
+    from tai_core.commands._session import Context
+
+    return Context(cwd, command, dict(config or {}), host.pm.hook)
+
+
 def tai_executable() -> str:
     """The `tai` script of the environment running the tests."""
     return str(Path(sys.executable).with_name("tai"))

@@ -11,12 +11,7 @@ from tai_core import Block, BlockNotRunnableError, BlockResult, hookimpl, parse_
 from tai_core.blocks import FORMAT_RESTATEMENT, FORMAT_SYSTEM_PROMPT, block_prompts
 from tai_core.plugins import PluginHost
 
-
-@attrs.frozen
-class Context:
-    cwd: Path
-    command: str = "go"
-    config: dict = attrs.Factory(dict)
+from .conftest import run_context
 
 
 def block(text: str) -> Block:
@@ -101,7 +96,7 @@ def test_contract_flags(host: PluginHost) -> None:
 
 
 def test_kinds_that_cannot_run_yet_say_so(host: PluginHost, tmp_path: Path) -> None:
-    context = Context(cwd=tmp_path)
+    context = run_context(host, tmp_path)
     parsed = block("<<紫藤 go-test\n紫藤")
     kind = host.registry.block_kinds[parsed.kind]
     with pytest.raises(BlockNotRunnableError, match="cannot run in this version"):
@@ -112,7 +107,9 @@ def test_kinds_that_cannot_run_yet_say_so(host: PluginHost, tmp_path: Path) -> N
 def test_continue_runs_for_real(host: PluginHost, tmp_path: Path) -> None:
     parsed = block("<<紫藤 continue\nnow write the tests\n紫藤")
     kind = host.registry.block_kinds["continue"]
-    result = host.pm.hook.tai_run_block(block=parsed, kind=kind, context=Context(cwd=tmp_path))
+    result = host.pm.hook.tai_run_block(
+        block=parsed, kind=kind, context=run_context(host, tmp_path)
+    )
     assert result == BlockResult(kind="continue", ok=True, text="now write the tests")
 
 
@@ -139,7 +136,7 @@ def test_policy_and_wrapper_plugins_around_a_run(host: PluginHost, tmp_path: Pat
     host.register(Refuser(), "refuser")
     host.register(Shouter(), "shouter")
     kind = host.registry.block_kinds["continue"]
-    context = Context(cwd=tmp_path)
+    context = run_context(host, tmp_path)
     refused = host.pm.hook.tai_run_block(
         block=block("<<紫藤 continue\nforbidden\n紫藤"), kind=kind, context=context
     )

@@ -156,23 +156,17 @@ def test_model_commands_enter_the_sandbox(work: Path, env) -> None:
 SHELL_BLOCKS = """
 import json, sys
 from pathlib import Path
-import attrs
 from tai_core import Block
 from tai_core.cli import make_group
+from tai_core.commands._session import Context
 from tai_core.plugins import LoadOptions, PluginHost
-
-@attrs.frozen
-class Context:
-    cwd: Path
-    command: str
-    config: dict
 
 host = PluginHost(LoadOptions(), cli=make_group())
 host.load_entry_points()
 kind = host.registry.block_kinds["shell"]
 for body in sys.argv[1:]:
     block = Block(kind="shell", delimiter="W", params={}, body=body, line=1, start=0, end=0)
-    context = Context(Path.cwd(), "go", {"shell": True})
+    context = Context(Path.cwd(), "go", {"shell": True}, host.pm.hook)
     result = host.pm.hook.tai_run_block(block=block, kind=kind, context=context)
     print(json.dumps([result.ok, result.text]))
 """

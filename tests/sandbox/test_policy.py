@@ -6,14 +6,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import attrs
 import pytest
 
 from tai_core import Block
 from tai_core.plugins import PluginHost
 from tai_sandbox.policy import decide
 
-from ..conftest import run_tai
+from ..conftest import run_context, run_tai
 from .corpus import DESTRUCTIVE, ORDINARY
 
 
@@ -98,18 +97,11 @@ def test_policy_check_reads_the_allowlist(repo: Path, isolated_env: dict[str, st
     assert "not in allowed_shell_commands" in other.stdout
 
 
-@attrs.frozen
-class Context:
-    cwd: Path
-    command: str = "go"
-    config: dict = attrs.Factory(dict)
-
-
 def test_refused_shell_blocks_never_run(host: PluginHost, repo: Path) -> None:
     body = "touch ran && rm -rf ~"
     block = Block(kind="shell", delimiter="W", params={}, body=body, line=1, start=0, end=0)
     kind = host.registry.block_kinds["shell"]
-    result = host.pm.hook.tai_run_block(block=block, kind=kind, context=Context(repo))
+    result = host.pm.hook.tai_run_block(block=block, kind=kind, context=run_context(host, repo))
     assert not result.ok
     assert result.text == (
         f"Shell command rejected: {body}\n\nError: recursive rm deletes the home directory\n"

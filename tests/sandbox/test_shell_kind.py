@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 import time
+from functools import cache
 from pathlib import Path
 
-import attrs
 import pytest
 
 from tai_blocks.kinds._run import run_captured
 from tai_blocks.kinds.shell import ShellKind, shell_enabled
 from tai_core import Block
+from tai_core.plugins import LoadOptions, PluginHost
+
+from ..conftest import run_context
 
 
-@attrs.frozen
-class Context:
-    cwd: Path
-    command: str = "go"
-    config: dict = attrs.Factory(dict)
+@cache
+def _host() -> PluginHost:
+    host = PluginHost(LoadOptions())
+    host.load_entry_points()
+    return host
 
 
 def run(body: str, cwd: Path, **config: object):
     block = Block(kind="shell", delimiter="W", params={}, body=body, line=1, start=0, end=0)
-    return ShellKind().execute(block, Context(cwd, config=dict(config)))
+    return ShellKind().execute(block, run_context(_host(), cwd, config=config))
 
 
 def test_success_in_the_reference_shape(tmp_path: Path) -> None:
@@ -74,3 +77,13 @@ def test_output_is_capped_keeping_head_and_tail(tmp_path: Path) -> None:
 )
 def test_shell_enabled(config: dict, flag: bool | None, enabled: bool) -> None:
     assert shell_enabled(config, flag) is enabled
+
+
+def test_without_any_shell_policy_nothing_runs(tmp_path: Path) -> None:
+    unguarded = PluginHost(LoadOptions(blocked=frozenset({"shell-policy"})))
+    unguarded.load_entry_points()
+    block = Block(kind="shell", delimiter="W", params={}, body="touch ran", line=1, start=0, end=0)
+    result = ShellKind().execute(block, run_context(unguarded, tmp_path))
+    assert not result.ok
+    assert result.text.startswith("Shell command rejected: touch ran\n\nError: no shell policy")
+    assert not (tmp_path / "ran").exists()

@@ -28,7 +28,7 @@ from typing import Any
 
 import click
 
-from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_core import hookimpl
 from tai_core.config import ConfigError, load_config
 from tai_sandbox.paths import WritableSet, resolve, writable_set
 
@@ -86,19 +86,6 @@ def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str]:
     except ConfigError as error:
         return False, f"the configuration cannot be read: {error}"
     return decide(command, cwd, config)
-
-
-@hookimpl(tryfirst=True)
-def tai_run_block(block: Block, kind: BlockKind, context: RunContext) -> BlockResult | None:
-    """Refuse a shell block the policy refuses; leave the others to the kind."""
-    if kind.name != "shell":
-        return None
-    allowed, reason = decide(block.body, context.cwd, context.config)
-    if allowed:
-        return None
-    return BlockResult(
-        kind=block.kind, ok=False, text=f"Shell command rejected: {block.body}\n\nError: {reason}\n"
-    )
 
 
 @click.group("policy")

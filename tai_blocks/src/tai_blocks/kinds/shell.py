@@ -46,6 +46,13 @@ def _status(finished: Finished, timeout: float) -> str:
     return f"Command failed with error: {error}"
 
 
+#: The refusal when no plugin implements ``tai_shell_policy``: commands never run unchecked.
+NO_POLICY = (
+    "no shell policy is installed (tai-sandbox provides one, or -p no:shell-policy switched "
+    "it off), so no command may run"
+)
+
+
 class ShellKind(BlockKind):
     """Run one shell command in the working directory."""
 
@@ -69,9 +76,17 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
     requires_body = "a command"
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
-        """Run the body with ``sh -c`` in the working directory; its output is the result."""
+        """Ask the shell policy (``tai_shell_policy``: first answer wins, none means no), then
+        run the body with ``sh -c`` in the working directory; its output is the result."""
         from tai_blocks.kinds._run import run_captured
 
+        decision = context.hook.tai_shell_policy(command=block.body, cwd=str(context.cwd))
+        allowed, reason = decision or (False, NO_POLICY)
+        if not allowed:
+            return BlockResult(
+                kind=self.name, ok=False,
+                text=f"Shell command rejected: {block.body}\n\nError: {reason}\n",
+            )  # fmt: skip
         timeout = float(context.config.get("shell_timeout") or DEFAULT_TIMEOUT)
         finished = run_captured(["sh", "-c", block.body], context.cwd, timeout)
         text = (

@@ -88,6 +88,12 @@ class RunContext(Protocol):
         """The merged configuration of the run."""
         ...
 
+    @property
+    def hook(self) -> Any:
+        """The plugin manager's hook relay, for kinds that consult policies
+        (``context.hook.tai_shell_policy(command=…, cwd=…)``)."""
+        ...
+
 
 class BlockNotRunnableError(Exception):
     """A block of a kind whose execution this installation of tai does not provide.

@@ -53,6 +53,7 @@ class Context:
     cwd: Path
     command: str
     config: Mapping[str, Any]
+    hook: Any = attrs.field(repr=False)
 
 
 def resolve(app: AppContext, name: str | None, *, confidential: bool) -> tuple[Provider, ModelSpec]:
@@ -95,7 +96,7 @@ def make_setup(
     )
     return SessionSetup(
         options=options, provider=provider, spec=spec, kinds=host.registry.block_kinds,
-        system=system, context=Context(cwd, command, config), workspace=workspace,
+        system=system, context=Context(cwd, command, config, host.pm.hook), workspace=workspace,
         handoff=handoff,
     )  # fmt: skip
 
