@@ -45,10 +45,11 @@ def test_protection_rules(path: str, protected: bool) -> None:
 
 def test_the_writable_set(repo: Path, tmp_path: Path) -> None:
     config_dir = tmp_path / "config"
-    writable = writable_set(
-        repo, {"protected_paths": ["deploy"]}, {"TAI_CONFIG_DIR": str(config_dir)}, go_dirs=()
-    )
-    assert writable.roots == (repo, config_dir, Path("/tmp"), Path("/dev/shm"))
+    environ = {"TAI_CONFIG_DIR": str(config_dir), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    writable = writable_set(repo, {"protected_paths": ["deploy"]}, environ, go_dirs=())
+    cache_dir = tmp_path / "cache" / "tai"  # tools tai installs (goimports) go here
+    assert cache_dir.is_dir()
+    assert writable.roots == (repo, config_dir, cache_dir, Path("/tmp"), Path("/dev/shm"))
     assert writable.is_writable("src/main.go")
     assert writable.is_writable(config_dir / "sessions.db")
     assert not writable.is_writable(config_dir / "tai.toml")

@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.config import FILE_NAMES, load_config, user_config_dir
+from tai_core.config import FILE_NAMES, load_config, user_cache_dir, user_config_dir
 
 #: Writable everywhere, but fresh inside the sandbox (nothing written there outlives it).
 SCRATCH_ROOTS: tuple[Path, ...] = (Path("/tmp"), Path("/dev/shm"))
@@ -173,8 +173,12 @@ def writable_set(
     the Go directories, default :func:`go_writable_dirs`)."""
     here = cwd.resolve()
     config_dir = user_config_dir(environ).expanduser().resolve()
+    cache_dir = user_cache_dir(environ).expanduser()
+    cache_dir.mkdir(parents=True, exist_ok=True)
     go = go_writable_dirs() if go_dirs is None else go_dirs
-    roots = [here, *(path.resolve() for path in go), config_dir, *SCRATCH_ROOTS]
+    roots = [
+        here, *(path.resolve() for path in go), config_dir, cache_dir.resolve(), *SCRATCH_ROOTS,
+    ]  # fmt: skip
     extra = [resolve(entry, here) for entry in config.get("protected_paths", [])]
     hooks = _hooks_path(here)
     if hooks is not None:

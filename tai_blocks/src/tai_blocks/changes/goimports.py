@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tai_core.config import user_cache_dir
+
 MODULE = "golang.org/x/tools/cmd/goimports"
 VERSION = "v0.52.0"
 _EXE = ".exe" if sys.platform == "win32" else ""
@@ -56,17 +58,6 @@ def tool_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(go_binary().parent), env.get("PATH", "")])
     return env
-
-
-def cache_dir() -> Path:
-    """tai's directory in the user's cache directory (``XDG_CACHE_HOME`` on Linux)."""
-    if sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    elif sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "tai"
 
 
 def install(destination: Path) -> Path:
@@ -119,7 +110,7 @@ def goimports_binary() -> Path:
         found = path if path.is_file() else install(path)
     else:
         on_path = shutil.which("goimports")
-        cached = cache_dir() / "bin" / f"goimports{_EXE}"
+        cached = user_cache_dir() / "bin" / f"goimports{_EXE}"
         if on_path:
             found = Path(on_path)
         elif cached.is_file():

@@ -13,6 +13,7 @@ from tai_core.config._load import (
     config_directories,
     go_module_root,
     load_config,
+    user_cache_dir,
     user_config_dir,
 )
 
@@ -23,5 +24,6 @@ __all__ = [
     "config_directories",
     "go_module_root",
     "load_config",
+    "user_cache_dir",
     "user_config_dir",
 ]

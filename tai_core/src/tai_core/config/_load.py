@@ -63,6 +63,21 @@ def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
     return base / "tai"
 
 
+def user_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """tai's directory in the user's cache directory (tools tai installs, such as goimports):
+    ``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
+    ``%LocalAppData%`` on Windows."""
+    env = os.environ if environ is None else environ
+    home = Path(env.get("HOME") or Path.home())
+    if sys.platform == "win32":
+        base = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Caches"
+    else:
+        base = Path(env.get("XDG_CACHE_HOME") or home / ".cache")
+    return base / "tai"
+
+
 def go_module_root(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` holding a ``go.mod``."""
     for directory in (start, *start.parents):
