@@ -12,7 +12,8 @@ relies on the one before:
    *through* device nodes, so the raw disks are simply absent) and ``/proc`` (of the new
    PID namespace).
 5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
-   from a handle opened in step 2.
+   from a handle opened in step 2, and so, read-only, is tai's own installation when it
+   lives under ``/tmp`` (a CI checkout): the forked tai still imports modules lazily.
 6. Protected paths are bound read-only over themselves; the directories between a
    writable root and a protected path are bound onto themselves too, because a mount
    point cannot be renamed or removed (EBUSY): ``mv .git x; mkdir .git`` would otherwise
@@ -95,10 +96,24 @@ def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
     return sorted(anchors, key=lambda path: len(path.parts))
 
 
-def _restore_hidden(handles: dict[Path, int]) -> None:
-    """Bind again the writable roots the fresh mounts hid (a working directory under
-    ``/tmp``). Their parent directories, recreated inside the fresh mount, are made
-    read-only, as the host's parents are: only the roots themselves are writable."""
+def hidden_by_fresh_mounts(paths: Iterable[Path]) -> list[Path]:
+    """The existing directories of ``paths`` that the fresh ``/tmp`` would hide, without
+    those inside another of them."""
+    candidates = sorted(
+        {path.resolve() for path in paths if path.is_dir()}, key=lambda path: len(path.parts)
+    )
+    kept: list[Path] = []
+    for path in candidates:
+        if Path("/tmp") in path.parents and not _inside(path, kept):
+            kept.append(path)
+    return kept
+
+
+def _restore_hidden(handles: dict[Path, int], readonly: frozenset[Path]) -> None:
+    """Bind again the roots the fresh mounts hid (a working directory under ``/tmp``; the
+    ``readonly`` ones: a Python installation there). Their parent directories, recreated
+    inside the fresh mount, are made read-only, as the host's parents are: only the roots
+    themselves are writable, and the ``readonly`` ones not even they."""
     hidden = []
     for root, handle in handles.items():
         seen = os.fstat(handle)
@@ -115,15 +130,24 @@ def _restore_hidden(handles: dict[Path, int]) -> None:
     for top in sorted(tops):
         _bind(top, top)
         _linux.remount_readonly(str(top))
-    for root in hidden:
+    for root in sorted(hidden, key=lambda path: len(path.parts)):
         _bind(f"/proc/self/fd/{handles[root]}", root)
+        if root in readonly:
+            _linux.remount_readonly(str(root))
     for handle in handles.values():
         os.close(handle)
 
 
-def build_view(writable: WritableSet, protected: list[Path]) -> list[str]:
+def build_view(
+    writable: WritableSet, protected: list[Path], visible: Iterable[Path] = ()
+) -> list[str]:
     """Make this mount namespace's view; the mount points that could not be made
-    read-only (each ``"path: reason"``), which stay as they were."""
+    read-only (each ``"path: reason"``), which stay as they were.
+
+    ``visible`` are directories that must stay readable although the fresh ``/tmp`` would
+    hide them: tai's own installation when it lives there (a forked tai still imports
+    modules lazily).
+    """
     _linux.mount(None, "/", None, _linux.MS_REC | _linux.MS_PRIVATE)
     host_roots = sorted(
         (
@@ -135,7 +159,8 @@ def build_view(writable: WritableSet, protected: list[Path]) -> list[str]:
     )
     for root in host_roots:
         _bind(root, root)
-    handles = {root: os.open(root, os.O_PATH | os.O_CLOEXEC) for root in host_roots}
+    keep = [path for path in hidden_by_fresh_mounts(visible) if not _inside(path, host_roots)]
+    handles = {root: os.open(root, os.O_PATH | os.O_CLOEXEC) for root in [*host_roots, *keep]}
     problems = []
     for point in reversed(_mountpoints()):
         if _inside(point, host_roots) or _inside(point, _REPLACED):
@@ -148,7 +173,7 @@ def build_view(writable: WritableSet, protected: list[Path]) -> list[str]:
         _linux.mount("tmpfs", "/tmp", "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777")
     _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
-    _restore_hidden(handles)
+    _restore_hidden(handles, frozenset(keep))
     for anchor in _anchors(protected, tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):

@@ -64,7 +64,9 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     for directory in (*go_writable_dirs(), user_config_dir()):
         directory.mkdir(parents=True, exist_ok=True)
     try:
-        problems = enter(partial(build_view, writable, existing_protected(writable)))
+        installation = [Path(sys.prefix), *(Path(entry) for entry in sys.path if entry)]
+        view = partial(build_view, writable, existing_protected(writable), installation)
+        problems = enter(view)
     except SandboxUnavailable as error:
         _warn_once(f"running without the sandbox: {error}")
         return None
