@@ -110,3 +110,16 @@ def test_the_path_policy_hook(host: PluginHost, repo: Path, monkeypatch) -> None
     assert not allowed and "protected" in reason
     assert not hook(path="/etc/hosts", operation="create")[0]
     assert hook(path="/etc/hosts", operation="read") is None
+
+
+def test_installation_under_tmp_is_kept_visible(tmp_path: Path) -> None:
+    from tai_sandbox._mounts import hidden_by_fresh_mounts
+
+    venv = tmp_path / "venv"
+    (venv / "lib" / "site").mkdir(parents=True)
+    src = tmp_path / "src"
+    src.mkdir()
+    kept = hidden_by_fresh_mounts(
+        [venv, venv / "lib" / "site", src, tmp_path / "gone", Path("/usr")]
+    )
+    assert kept == sorted([venv.resolve(), src.resolve()], key=lambda p: len(p.parts))
