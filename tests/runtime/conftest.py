@@ -66,6 +66,7 @@ def run_replay(
     require_completion: bool = True,
     workspace: Any = None,
     handoff: Any = None,
+    describe: Any = None,
 ) -> Outcome:
     """Run one submit of a session whose model replays ``replies``."""
     path = transcript(tmp_path / "model.replay", replies)
@@ -74,7 +75,7 @@ def run_replay(
     setup = make_setup(
         host, {}, (provider, spec), command=command, system="SYSTEM",
         require_completion=require_completion, cwd=tmp_path, workspace=workspace,
-        handoff=handoff,
+        handoff=handoff, describe=describe,
     )  # fmt: skip
     setup = attrs.evolve(setup, retry_policy=FAST_RETRIES)
 

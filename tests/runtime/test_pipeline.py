@@ -298,3 +298,14 @@ def test_handoff_note_after_truncation(replay, handoff_text) -> None:
     outcome = replay([long_cut, f"{expect}ok\n{SUMMARY}"], handoff=handoff)
     assert isinstance(outcome.terminal, RunFinished)
     assert seen and seen[0].startswith(long_cut)
+
+
+def test_a_bug_after_the_run_still_ends_it_visibly(replay) -> None:
+    def broken(workspace):
+        raise KeyError("oops")
+
+    outcome = replay([f"ok\n{SUMMARY}"], workspace=Notebook(), describe=broken)
+    failed = outcome.terminal
+    assert isinstance(failed, RunFailed)
+    assert failed.message == "internal error: KeyError: 'oops'"
+    assert any("Traceback" in e.message for e in outcome.of(Notice))

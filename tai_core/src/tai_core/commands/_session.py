@@ -77,6 +77,22 @@ def _handoff(app: AppContext, flags: GenerationFlags, main: tuple[Provider, Mode
     return HandoffWriter(provider, spec)
 
 
+def open_workspace(host: PluginHost, config: Mapping[str, Any], cwd: Path) -> Any:
+    """The in-memory store a run's change blocks go to (flushed when a round succeeds)."""
+    from tai_core.store import FileStore, host_policy
+
+    return FileStore.open(
+        cwd, protected=config.get("protected_paths", []), policy=host_policy(host)
+    )
+
+
+def describe_changes(workspace: Any) -> str:
+    """The unified diff of everything a run changed (coloured when stderr is a terminal)."""
+    from tai_core.store import render_diff
+
+    return render_diff(workspace.changes(), sys.stderr.isatty())
+
+
 def make_setup(
     host: PluginHost,
     config: Mapping[str, Any],
@@ -88,6 +104,7 @@ def make_setup(
     cwd: Path,
     workspace: Any = None,
     handoff: Any = None,
+    describe: Any = None,
 ) -> SessionSetup:
     """The setup of a new session of ``command`` (a fresh session id)."""
     provider, spec = model
@@ -97,7 +114,7 @@ def make_setup(
     return SessionSetup(
         options=options, provider=provider, spec=spec, kinds=host.registry.block_kinds,
         system=system, context=Context(cwd, command, config, host.pm.hook), workspace=workspace,
-        handoff=handoff,
+        handoff=handoff, describe_changes=describe,
     )  # fmt: skip
 
 

@@ -36,6 +36,13 @@ from tai_core.models import (
 from tai_core.pipeline._state import Attempt, BlockApplyError
 
 
+def _describe(error: Exception) -> str:
+    """A kind's own errors speak for themselves; a built-in exception is a bug, named."""
+    if type(error).__module__ == "builtins" or not str(error):
+        return f"{type(error).__name__}: {error}"
+    return str(error)
+
+
 def applies(kind: BlockKind | None, command: str, workspace: Any) -> bool:
     """True when blocks of ``kind`` are applied while streaming: a streaming kind available
     in ``command``, in a run that has a workspace (not a dry run)."""
@@ -142,4 +149,4 @@ class AttemptRunner:
         except BlockNotRunnableError as error:
             raise BlockApplyError(block, str(error)) from None
         except Exception as error:  # noqa: BLE001 - any apply failure fails the attempt
-            raise BlockApplyError(block, f"{type(error).__name__}: {error}") from None
+            raise BlockApplyError(block, _describe(error)) from None

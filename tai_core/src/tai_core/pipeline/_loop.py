@@ -40,6 +40,7 @@ from tai_core.pipeline._state import (
     RunOptions,
     RunState,
     UsageRow,
+    WorkspaceError,
 )
 from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
@@ -150,6 +151,8 @@ class Pipeline:
             base = self._account(base, attempt, attempt_no, started)
             verdict = self._verdict(attempt)
             if verdict == "success":
+                attempt, verdict = self._finish_workspace(attempt)
+            if verdict == "success":
                 self._round_end(state.round, "success")
                 return await self._succeed(attrs.evolve(base, workspace=attempt.workspace), attempt)
             if attempt_no > retries:
@@ -202,9 +205,23 @@ class Pipeline:
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
         return self._event(state, f"finish {outcome}", event="finish", finish=outcome)
 
+    @staticmethod
+    def _finish_workspace(attempt: Attempt) -> tuple[Attempt, str]:
+        """Let the workspace finish the round's edits (formatting) before deciding success:
+        a failure there fails the attempt like a change that could not be applied."""
+        finish = getattr(attempt.workspace, "finished", None)
+        if finish is None:
+            return attempt, "success"
+        try:
+            return attrs.evolve(attempt, workspace=finish()), "success"
+        except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
+            return attrs.evolve(attempt, failure=WorkspaceError(str(error))), "failed"
+
     def _verdict(self, attempt: Attempt) -> str:
         if attempt.failure is not None:
-            if not attempt.produced and not isinstance(attempt.failure, BlockApplyError):
+            if not attempt.produced and not isinstance(
+                attempt.failure, BlockApplyError | WorkspaceError
+            ):
                 raise RunError(str(attempt.failure))
             return "failed"
         if (attempt.finish or "").lower() in LENGTH_FINISHES:
@@ -229,7 +246,7 @@ class Pipeline:
                 str(attempt.failure),
                 attempt_no,
                 retries,
-                isinstance(attempt.failure, BlockApplyError),
+                isinstance(attempt.failure, BlockApplyError | WorkspaceError),
             )
             self.emit(Notice(self.options.session_id, "warning", f"retrying: {attempt.failure}"))
             base = self._event(base, str(attempt.failure), event="retry")
@@ -254,7 +271,10 @@ class Pipeline:
         self, state: RunState, attempt: Attempt
     ) -> tuple[RunState, list[str] | None]:
         if state.workspace is not None and hasattr(state.workspace, "flush"):
-            state = attrs.evolve(state, workspace=state.workspace.flush())
+            try:
+                state = attrs.evolve(state, workspace=state.workspace.flush())
+            except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
+                raise RunError(f"writing the round's changes failed: {error}") from None
         applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
         dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
         valid, invalid = self._validate(

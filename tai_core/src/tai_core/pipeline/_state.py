@@ -75,7 +75,7 @@ class Attempt:
     usage: Usage | None
     finish: str | None
     #: Set when the attempt failed: a provider error or a block that could not be applied.
-    failure: ProviderError | BlockApplyError | None = None
+    failure: ProviderError | BlockApplyError | WorkspaceError | None = None
 
     @property
     def produced(self) -> bool:
@@ -93,6 +93,10 @@ class BlockApplyError(Exception):
 
     def __str__(self) -> str:
         return f"{self.block.kind} block at line {self.block.line} failed: {self.reason}"
+
+
+class WorkspaceError(Exception):
+    """The workspace could not finish the attempt's edits (formatting refused a file)."""
 
 
 class RunError(Exception):

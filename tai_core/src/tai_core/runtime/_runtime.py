@@ -168,25 +168,38 @@ class Runtime:
         session.task = asyncio.get_running_loop().create_task(self._run(session, command))
 
     async def _run(self, session: _Session, command: Submit) -> None:
-        pipeline = session.pipeline
+        """Run one submit; whatever happens, exactly one terminal event is published."""
         session_id = command.session_id
-        start = pipeline.with_input(session.state, command.text, command.shown or command.text)
         try:
-            result = await pipeline.run(start)
+            finished = await self._finished_run(session, command)
         except asyncio.CancelledError:
             self.bus.publish(RunCancelled(session_id))
             return
         except RunFailure as failure:
             self.bus.publish(RunFailed(session_id, str(failure), failure.report))
             return
-        session.state = result.state
-        describe = session.setup.describe_changes
-        self.bus.publish(
-            RunFinished(
-                session_id,
-                summary="\n".join(result.state.summaries),
-                report=result.report,
-                diff=describe(result.state.workspace) if describe else "",
-                remaining=result.state.remaining,
+        except Exception as error:  # noqa: BLE001 - a bug must still end the run visibly
+            import traceback
+
+            detail = "".join(traceback.format_exception(error)).rstrip()
+            self.bus.publish(Notice(session_id, "error", f"internal error:\n{detail}"))
+            self.bus.publish(
+                RunFailed(session_id, f"internal error: {type(error).__name__}: {error}")
             )
+            return
+        self.bus.publish(finished)
+
+    async def _finished_run(self, session: _Session, command: Submit) -> RunFinished:
+        pipeline = session.pipeline
+        start = pipeline.with_input(session.state, command.text, command.shown or command.text)
+        result = await pipeline.run(start)
+        describe = session.setup.describe_changes
+        finished = RunFinished(
+            command.session_id,
+            summary="\n".join(result.state.summaries),
+            report=result.report,
+            diff=describe(result.state.workspace) if describe else "",
+            remaining=result.state.remaining,
         )
+        session.state = result.state
+        return finished
