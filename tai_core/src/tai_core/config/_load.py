@@ -43,6 +43,34 @@ class Config:
         return self.values.get(key, default)
 
 
+@attrs.frozen
+class _PlatformDir:
+    """Where one kind of per-user directory lives on each platform."""
+
+    windows_variable: str
+    windows_default: tuple[str, ...]
+    mac: tuple[str, ...]
+    xdg_variable: str
+    xdg_default: str
+
+
+_CONFIG = _PlatformDir("APPDATA", ("AppData", "Roaming"), ("Library", "Application Support"),
+                       "XDG_CONFIG_HOME", ".config")  # fmt: skip
+_CACHE = _PlatformDir("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Caches"),
+                      "XDG_CACHE_HOME", ".cache")  # fmt: skip
+
+
+def _tai_dir(kind: _PlatformDir, env: Mapping[str, str]) -> Path:
+    home = Path(env.get("HOME") or Path.home())
+    if sys.platform == "win32":
+        base = Path(env.get(kind.windows_variable) or home.joinpath(*kind.windows_default))
+    elif sys.platform == "darwin":
+        base = home.joinpath(*kind.mac)
+    else:
+        base = Path(env.get(kind.xdg_variable) or home / kind.xdg_default)
+    return base / "tai"
+
+
 def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
     """tai's directory in the user's config directory (``TAI_CONFIG_DIR`` overrides).
 
@@ -53,29 +81,14 @@ def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     if env.get("TAI_CONFIG_DIR"):
         return Path(env["TAI_CONFIG_DIR"])
-    home = Path(env.get("HOME") or Path.home())
-    if sys.platform == "win32":
-        base = Path(env.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
-    return base / "tai"
+    return _tai_dir(_CONFIG, env)
 
 
 def user_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     """tai's directory in the user's cache directory (tools tai installs, such as goimports):
     ``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
     ``%LocalAppData%`` on Windows."""
-    env = os.environ if environ is None else environ
-    home = Path(env.get("HOME") or Path.home())
-    if sys.platform == "win32":
-        base = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Caches"
-    else:
-        base = Path(env.get("XDG_CACHE_HOME") or home / ".cache")
-    return base / "tai"
+    return _tai_dir(_CACHE, os.environ if environ is None else environ)
 
 
 def go_module_root(start: Path) -> Path | None:
