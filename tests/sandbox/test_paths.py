@@ -122,4 +122,4 @@ def test_installation_under_tmp_is_kept_visible(tmp_path: Path) -> None:
     kept = hidden_by_fresh_mounts(
         [venv, venv / "lib" / "site", src, tmp_path / "gone", Path("/usr")]
     )
-    assert kept == sorted([venv.resolve(), src.resolve()], key=lambda p: len(p.parts))
+    assert kept == [src.resolve(), venv.resolve()]  # outermost first, then by name

@@ -100,7 +100,8 @@ def hidden_by_fresh_mounts(paths: Iterable[Path]) -> list[Path]:
     """The existing directories of ``paths`` that the fresh ``/tmp`` would hide, without
     those inside another of them."""
     candidates = sorted(
-        {path.resolve() for path in paths if path.is_dir()}, key=lambda path: len(path.parts)
+        {path.resolve() for path in paths if path.is_dir()},
+        key=lambda path: (len(path.parts), str(path)),
     )
     kept: list[Path] = []
     for path in candidates:
