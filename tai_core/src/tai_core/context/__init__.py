@@ -1,0 +1,31 @@
+"""Context: the parts of a run's first request, and the order that keeps its prefix stable.
+
+Providers (plugins: the Go provider, the any-text provider) collect parts; the prompt
+builder (``_prompt``) orders them by tier and key and places the dynamic material — the
+time, the task, loop feedback — last, so that the static prefix is byte-identical across
+requests and stays in the model provider's cache.
+"""
+
+from tai_core.context._contract import (
+    TIER_CONTEXT,
+    TIER_EXTERNAL,
+    TIER_FILES,
+    TIER_FOCUS,
+    TIER_HINTS,
+    ContextError,
+    ContextPart,
+    ContextProvider,
+    ContextRequest,
+)
+
+__all__ = [
+    "TIER_CONTEXT",
+    "TIER_EXTERNAL",
+    "TIER_FILES",
+    "TIER_FOCUS",
+    "TIER_HINTS",
+    "ContextError",
+    "ContextPart",
+    "ContextProvider",
+    "ContextRequest",
+]

@@ -1,0 +1,90 @@
+"""What a context provider receives and returns.
+
+A context provider turns the request's focus and context patterns into *parts*: rendered
+pieces of the first request. Each part carries a tier and a key, and the prompt builder
+orders parts by ``(tier, key)`` only — never by discovery order — so the same inputs give
+the same bytes, and a change to a focus file (the last tier) moves nothing before it
+(prefix stability: everything before the edit stays in the provider's cache).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+
+#: Tiers, in prompt order. Files of modules outside the project come first, the project's
+#: context next, its focus last; explicit ``-file`` files and hints close the context.
+TIER_EXTERNAL = 0
+TIER_CONTEXT = 1
+TIER_FOCUS = 2
+TIER_FILES = 3
+TIER_HINTS = 4
+
+
+def _always_writable(path: Path) -> bool:
+    del path
+    return True
+
+
+@attrs.frozen
+class ContextRequest:
+    """The inputs of context collection for one run (or one goal loop)."""
+
+    cwd: Path
+    command: str
+    #: Focus patterns (``-pkg``/``-load``; the provider's default when empty).
+    focus: tuple[str, ...] = ()
+    #: Context patterns (``-ctx``/``-dep``): packages guaranteed to be shown as code.
+    context: tuple[str, ...] = ()
+    #: Packages whose documentation is added (``-doc``).
+    docs: tuple[str, ...] = ()
+    #: Regular expressions a file must match to be included (``-match``).
+    match: tuple[str, ...] = ()
+    #: Exclusion patterns (``-ignore`` and the ``ignore`` configuration key).
+    ignore: tuple[str, ...] = ()
+    #: Full source of the focus instead of its documentation (``-all-src``).
+    all_src: bool = False
+    config: Mapping[str, Any] = attrs.field(factory=dict)
+    #: Whether a path may be written in this run (the sandbox's answer); parts of files
+    #: that may not are marked read-only.
+    is_writable: Callable[[Path], bool] = _always_writable
+
+
+@attrs.frozen
+class ContextPart:
+    """One rendered piece of the context.
+
+    ``tier`` and ``key`` decide its place (see the module docstring); ``path`` names the
+    file or package it shows, and ``read_only`` marks one the run may not change (the
+    prompt names those files so the model never targets them).
+    """
+
+    tier: int
+    key: str
+    text: str
+    path: str = ""
+    read_only: bool = False
+
+
+class ContextProvider(Protocol):
+    """A context provider as registered through ``tai_register_context_providers``."""
+
+    name: str
+    description: str
+
+    def applies(self, cwd: Path) -> bool:
+        """True when this provider serves a run in ``cwd`` (the Go provider: inside a Go
+        module). The default command picks the first provider that applies."""
+        ...
+
+    def collect(self, request: ContextRequest) -> tuple[ContextPart, ...]:
+        """The parts for ``request``; raise :class:`ContextError` when the inputs cannot
+        be served (a pattern that matches nothing, a broken module)."""
+        ...
+
+
+class ContextError(Exception):
+    """Context that cannot be collected; the message names the pattern or file."""
