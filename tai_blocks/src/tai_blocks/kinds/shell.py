@@ -75,6 +75,10 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
     disabled_notice = "commands cannot be run now; state the command in prose for the user to run."
     requires_body = "a command"
 
+    def available(self, config: Mapping[str, Any]) -> bool:
+        """On with ``-shell`` (``shell = true``) or an ``allowed_shell_commands`` list."""
+        return shell_enabled(config)
+
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Ask the shell policy (``tai_shell_policy``: first answer wins, none means no), then
         run the body with ``sh -c`` in the working directory; its output is the result."""

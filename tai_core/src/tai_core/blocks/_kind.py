@@ -135,6 +135,12 @@ class BlockKind:
     #: responses): their blocks are recorded, never executed.
     runs: ClassVar[bool] = True
 
+    def available(self, config: Mapping[str, Any]) -> bool:
+        """Whether the kind is switched on by ``config`` (flags already merged in); a kind
+        that is off is announced as disabled in the prompt. On by default."""
+        del config
+        return True
+
     def validate(self, block: Block) -> list[str]:
         """Problems of ``block`` (empty when valid): unknown, missing or bad parameters, a
         missing body when :attr:`requires_body` says what it must hold, then whatever

@@ -43,10 +43,10 @@ def _describe(error: Exception) -> str:
     return str(error)
 
 
-def applies(kind: BlockKind | None, command: str, workspace: Any) -> bool:
-    """True when blocks of ``kind`` are applied while streaming: a streaming kind available
-    in ``command``, in a run that has a workspace (not a dry run)."""
-    return kind is not None and kind.streams and command in kind.commands and workspace is not None
+def applies(kind: BlockKind | None, workspace: Any) -> bool:
+    """True when blocks of ``kind`` are applied while streaming: a streaming kind, in a run
+    that has a workspace (the caller checks that the kind is offered)."""
+    return kind is not None and kind.streams and workspace is not None
 
 
 class AttemptRunner:
@@ -62,6 +62,7 @@ class AttemptRunner:
         emit: Callable[[Event], None],
         session_id: str,
         command: str,
+        disabled: frozenset[str] = frozenset(),
         retry_policy: RetryPolicy | None = None,
     ) -> None:
         self.provider = provider
@@ -71,7 +72,12 @@ class AttemptRunner:
         self.emit = emit
         self.session_id = session_id
         self.command = command
+        self.disabled = disabled
         self.retry_policy = retry_policy
+
+    def offers(self, kind: BlockKind) -> bool:
+        """True when ``kind`` is available in this run (its command, not switched off)."""
+        return self.command in kind.commands and kind.name not in self.disabled
 
     def problems(self, block: Block, kind: BlockKind) -> list[str]:
         """Every plugin's validation problems of ``block``."""
@@ -107,7 +113,7 @@ class AttemptRunner:
                 kind = self.kinds.get(result.kind)
                 self.hook.tai_block_parsed(block=result, kind=kind)
                 self.emit(BlockParsed(self.session_id, round_no, result))
-                if applies(kind, self.command, current):
+                if applies(kind, current) and self.offers(kind):
                     current = self._apply(kind, result, current)
                 blocks.append(result)
 

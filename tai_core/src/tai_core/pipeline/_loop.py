@@ -31,7 +31,7 @@ from tai_core.models import GenerationRequest, Message, ModelSpec, Usage
 from tai_core.pipeline import _notes as notes
 from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
-from tai_core.pipeline._record import SUMMARY, next_plan_entry, record_reply
+from tai_core.pipeline._record import RECORDED, SUMMARY, next_plan_entry, record_reply
 from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import (
     Attempt,
@@ -270,7 +270,7 @@ class Pipeline:
     async def _succeed(
         self, state: RunState, attempt: Attempt
     ) -> tuple[RunState, list[str] | None]:
-        if state.workspace is not None and hasattr(state.workspace, "flush"):
+        if self.options.flush and state.workspace is not None and hasattr(state.workspace, "flush"):
             try:
                 state = attrs.evolve(state, workspace=state.workspace.flush())
             except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
@@ -292,6 +292,7 @@ class Pipeline:
             remaining=(
                 *state.remaining,
                 *(b for b in attempt.blocks if b.kind not in self.kinds or b in dry),
+                *(b for b in valid if not self.kinds[b.kind].runs and b.kind not in RECORDED),
             ),
         )  # fmt: skip
         feedback: list[str] = []
@@ -308,12 +309,14 @@ class Pipeline:
         return state, feedback or None
 
     def _applied(self, block: Block, workspace: Any) -> bool:
-        return applies(self.kinds.get(block.kind), self.options.command, workspace)
+        kind = self.kinds.get(block.kind)
+        return kind is not None and self.runner.offers(kind) and applies(kind, workspace)
 
     def _streams_here(self, block: Block) -> bool:
-        """A streaming block of an available kind that a dry run left unapplied."""
+        """A streaming block of an available kind that a run without workspace left
+        unapplied."""
         kind = self.kinds.get(block.kind)
-        return kind is not None and kind.streams and self.options.command in kind.commands
+        return kind is not None and kind.streams and self.runner.offers(kind)
 
     def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str]]:
         valid: list[Block] = []
@@ -322,7 +325,7 @@ class Pipeline:
             kind = self.kinds.get(block.kind)
             if kind is None:
                 continue
-            if self.options.command not in kind.commands:
+            if not self.runner.offers(kind):
                 invalid.append(
                     f"{block.kind} block at line {block.line}: {block.kind} blocks are "
                     "disabled in this command; it was discarded"

@@ -24,6 +24,9 @@ NEW_PLAN = "new-plan"
 PLAN_OP = "plan-op"
 RESPONSE = "response"
 DONE_EVENT = "done"
+#: Signal kinds this module records into the tree; other signal kinds (``done``,
+#: ``memory``) are left to the command as remaining blocks.
+RECORDED = frozenset({SUMMARY, NEW_PLAN, PLAN_OP, RESPONSE})
 
 
 def _block_spec(block: Block, parent: str) -> NodeSpec:

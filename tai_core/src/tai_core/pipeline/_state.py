@@ -31,6 +31,11 @@ class RunOptions:
     require_completion: bool = True
     #: Most rounds in all (0: no limit).
     max_rounds: int = 0
+    #: Kinds switched off for this run (beyond those the command does not offer).
+    disabled: frozenset[str] = frozenset()
+    #: Write each successful round's changes to disk (False: a dry run, ``-no-apply``:
+    #: changes accumulate in the workspace and are only shown).
+    flush: bool = True
 
 
 @attrs.frozen

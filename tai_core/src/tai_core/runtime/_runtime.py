@@ -146,7 +146,7 @@ class Runtime:
         runner = AttemptRunner(
             provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
             emit=self.bus.publish, session_id=session_id, command=setup.options.command,
-            retry_policy=setup.retry_policy,
+            disabled=setup.options.disabled, retry_policy=setup.retry_policy,
         )  # fmt: skip
         pipeline = Pipeline(
             runner=runner, kinds=setup.kinds, hook=self.hook, emit=self.bus.publish,
