@@ -8,10 +8,12 @@ it exists. A pattern that matches nothing is an error: a silently empty context 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
+
+from tai_core.context import TIER_FILES, ContextPart
 
 
 def _matches(pattern: str, cwd: Path) -> list[Path]:
@@ -24,8 +26,11 @@ def _matches(pattern: str, cwd: Path) -> list[Path]:
     return [match for match in base.glob(relative) if match.is_file()]
 
 
-def render_files(patterns: Sequence[str], cwd: Path) -> str:
-    """The context part for ``patterns`` (empty without patterns)."""
+def file_parts(
+    patterns: Sequence[str], cwd: Path, is_writable: Callable[[Path], bool] | None = None
+) -> list[ContextPart]:
+    """One context part per file of ``patterns`` (none without patterns), last in the
+    prompt (``TIER_FILES``), in path order; files the run may not change are marked."""
     files: list[Path] = []
     for pattern in patterns:
         found = _matches(pattern, cwd)
@@ -34,11 +39,14 @@ def render_files(patterns: Sequence[str], cwd: Path) -> str:
         files.extend(found)
     parts = []
     for path in sorted(set(files)):
-        shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
+        shown = str(path.relative_to(cwd) if path.is_relative_to(cwd) else path)
+        read_only = is_writable is not None and not is_writable(path)
+        marker = f"{shown} (read-only)" if read_only else shown
         try:
             content = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            parts.append(f"``` file {shown}: not UTF-8 text, content omitted\n")
-            continue
-        parts.append(f"``` begin of file {shown}\n{content.rstrip()}\n``` end of file {shown}\n")
-    return "\n".join(parts)
+            text = f"``` file {marker}: not UTF-8 text, content omitted"
+        else:
+            text = f"``` begin of file {marker}\n{content.rstrip()}\n``` end of file {shown}"
+        parts.append(ContextPart(TIER_FILES, shown, text, path=shown, read_only=read_only))
+    return parts

@@ -22,18 +22,14 @@ cannot change files or run anything in this mode; when something would need that
 should be done. If the context lacks what the answer needs, say what is missing."""
 
 
-def _extra_prompts(config: Any) -> list[str]:
-    return list(config.get("extra_system_prompt", []))
-
-
 @click.command("next")
 @generation_options
 @click.pass_obj
 def next_command(app: Any, **params: Any) -> None:
     """Answer a task from the context, as text (changes no files)."""
-    from tai_core.blocks import block_prompts
-    from tai_core.commands._files import render_files
+    from tai_core.commands._files import file_parts
     from tai_core.commands._session import run_session
+    from tai_core.context._prompt import build_prompt
 
     flags = parse_flags(params)
     task = flags.chat
@@ -41,12 +37,12 @@ def next_command(app: Any, **params: Any) -> None:
         task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
-    kinds = app.host.registry.block_kinds.values()
-    blocks_system, restatement = block_prompts(kinds, "next")
-    system = "\n\n".join([THEORY_OF_NEXT, blocks_system, *_extra_prompts(app.config)])
-    files = render_files(flags.files, Path.cwd())
-    user = "\n\n".join(part for part in (files, restatement, f"Task:\n{task}") if part)
+    prompt = build_prompt(
+        base=THEORY_OF_NEXT, kinds=app.host.registry.block_kinds.values(), command="next",
+        parts=file_parts(flags.files, Path.cwd()), task=task, config=app.config.values,
+    )  # fmt: skip
     code = run_session(
-        app, flags, command="next", system=system, user=user, require_completion=False
-    )
+        app, flags, command="next", system=prompt.system, user=prompt.user,
+        require_completion=False,
+    )  # fmt: skip
     sys.exit(code)

@@ -1,0 +1,104 @@
+"""The prompt builder: static first, dynamic last, parts in tier order.
+
+THEORY_OF_PREFIX_CACHING: model providers cache the longest prefix a request shares with
+earlier ones, and charge a fraction for it. So the prompt is laid out by how often each
+piece changes: the system prompt (the command's base text, the block format, one section
+per enabled kind, the disabled kinds, the read-only files, the configured extra prompts)
+never changes within a project; the user prompt's context parts come in ``(tier, key)``
+order — other modules' files, then the project's context, then its focus, then files
+named with ``-file`` — so editing a focus file changes nothing before the focus tier; the
+restatements follow; and what changes on every request — loop feedback, the time, the
+task — comes last. The same inputs give byte-identical prompts (nothing here reads a
+clock or iterates a set unless the caller passes the time in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tai_core.blocks import BlockKind, block_prompts
+from tai_core.context._contract import ContextPart
+
+
+@attrs.frozen
+class Prompt:
+    """The system prompt and the first user message of a request."""
+
+    system: str
+    user: str
+
+
+def _texts(value: Any) -> list[str]:
+    if not value:
+        return []
+    return [value] if isinstance(value, str) else [str(item) for item in value]
+
+
+def extra_system_prompts(config: Mapping[str, Any], family: str, command: str) -> list[str]:
+    """The configured extra system prompts that apply: ``extra_system_prompt``, the
+    model family's ``family_extra_system_prompt``, and for Go runs the ``go`` table's."""
+    texts = _texts(config.get("extra_system_prompt"))
+    texts += _texts(dict(config.get("family_extra_system_prompt") or {}).get(family))
+    if command == "go":
+        go = dict(config.get("go") or {})
+        texts += _texts(go.get("extra_system_prompt"))
+        texts += _texts(dict(go.get("family_extra_system_prompt") or {}).get(family))
+    return texts
+
+
+def _read_only_section(parts: Sequence[ContextPart]) -> str:
+    paths = sorted({part.path for part in parts if part.read_only and part.path})
+    if not paths:
+        return ""
+    listed = "\n".join(f"- {path}" for path in paths)
+    return (
+        "# Read-only files\n\nThese files are outside what this run may change; never target "
+        f"them with change blocks:\n{listed}"
+    )
+
+
+def ordered(parts: Iterable[ContextPart]) -> list[ContextPart]:
+    """``parts`` in prompt order: by tier, then key (then text, for total determinism)."""
+    return sorted(parts, key=lambda part: (part.tier, part.key, part.text))
+
+
+def build_prompt(
+    *,
+    base: str,
+    kinds: Iterable[BlockKind],
+    command: str,
+    parts: Sequence[ContextPart],
+    task: str,
+    config: Mapping[str, Any] | None = None,
+    disabled: Iterable[str] = (),
+    family: str = "",
+    feedback: str = "",
+    now: str = "",
+) -> Prompt:
+    """The prompt of a request; see the module docstring for the layout."""
+    settings = config or {}
+    blocks_system, restatement = block_prompts(kinds, command, disabled)
+    system = "\n\n".join(
+        text.strip()
+        for text in (
+            base,
+            blocks_system,
+            _read_only_section(parts),
+            *extra_system_prompts(settings, family, command),
+        )
+        if text and text.strip()
+    )
+    dynamic = [
+        f"# Feedback from the previous loop\n\n{feedback.strip()}" if feedback.strip() else "",
+        f"Current time: {now}" if now else "",
+        f"# Task\n\n{task.strip()}",
+    ]
+    user = "\n\n".join(
+        text
+        for text in (*(part.text.rstrip() for part in ordered(parts)), restatement, *dynamic)
+        if text
+    )
+    return Prompt(system=system, user=user)
