@@ -1,0 +1,51 @@
+"""Any text: the context provider for directories outside a Go module, and ingest.
+
+The provider (:data:`provider`, plugin ``any``) is the fallback: it applies everywhere and
+is asked after the Go provider. It shows the files in focus whole, and the ``ingest``
+kind (:func:`run_ingest`) lets the model fetch more — files, glob listings, web pages —
+in the next round. Why it is shaped this way:
+
+- **Git's ignore rules, through pathspec.** What a project ignores (build output, vendored
+  trees, virtual environments) is exactly what a model should not be shown, and the
+  project already says so in ``.gitignore``. Git's rules have corners (nested files, each
+  relative to its directory; ``!`` negation; ``dir/`` matching directories only;
+  ``**``; ``.git/info/exclude``) that a home-made matcher gets subtly wrong; ``pathspec``'s
+  ``gitwildmatch`` implements them and is tested against git. Globs — focus patterns and
+  ingest's ``<glob>`` — use the same matcher, so there is one pattern language.
+- **A deterministic order.** Parts are keyed by their path relative to the working
+  directory and the walk sorts names, so the same tree gives the same bytes whatever order
+  the file system lists entries in, and editing one file changes only its part: the
+  prompt prefix before it stays in the model provider's cache.
+- **A budget with a closing list.** Whole files are the point of this provider, but a
+  large tree would swamp the request. Files are added in path order until
+  ``max_context_bytes`` is spent; from the first one that does not fit on, files are
+  named in one closing part instead of being dropped silently, so the model knows they
+  exist and can fetch the ones it needs with ``ingest``. Stopping at the first overflow
+  (not skipping to smaller files) keeps the cut a prefix of the sorted list.
+- **Ingest stays inside the project.** Paths resolve against the working directory;
+  ``..`` escapes and symbolic links leading outside are refused with the reason, and the
+  ``tai_path_policy`` hook may refuse more. Web fetches are bounded in size and time and
+  return text only.
+
+Modules: :mod:`._walk` (patterns, ignore rules, the walk), :mod:`._text` (text detection
+and file markers), :mod:`._provider`, :mod:`._ingest` (the requests of an ingest block)
+and :mod:`._fetch` (HTTP). ``pathspec`` and ``httpx`` are imported only when used, so
+loading the plugin costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tai_blocks.anytext._ingest import run_ingest
+from tai_blocks.anytext._provider import AnyTextProvider, provider
+from tai_core import hookimpl
+
+__all__ = ["AnyTextProvider", "provider", "run_ingest"]
+
+
+@hookimpl
+def tai_register_context_providers(register: Callable[[Any], None]) -> None:
+    """Register the any-text provider."""
+    register(provider)

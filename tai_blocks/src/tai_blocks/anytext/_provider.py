@@ -1,0 +1,112 @@
+"""The any-text context provider: the files in focus, whole, within a byte budget."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tai_blocks.anytext._text import binary_note, file_block, has_binary_head, read_text
+from tai_blocks.anytext._walk import Found, Ignores, PatternError, Walker
+from tai_core.context import (
+    TIER_CONTEXT,
+    TIER_HINTS,
+    ContextError,
+    ContextPart,
+    ContextRequest,
+)
+
+#: The default of ``max_context_bytes``: the total size of file parts.
+DEFAULT_MAX_CONTEXT_BYTES = 400_000
+
+
+def _files(request: ContextRequest) -> list[Found]:
+    """Every file the focus patterns name, filtered by ``match``, sorted by shown path."""
+    walker = Walker(request.cwd, Ignores(request.cwd, request.ignore))
+    found: dict[str, Found] = {}
+    for pattern in request.focus or (".",):
+        try:
+            items = walker.expand(pattern)
+        except PatternError as error:
+            raise ContextError(f"focus pattern {error}") from None
+        found.update((item.shown, item) for item in items)
+    try:
+        matches = [re.compile(expression) for expression in request.match]
+    except re.error as error:
+        raise ContextError(f"-match {error.pattern!r}: {error}") from None
+    return [
+        found[shown]
+        for shown in sorted(found)
+        if not matches or any(match.search(shown) for match in matches)
+    ]
+
+
+def _render(item: Found, request: ContextRequest, room: int) -> ContextPart | None:
+    """The part of ``item``, or ``None`` when it cannot fit in ``room`` bytes."""
+    read_only = not request.is_writable(item.path.resolve())
+    try:
+        if item.size > room and not has_binary_head(item.path):
+            return None  # text at least as long as the file: do not read it
+        content = read_text(item.path)
+    except OSError as error:
+        text = f"``` file {item.shown}: not readable ({error.strerror}), content omitted\n"
+    else:
+        text = (
+            binary_note(item.shown, item.size, read_only=read_only)
+            if content is None
+            else file_block(item.shown, content, read_only=read_only)
+        )
+    if len(text.encode("utf-8")) > room:
+        return None
+    return ContextPart(TIER_CONTEXT, item.shown, text, path=item.shown, read_only=read_only)
+
+
+def _not_included(names: list[str], budget: int) -> ContextPart:
+    listing = "".join(f"- {name}\n" for name in names)
+    text = (
+        f"Files not included (the context budget of {budget} bytes is spent); "
+        f"fetch what you need with an ingest block:\n{listing}"
+    )
+    return ContextPart(TIER_HINTS, "not-included", text)
+
+
+def _working_directory(cwd: Path) -> ContextPart:
+    text = (
+        f"The working directory is {cwd}. File paths above are relative to it; "
+        "use paths relative to it in your blocks.\n"
+    )
+    return ContextPart(TIER_HINTS, "working-directory", text)
+
+
+class AnyTextProvider:
+    """Context for any directory: the text files in focus, whole (the fallback provider)."""
+
+    name = "any"
+    description = "any text files: the files in focus whole, .gitignore honoured, byte budget"
+
+    def applies(self, cwd: Path) -> bool:
+        """Always: this is the provider of last resort, asked after the Go provider."""
+        del cwd
+        return True
+
+    def collect(self, request: ContextRequest) -> tuple[ContextPart, ...]:
+        """File parts in path order until the budget is spent, then the list of the files
+        left out, then the working-directory hint."""
+        budget = int(request.config.get("max_context_bytes", DEFAULT_MAX_CONTEXT_BYTES))
+        parts: list[ContextPart] = []
+        left_out: list[str] = []
+        used = 0
+        for item in _files(request):
+            part = None if left_out else _render(item, request, budget - used)
+            if part is None:
+                left_out.append(item.shown)
+                continue
+            parts.append(part)
+            used += len(part.text.encode("utf-8"))
+        if left_out:
+            parts.append(_not_included(left_out, budget))
+        parts.append(_working_directory(request.cwd))
+        return tuple(parts)
+
+
+#: The registered provider object.
+provider = AnyTextProvider()

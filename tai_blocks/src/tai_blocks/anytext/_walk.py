@@ -1,0 +1,173 @@
+"""Finding the files a pattern names, as git would see them.
+
+:class:`Ignores` answers "is this path ignored?" with git's rules: ``.git/info/exclude``
+first, then every ``.gitignore`` from the repository's top down to the path's directory
+(each relative to its own directory), the last matching pattern deciding, so a nested
+``!negation`` re-includes what an outer file excluded. Extra patterns (``-ignore``) are
+read last, relative to the root. A directory that is ignored is not entered, so, as in
+git, nothing under it can be re-included.
+
+:class:`Walker` expands patterns under a root: a glob (``*``, ``?``, ``[``; ``**`` spans
+directories) is matched with the same gitwildmatch rules against every file the walk
+finds, so a glob that names a directory takes the files under it; a plain path names a
+file (taken even when ignored: it was asked for by name) or a directory to walk. ``.git``
+is never entered. Symbolic links are followed; a directory already walked (by device and
+inode) is not walked again, which also ends link cycles; broken links are skipped. Results
+come sorted by their shown path, whatever order the file system lists entries in.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def is_glob(pattern: str) -> bool:
+    """True when ``pattern`` has glob characters."""
+    return any(char in _GLOB_CHARS for char in pattern)
+
+
+def _spec(lines: Sequence[str]) -> Any:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+
+
+def _read_spec(path: Path) -> Any:
+    try:
+        return _spec(path.read_text(encoding="utf-8", errors="replace").splitlines())
+    except OSError:
+        return None
+
+
+def _git_top(root: Path) -> Path | None:
+    for directory in (root, *root.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+class Ignores:
+    """Git's ignore rules below ``root``, plus ``extra`` patterns relative to ``root``."""
+
+    def __init__(self, root: Path, extra: Sequence[str] = ()) -> None:
+        self._root = root
+        top = _git_top(root)
+        self._top = top or root
+        self._exclude = _read_spec(top / ".git" / "info" / "exclude") if top else None
+        self._extra = _spec(extra)
+        self._specs: dict[Path, Any] = {}
+
+    def _directory_spec(self, directory: Path) -> Any:
+        if directory not in self._specs:
+            self._specs[directory] = _read_spec(directory / ".gitignore")
+        return self._specs[directory]
+
+    def ignored(self, path: Path, *, is_dir: bool) -> bool:
+        """Whether ``path`` (absolute, not resolved) is ignored."""
+        suffix = "/" if is_dir else ""
+        checks: list[tuple[Any, Path]] = []
+        if path.is_relative_to(self._top):
+            checks.append((self._exclude, self._top))
+            directory = self._top
+            for part in path.relative_to(self._top).parts[:-1]:
+                checks.append((self._directory_spec(directory), directory))
+                directory = directory / part
+            checks.append((self._directory_spec(directory), directory))
+        if path.is_relative_to(self._root):
+            checks.append((self._extra, self._root))
+        decision = False
+        for spec, base in checks:
+            if spec is None:
+                continue
+            result = spec.check_file(path.relative_to(base).as_posix() + suffix)
+            if result.include is not None:
+                decision = result.include
+        return decision
+
+
+@attrs.frozen
+class Found:
+    """A file a pattern found: ``shown`` is its path relative to the root (``/``-separated;
+    absolute outside the root), ``path`` the path it was found at (links not resolved)."""
+
+    shown: str
+    path: Path
+    size: int
+
+
+def shown_path(path: Path, root: Path) -> str:
+    """How ``path`` is named to the model: relative to ``root`` when inside it."""
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
+class PatternError(Exception):
+    """A pattern that cannot be expanded; the message names it."""
+
+
+class Walker:
+    """Expands patterns under ``root`` with ``ignores``; see the module docstring."""
+
+    def __init__(self, root: Path, ignores: Ignores) -> None:
+        self._root = root
+        self._ignores = ignores
+        self._visited: set[tuple[int, int]] = set()
+
+    def expand(self, pattern: str) -> list[Found]:
+        """The files ``pattern`` names, sorted; :class:`PatternError` when none."""
+        found = self._glob(pattern) if is_glob(pattern) else self._path(pattern)
+        if not found:
+            raise PatternError(f"{pattern!r} matches no file")
+        return sorted(found, key=lambda item: item.shown)
+
+    def _glob(self, pattern: str) -> list[Found]:
+        relative = pattern.removeprefix("./")
+        if Path(relative).is_absolute() or ".." in Path(relative).parts:
+            raise PatternError(f"glob {pattern!r} must stay inside {self._root}")
+        spec = _spec(["/" + relative])
+        return [item for item in self._walk_tree(self._root) if spec.check_file(item.shown).include]
+
+    def _path(self, pattern: str) -> list[Found]:
+        path = Path(os.path.normpath(self._root / pattern))
+        try:
+            info = path.stat()
+        except OSError:
+            return []
+        if stat.S_ISREG(info.st_mode):
+            return [Found(shown_path(path, self._root), path, info.st_size)]
+        if not stat.S_ISDIR(info.st_mode):
+            return []
+        return list(self._walk_tree(path))
+
+    def _walk_tree(self, top: Path) -> Iterator[Found]:
+        info = top.stat()
+        self._visited = {(info.st_dev, info.st_ino)}
+        return self._walk(top)
+
+    def _walk(self, directory: Path) -> Iterator[Found]:
+        try:
+            paths = sorted(directory.iterdir(), key=lambda path: path.name)
+        except OSError:
+            return
+        for path in paths:
+            if path.name == ".git":
+                continue
+            try:
+                info = path.stat()
+            except OSError:
+                continue  # a broken link, or gone since listed
+            if stat.S_ISDIR(info.st_mode):
+                identity = (info.st_dev, info.st_ino)
+                if identity in self._visited or self._ignores.ignored(path, is_dir=True):
+                    continue
+                self._visited.add(identity)
+                yield from self._walk(path)
+            elif stat.S_ISREG(info.st_mode) and not self._ignores.ignored(path, is_dir=False):
+                yield Found(shown_path(path, self._root), path, info.st_size)
