@@ -12,6 +12,7 @@ import click
 from tai_core.blocks._hooks import tai_run_block, tai_validate_block
 from tai_core.cli._parse_command import parse_command
 from tai_core.cli._plugins_command import plugins_command
+from tai_core.commands.code import code_command
 from tai_core.commands.next import next_command
 from tai_core.commands.ping import ping_command
 from tai_core.commands.record import record_command
@@ -26,5 +27,6 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(plugins_command)
     cli.add_command(parse_command)
     cli.add_command(next_command)
+    cli.add_command(code_command)
     cli.add_command(ping_command)
     cli.add_command(record_command)

@@ -23,12 +23,15 @@ import click
 from tai_core.config import Config, ConfigError, load_config
 from tai_core.plugins import PluginHost, PluginLoadError, default_options
 
+#: The command run when none is named (registered by the core plugin).
+DEFAULT_COMMAND = "code"
+
 #: Exit status of a run stopped by a usage or configuration error.
 USAGE_ERROR = 2
 
 #: The commands that run what a model asks for (``None``: the default command); tai
 #: enters isolation (``tai_enter_isolation``) before running them.
-ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "chat", "ai", "next", "patch"})
+ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch"})
 
 _HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
 
@@ -61,7 +64,7 @@ def _plugin_values(args: Sequence[str]) -> list[str]:
             continue
         if arg.startswith("--plugin="):
             values.append(arg.removeprefix("--plugin="))
-        elif arg.startswith("-p") and not arg.startswith("--"):
+        elif arg.startswith("-pno:"):
             values.append(arg[2:])
         elif not arg.startswith("-") or arg == "--":
             break
@@ -160,6 +163,36 @@ def _recover_interrupted_flush(cwd: Path) -> None:
         click.echo(f"tai: {message}", err=True)
 
 
+def _global_options(group: click.Group) -> dict[str, bool]:
+    """The group's own option names, each with whether it takes a value."""
+    names: dict[str, bool] = {}
+    for param in group.params:
+        if isinstance(param, click.Option):
+            for name in (*param.opts, *param.secondary_opts):
+                names[name] = not (param.is_flag or param.count)
+    return names
+
+
+def with_default_command(group: click.Group, args: list[str]) -> list[str]:
+    """``args`` with the default command's name inserted when none is named: ``tai -model
+    m chat "x"`` runs ``tai code -model m chat "x"`` (the group's own options stay first;
+    ``tai`` alone and ``tai --help`` keep showing the help)."""
+    options = _global_options(group)
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        name = arg.split("=", 1)[0]
+        if arg in group.commands or arg in _HELP_AND_VERSION:
+            return args
+        if name in options:
+            index += 2 if options[name] and "=" not in arg else 1
+        elif arg.startswith("-pno:"):
+            index += 1
+        else:
+            return [*args[:index], DEFAULT_COMMAND, *args[index:]]
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run ``tai`` with ``argv`` (default: the process's arguments)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -168,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (ConfigError, PluginLoadError, PluginArgumentError) as error:
         _fail(str(error))
         return
+    if DEFAULT_COMMAND in group.commands:
+        args = with_default_command(group, args)
     app.host.warn_failures()
     if runs_model_output(group, args):
         _recover_interrupted_flush(Path.cwd())

@@ -137,11 +137,12 @@ def run_session(
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
     runtime = Runtime(app.host.pm.hook, EventBus())
-    recorder = _recorder(app, flags, system=system, user=user)
-    return asyncio.run(_follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
+    recorder = make_recorder(app, flags, system=system, user=user)
+    event = asyncio.run(follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
+    return exit_status(event)
 
 
-def _recorder(
+def make_recorder(
     app: AppContext, flags: GenerationFlags, *, system: str, user: str
 ) -> Recorder | None:
     """A recorder of the run when ``-record`` (or ``record = true``) asks for one; it is a
@@ -154,7 +155,16 @@ def _recorder(
     return Recorder.open(cwd=Path.cwd(), system=system, user=user)
 
 
-async def _follow(
+def exit_status(event: Any) -> int:
+    """The exit status of a run that ended with ``event``: 0, 1 (failed) or 130."""
+    if isinstance(event, RunFailed):
+        return 1
+    if isinstance(event, RunCancelled):
+        return CANCELLED
+    return 0
+
+
+async def follow(
     runtime: Runtime,
     setup: SessionSetup,
     user: str,
@@ -162,7 +172,9 @@ async def _follow(
     printer: Printer,
     *,
     recorder: Recorder | None = None,
-) -> int:
+) -> Any:
+    """Start ``setup``'s session, submit ``user`` and print until the run ends; the run's
+    terminal event. Ctrl-C cancels the run (nothing of the interrupted round is applied)."""
     session_id = setup.options.session_id
     subscription = runtime.bus.subscribe()
     recording = (
@@ -174,14 +186,15 @@ async def _follow(
     cancel = lambda: runtime.handle(Cancel(session_id))  # noqa: E731
     if sys.platform != "win32":
         loop.add_signal_handler(signal.SIGINT, cancel)
-    runtime.handle(StartSession(setup))
-    runtime.handle(Submit(session_id, user, shown))
-    await printer.follow(subscription, session_id)
-    await runtime.wait(session_id)
-    if recording:
-        await recording
-    if isinstance(printer.outcome, RunFailed):
-        return 1
-    if isinstance(printer.outcome, RunCancelled):
-        return CANCELLED
-    return 0
+    try:
+        runtime.handle(StartSession(setup))
+        runtime.handle(Submit(session_id, user, shown))
+        await printer.follow(subscription, session_id)
+        await runtime.wait(session_id)
+        if recording:
+            await recording
+    finally:
+        subscription.close()
+        if sys.platform != "win32":
+            loop.remove_signal_handler(signal.SIGINT)
+    return printer.outcome
