@@ -1,0 +1,224 @@
+"""The default command's run: the right context provider, then goal loops or one session.
+
+Inside a Go module (the ``go`` context provider applies) the task runs as goal loops, each
+with context collected afresh; elsewhere the ``any`` provider's files give the context of
+one session of any-text generation. Either way the prompt comes from the same builder, the
+changes go to a file store flushed per successful round (or kept in memory with
+``-no-apply``, which then prints the diff it would have written), and ``-review`` ends the
+run with a review session over everything it changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import click
+
+from tai_core.cli._main import AppContext
+from tai_core.cli._printer import Printer
+from tai_core.commands._files import file_parts
+from tai_core.commands._goal import LoopResult, loop_result, run_goal
+from tai_core.commands._options import GenerationFlags
+from tai_core.commands._session import (
+    _handoff,
+    describe_changes,
+    follow,
+    make_recorder,
+    make_setup,
+    open_workspace,
+    resolve,
+)
+from tai_core.context import ContextError, ContextProvider, ContextRequest
+from tai_core.context._prompt import build_prompt
+from tai_core.runtime import EventBus, Runtime
+
+THEORY_OF_CODING = """\
+You are changing a software project to accomplish the task at the end of this request. The \
+context is staged: you see an outline — the API surfaces and documentation of the focus \
+code, the design intent it states, the files that exist — not every line. Fetch the detail \
+you need with the fetch blocks before you reason about code or change it, then make precise \
+changes, check them with the tests, and say what you did. Do not guess at code you have not \
+seen. A simple task: do it. A larger one: plan it first."""
+
+THEORY_OF_GOALS = """\
+# Goal loops
+
+The task runs in loops; each loop starts afresh from the files as they are. When the whole \
+task is done and verified (the tests pass), write a done block with a summary; the next \
+loop will re-read the files to confirm. Write done only when it is really done."""
+
+REVIEW_TASK = (
+    "Review the following changes made for the task below. Fix every bug, omission or "
+    "inconsistency you find, with change blocks; if everything is right, say so and change "
+    "nothing.\n\nTask:\n{task}\n\nChanges:\n{diff}"
+)
+
+
+@attrs.frozen
+class CodeOptions:
+    """The default command's own flags."""
+
+    focus: tuple[str, ...]
+    context: tuple[str, ...]
+    docs: tuple[str, ...]
+    match: tuple[str, ...]
+    ignore: tuple[str, ...]
+    all_src: bool
+    shell: bool
+    apply: bool
+    review: bool
+    review_model: str | None
+    max_loops: int
+
+
+def _provider(app: AppContext, cwd: Path) -> ContextProvider:
+    providers = app.host.registry.context_providers
+    for name in ("go", "any"):
+        provider = providers.get(name)
+        if provider is not None and provider.applies(cwd):
+            return provider
+    for provider in providers.values():
+        if provider.applies(cwd):
+            return provider
+    raise click.ClickException(
+        "no context provider serves this directory (install tai-blocks, or see `tai plugins`)"
+    )
+
+
+def _writable(app: AppContext) -> Any:
+    hook = app.host.pm.hook
+
+    def is_writable(path: Path) -> bool:
+        answer = hook.tai_path_policy(path=str(path), operation="write")
+        return True if answer is None else bool(answer[0])
+
+    return is_writable
+
+
+class CodeRun:
+    """One invocation of the default command."""
+
+    def __init__(self, app: AppContext, flags: GenerationFlags, options: CodeOptions) -> None:
+        self.app = app
+        self.flags = flags
+        self.options = options
+        self.cwd = Path.cwd()
+        self.provider = _provider(app, self.cwd)
+        self.command = "go" if self.provider.name == "go" else "any"
+        overrides = {"shell": True} if options.shell else {}
+        self.config: Mapping[str, Any] = {**app.config.values, **overrides}
+        kinds = app.host.registry.block_kinds
+        self.disabled = frozenset(n for n, k in kinds.items() if not k.available(self.config))
+        self.model = resolve(app, flags.model, confidential=flags.confidential)
+        self.handoff = _handoff(app, flags, self.model)
+        is_writable = _writable(app)
+        self.request = ContextRequest(
+            cwd=self.cwd, command=self.command, focus=options.focus, context=options.context,
+            docs=options.docs, match=options.match,
+            ignore=(*options.ignore, *self.config.get("ignore", [])),
+            all_src=options.all_src, config=self.config, is_writable=is_writable,
+        )  # fmt: skip
+        self.files = file_parts(flags.files, self.cwd, is_writable)
+        self.runtime = Runtime(app.host.pm.hook, EventBus())
+        self.stores: list[Any] = []
+
+    def _base(self) -> str:
+        return (
+            f"{THEORY_OF_CODING}\n\n{THEORY_OF_GOALS}"
+            if self.command == "go"
+            else (THEORY_OF_CODING)
+        )
+
+    async def session(self, task: str, feedback: str, model: Any = None) -> LoopResult:
+        """One session of the task with fresh context; how it ended."""
+        try:
+            parts = await asyncio.to_thread(self.provider.collect, self.request)
+        except ContextError as error:
+            return LoopResult("failed", f"context: {error}")
+        prompt = build_prompt(
+            base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
+            command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
+            disabled=self.disabled, feedback=feedback,
+            now=datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+        )  # fmt: skip
+        workspace = open_workspace(self.app.host, self.config, self.cwd)
+        setup = make_setup(
+            self.app.host, self.config, model or self.model, command=self.command,
+            system=prompt.system, require_completion=True, cwd=self.cwd, workspace=workspace,
+            handoff=self.handoff,
+            describe=describe_changes if self.options.apply else _pending_diff,
+        )  # fmt: skip
+        setup = attrs.evolve(
+            setup,
+            options=attrs.evolve(setup.options, disabled=self.disabled, flush=self.options.apply),
+        )
+        recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
+        printer = Printer(thoughts=self.flags.thoughts)
+        event = await follow(self.runtime, setup, prompt.user, task, printer, recorder=recorder)
+        state = self.runtime.state(setup.options.session_id)
+        if state is not None:
+            self.stores.append(state.workspace)
+        return loop_result(event, state)
+
+    async def run(self) -> int:
+        """The whole command; its exit status."""
+        task = self.flags.chat
+        if self.command == "go":
+            goal = await run_goal(
+                lambda _loop, feedback: self.session(task, feedback),
+                max_loops=self.options.max_loops,
+            )
+            status = goal.exit_code
+        else:
+            status = exit_status_of(await self.session(task, ""))
+        if status == 0 and self.options.review:
+            status = await self._review(task)
+        return status
+
+    async def _review(self, task: str) -> int:
+        diff = self.diff(color=False)
+        if not diff:
+            return 0
+        model = self.model
+        if self.options.review_model:
+            model = resolve(self.app, self.options.review_model, confidential=False)
+        result = await self.session(REVIEW_TASK.format(task=task, diff=diff), "", model)
+        return exit_status_of(result)
+
+    def diff(self, color: bool) -> str:
+        """The unified diff of everything this command changed, over all its sessions."""
+        from tai_core.store import Change, render_diff
+
+        merged: dict[str, Change] = {}
+        for store in self.stores:
+            changes = store.changes() if self.options.apply else store.pending()
+            for change in changes:
+                first = merged.get(change.path)
+                merged[change.path] = Change(change.path, first.old if first else change.old,
+                                             change.new)  # fmt: skip
+        return render_diff([c for c in merged.values() if c.old != c.new], color)
+
+
+def _pending_diff(workspace: Any) -> str:
+    import sys
+
+    from tai_core.store import pending_diff
+
+    return pending_diff(workspace, sys.stderr.isatty())
+
+
+def exit_status_of(result: LoopResult) -> int:
+    """The exit status of a single session's :class:`LoopResult`."""
+    return {"finished": 0, "failed": 1, "cancelled": 130}[result.outcome]
+
+
+def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> int:
+    """Run the default command; its exit status."""
+    if not flags.chat.strip():
+        raise click.UsageError('give the task as chat "…"')
+    return asyncio.run(CodeRun(app, flags, options).run())
