@@ -1,0 +1,57 @@
+"""The default command as a user runs it (a real `tai` process, real files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_tai
+
+REPLY = """\
+@@@ reply
+@@@ expect user: begin of file greeting.txt
+@@@ expect user: # Task
+I will capitalise it.
+<<紫藤 change(op="REPLACE", find="hello", file-path="greeting.txt")
+Hello
+紫藤
+<<松柏 summary
+- capitalised the greeting
+松柏
+"""
+
+
+def text_project(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "greeting.txt").write_text("hello world\n")
+    (root / ".model.replay").write_text(REPLY)
+    return root
+
+
+def test_outside_a_go_module_it_edits_text_files(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    root = text_project(tmp_path)
+    result = run_tai("-model", "replay:.model.replay", "chat", "Capitalise the greeting",
+                     cwd=root, env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (root / "greeting.txt").read_text() == "Hello world\n"
+    assert "-hello world\n+Hello world" in result.stderr  # the run's diff
+    assert "=== Goal Loop" not in result.stderr  # goal loops are for Go modules
+
+
+def test_no_apply_shows_the_diff_and_writes_nothing(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    root = text_project(tmp_path)
+    result = run_tai("code", "-no-apply", "-model", "replay:.model.replay", "chat", "Go",
+                     cwd=root, env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (root / "greeting.txt").read_text() == "hello world\n"
+    assert "+Hello world" in result.stderr
+
+
+def test_a_task_is_required(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("-model", "replay:x", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert 'give the task as chat "…"' in result.stderr
