@@ -11,9 +11,11 @@ git, nothing under it can be re-included.
 directories) is matched with the same gitwildmatch rules against every file the walk
 finds, so a glob that names a directory takes the files under it; a plain path names a
 file (taken even when ignored: it was asked for by name) or a directory to walk. ``.git``
-is never entered. Symbolic links are followed; a directory already walked (by device and
-inode) is not walked again, which also ends link cycles; broken links are skipped. Results
-come sorted by their shown path, whatever order the file system lists entries in.
+is never entered. Symbolic links are followed, except a link to a directory inside the
+tree being walked (its files are shown once, under their own path — this also ends every
+cycle through an ancestor); a directory outside already walked (by device and inode) is
+not walked again, which ends cycles out there; broken links are skipped. Results come
+sorted by their shown path, whatever order the file system lists entries in.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ class Walker:
     def __init__(self, root: Path, ignores: Ignores) -> None:
         self._root = root
         self._ignores = ignores
+        self._top = root
         self._visited: set[tuple[int, int]] = set()
 
     def expand(self, pattern: str) -> list[Found]:
@@ -148,6 +151,7 @@ class Walker:
 
     def _walk_tree(self, top: Path) -> Iterator[Found]:
         info = top.stat()
+        self._top = top.resolve()
         self._visited = {(info.st_dev, info.st_ino)}
         return self._walk(top)
 
@@ -165,7 +169,11 @@ class Walker:
                 continue  # a broken link, or gone since listed
             if stat.S_ISDIR(info.st_mode):
                 identity = (info.st_dev, info.st_ino)
-                if identity in self._visited or self._ignores.ignored(path, is_dir=True):
+                if (
+                    identity in self._visited
+                    or (path.is_symlink() and path.resolve().is_relative_to(self._top))
+                    or self._ignores.ignored(path, is_dir=True)
+                ):
                     continue
                 self._visited.add(identity)
                 yield from self._walk(path)
