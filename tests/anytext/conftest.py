@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -23,14 +24,15 @@ PAGES: dict[str, tuple[str, bytes]] = {
 
 class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        if self.path == "/slow":
+        path = urlsplit(self.path).path
+        if path == "/slow":
             time.sleep(2)
-        if self.path == "/headers":
+        if path == "/headers":
             names = ("User-Agent", "Referer", "Cookie")
             body = "".join(f"{name}: {self.headers.get(name)}\n" for name in names).encode()
             self._send(200, "text/plain", body)
-        elif self.path in PAGES:
-            self._send(200, *PAGES[self.path])
+        elif path in PAGES:
+            self._send(200, *PAGES[path])
         else:
             self._send(404, "text/plain", b"no such page")
 
