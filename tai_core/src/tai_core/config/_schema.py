@@ -76,6 +76,7 @@ CONFIG_SCHEMA: Schema = {
     "shell": bool,
     "allowed_shell_commands": "str|strs",
     "shell_timeout": float,
+    "go_test_timeout": float,
     "thoughts": bool,
     "summarize_thoughts": bool,
     "summary_language": str,

@@ -1,0 +1,56 @@
+"""The Go context: staged, doc-first, prefix-stable — and the snapshot go-src reads.
+
+*Staged context.* The first request is an outline, not the code: each focus package
+enters as its ``go doc -all -cmd -u`` surface (every declaration with its doc comment,
+unexported ones included), the full text of its theory constants, the names of its test
+functions and files. The model pulls implementation source with ``go-src`` blocks
+naming symbols it can see, and other files with ``ingest``; nothing is unreachable and no
+token is spent on code the task never reads (``all_src`` sends the full source instead).
+Context packages get a visibility level — invisible, short doc, doc, code, all — within a
+token budget derived from the focus documentation only (:mod:`._budget`).
+
+*Prefix stability.* Parts are placed by ``(tier, key)``: files of modules outside the
+project first, the project's context next, its focus last, and inside a tier by a key
+built from stable facts (git change counts, import distance, paths — never discovery
+order or timing). Token counts are a deterministic estimate. So the same inputs give the
+same bytes, and editing a focus file leaves every earlier part byte-identical: the model
+provider's prompt cache keeps the prefix.
+
+*Why ``go list`` and ``go doc`` subprocesses, and tree-sitter.* The ``go`` command is the
+one authority on build constraints, modules, workspaces and what documentation looks
+like; re-implementing them would drift. ``go list -json -deps -test`` loads the package
+graph in one call; ``go doc`` runs per package, in parallel threads, its outputs cached by
+the content of the package's files (:mod:`._gocmd`). What ``go`` does not give — test
+function names, theory constants, a declaration's exact source for ``go-src`` — comes
+from tree-sitter-go, the parser the change blocks already use: no Go toolchain helper to
+build, and it reads code that does not compile.
+
+*Why the snapshot.* ``go-src`` must answer from the tree as the model saw it before its
+round's changes (the reply's edits are applied in memory while it streams, and the disk
+changes only when the round succeeds). A load reads every file of its packages once;
+that snapshot renders the parts and is kept per working directory for the process
+(:func:`snapshot`), replaced by the next ``collect``.
+
+Modules: :mod:`.provider` (the plugin), :mod:`._collect` (parts), :mod:`._load` (loading
+and the snapshot), :mod:`._gocmd` (running ``go``), :mod:`._select` (filters and order),
+:mod:`._budget` (levels and budget), :mod:`._render` (marker texts), :mod:`._symbols`
+(``go-src`` resolution).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tai_blocks.go._load import Load
+
+
+def snapshot(cwd: Path, config: Mapping[str, Any]) -> Load:
+    """The last load of ``cwd`` in this process (taken by the provider's ``collect``), or
+    a fresh load of the default focus when none was made; raises
+    :class:`tai_core.context.ContextError` when loading fails."""
+    from tai_blocks.go._load import last_load, load
+
+    return last_load(cwd) or load(cwd, (), (), config)

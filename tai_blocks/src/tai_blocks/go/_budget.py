@@ -1,0 +1,80 @@
+"""Visibility levels and the deterministic token budget of the context packages.
+
+Token counts are an offline estimate, one token per four characters rounded up
+(:func:`estimate_tokens`): no tokenizer download, no model dependency, and the same text
+always costs the same, so the same inputs always get the same levels. The budget derives
+from the focus documentation alone (:func:`context_budget`), rounded to 32K steps, so an
+edit of a focus file rarely moves it, and context packages keep their levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import attrs
+
+#: The visibility levels of a package, lowest first.
+INVISIBLE, SHORT_DOC, DOC, CODE, ALL = range(5)
+LEVEL_NAMES = ("invisible", "short doc", "doc", "code", "all")
+#: One step of the context budget.
+BUDGET_UNIT = 32768
+
+
+def estimate_tokens(text: str) -> int:
+    """The token estimate of ``text``: characters / 4, rounded up."""
+    return (len(text) + 3) // 4
+
+
+def context_budget(focus_tokens: int) -> int:
+    """Tokens the context packages may use: a quarter of the focus documentation's,
+    rounded to the nearest multiple of 32768, at least 32768."""
+    return max(BUDGET_UNIT, ((focus_tokens // 4 + BUDGET_UNIT // 2) // BUDGET_UNIT) * BUDGET_UNIT)
+
+
+@attrs.frozen
+class Candidate:
+    """A non-focus package competing for the budget, in priority order: its minimum
+    level, whether that minimum is guaranteed (``-ctx`` packages), and its cost at a
+    level (called lazily, only for levels the allocation considers)."""
+
+    key: str
+    minimum: int
+    guaranteed: bool
+    cost: Callable[[int], int] = attrs.field(eq=False)
+
+
+def allocate(candidates: Sequence[Candidate], budget: int) -> dict[str, int]:
+    """The level of each candidate.
+
+    In priority order each gets its minimum when it fits (guaranteed ones always, even
+    over the budget); a package that does not fit stays invisible without blocking the
+    next. What is left is water-filled: the first package whose next level fits is raised
+    by one and the scan restarts; a raise into a documentation level waits until the
+    package before it has that level.
+    """
+    levels = dict.fromkeys((c.key for c in candidates), INVISIBLE)
+    remaining = budget
+    for candidate in candidates:
+        if candidate.minimum == INVISIBLE:
+            continue
+        cost = candidate.cost(candidate.minimum)
+        if candidate.guaranteed or cost <= remaining:
+            levels[candidate.key] = candidate.minimum
+            remaining -= cost
+    while remaining > 0:
+        for index, candidate in enumerate(candidates):
+            current = levels[candidate.key]
+            if current == ALL:
+                continue
+            target = current + 1
+            before = levels[candidates[index - 1].key] if index else ALL
+            if target in (SHORT_DOC, DOC) and before < target:
+                continue
+            delta = candidate.cost(target) - (candidate.cost(current) if current else 0)
+            if delta <= remaining:
+                levels[candidate.key] = target
+                remaining -= delta
+                break
+        else:
+            break
+    return levels

@@ -1,0 +1,278 @@
+"""``collect``: from a load to the tiered parts of the first request (reference 5.2-5.5)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tai_blocks.go import _budget as budget
+from tai_blocks.go._load import Load, Package, distances, git_counts, load
+from tai_blocks.go._render import file_block, focus_outline, package_block
+from tai_blocks.go._select import (
+    CONTEXT,
+    DIRECT_IMPORT,
+    FOCUS,
+    OTHER_MODULE,
+    SAME_MODULE,
+    STDLIB,
+    UNREACHED,
+    excluded,
+    hidden,
+    matches,
+    sort_key,
+)
+from tai_core.context import (
+    TIER_CONTEXT,
+    TIER_EXTERNAL,
+    TIER_FILES,
+    TIER_FOCUS,
+    TIER_HINTS,
+    ContextError,
+    ContextPart,
+    ContextRequest,
+)
+
+_MINIMUM = {
+    FOCUS: budget.DOC, CONTEXT: budget.CODE, SAME_MODULE: budget.DOC,
+    DIRECT_IMPORT: budget.DOC, STDLIB: budget.INVISIBLE, OTHER_MODULE: budget.INVISIBLE,
+}  # fmt: skip
+
+
+def workers() -> int:
+    """Threads that run ``go`` subprocesses at once."""
+    return min(32, 2 * (os.cpu_count() or 2))
+
+
+class _Docs:
+    """``go doc`` of the load's packages, computed once each, failures as ``None``."""
+
+    def __init__(self, loaded: Load) -> None:
+        self.load = loaded
+        self.texts: dict[tuple[str, ...], str | None] = {}
+        self.errors: dict[tuple[str, ...], str] = {}
+
+    def get(self, path: str, *flags: str) -> str | None:
+        key = (path, *flags)
+        if key not in self.texts:
+            try:
+                self.texts[key] = self.load.doc(flags, path)
+            except ContextError as error:
+                self.texts[key], self.errors[key] = None, str(error)
+        return self.texts[key]
+
+    def prefetch(self, jobs: list[tuple[str, ...]]) -> None:
+        with ThreadPoolExecutor(workers()) as pool:
+            list(pool.map(lambda job: self.get(*job), jobs))
+
+
+class _Context:
+    """One collection: the load, the request's filters and what was decided so far."""
+
+    def __init__(self, request: ContextRequest, loaded: Load, changes: Mapping[str, int]) -> None:
+        self.request = request
+        self.load = loaded
+        go_config = request.config.get("go") or {}
+        self.hidden = tuple(go_config.get("hidden", ()))
+        self.expressions = [re.compile(e) for e in request.match]
+        explicit = (*loaded.focus, *loaded.context)
+        self.distance = distances(loaded.packages, loaded.focus)
+        self.packages = self._reachable(explicit)
+        self.changes = {
+            p.path: sum(changes.get(f, 0) for f in (*p.go_files, *p.test_files, *p.other_files))
+            for p in self.packages.values()
+        }
+        self.docs = _Docs(loaded)
+        self.costs: dict[tuple[str, int], int] = {}
+
+    def _reachable(self, explicit: tuple[str, ...]) -> dict[str, Package]:
+        packages = self.load.packages
+        found = {}
+        for path in distances(packages, explicit):
+            package = packages.get(path)
+            if package is None or hidden(path, self.hidden):
+                continue
+            if not package.standard or path in explicit:
+                found[path] = package
+        return found
+
+    def keep(self, file: str) -> bool:
+        return not excluded(file, self.load.dir, self.request.ignore) and matches(
+            file, self.expressions
+        )
+
+    def display(self, file: str | Path) -> str:
+        relative = os.path.relpath(file, self.load.cwd)
+        return str(file) if relative.startswith("..") else relative
+
+    def category(self, package: Package) -> int:
+        if package.path in self.load.focus:
+            return FOCUS
+        if package.path in self.load.context:
+            return CONTEXT
+        if self.root(package):
+            return SAME_MODULE
+        if any(
+            package.path in self.packages[f].imports for f in self.load.focus if f in self.packages
+        ):
+            return DIRECT_IMPORT
+        return STDLIB if package.standard else OTHER_MODULE
+
+    def root(self, package: Package) -> bool:
+        return package.module_dir is not None and package.module_dir in self.load.module_roots
+
+    def tier(self, package: Package) -> int:
+        if not self.root(package):
+            return TIER_EXTERNAL
+        return TIER_FOCUS if package.path in self.load.focus else TIER_CONTEXT
+
+    def key(self, package: Package, file: str = "") -> str:
+        changes = self.changes.get(package.path, 0) if self.root(package) else 0
+        is_go = not file or file.endswith(".go")
+        distance = self.distance.get(package.path, UNREACHED)
+        return sort_key(changes, is_go, distance, package.path, file)
+
+    def read_only(self, file: str | Path) -> bool:
+        return not self.request.is_writable(Path(file))
+
+    def file_parts(self, package: Package, level: int) -> list[ContextPart]:
+        role = "focus file" if package.path in self.load.focus else "context file"
+        files = list(package.go_files)
+        if level == budget.ALL:
+            files += [*package.test_files, *package.other_files]
+        parts = []
+        for file in files:
+            if not self.keep(file):
+                continue
+            read_only = self.read_only(file)
+            text = file_block(role, self.display(file), self.load.files.get(file, b""), read_only)
+            parts.append(
+                ContextPart(self.tier(package), self.key(package, file), text, file, read_only)
+            )
+        return parts
+
+    def doc_part(self, package: Package, level: int) -> list[ContextPart]:
+        flags = ("-all", "-cmd") if level == budget.DOC else ("-cmd",)
+        doc = self.docs.get(package.path, *flags)
+        if not doc:
+            return []
+        text = package_block("context package", package.path, doc)
+        return [ContextPart(self.tier(package), self.key(package), text, str(package.dir))]
+
+    def parts_at(self, package: Package, level: int) -> list[ContextPart]:
+        if level in (budget.SHORT_DOC, budget.DOC):
+            return self.doc_part(package, level)
+        return self.file_parts(package, level) if level else []
+
+    def cost(self, package: Package) -> Callable[[int], int]:
+        def at(level: int) -> int:
+            key = (package.path, level)
+            if key not in self.costs:
+                parts = self.parts_at(package, level)
+                self.costs[key] = sum(budget.estimate_tokens(p.text) for p in parts)
+            return self.costs[key]
+
+        return at
+
+    def focus_part(self, package: Package) -> ContextPart:
+        files = [*package.go_files, *package.test_files, *package.other_files]
+        read_only = bool(files) and self.read_only(files[0])
+        flags = ("-all", "-cmd", "-u")
+        text = focus_outline(
+            package.path,
+            doc=self.docs.get(package.path, *flags),
+            error=self.docs.errors.get((package.path, *flags), ""),
+            sources={f: self.load.files.get(f, b"") for f in package.go_files},
+            tests={f: self.load.files.get(f, b"") for f in package.test_files},
+            file_names=[self.display(f) for f in files if f.endswith(".go") or self.keep(f)],
+            read_only=read_only,
+        )
+        return ContextPart(TIER_FOCUS, self.key(package), text, str(package.dir), read_only)
+
+
+def _markdown_part(context: _Context) -> list[ContextPart]:
+    loaded = context.load
+    roots = sorted({*(r for r in loaded.module_roots if r == loaded.cwd), *loaded.workspace})
+    parts = []
+    for root in roots:
+        names = sorted(
+            path.name for path in root.iterdir()
+            if path.name.lower().endswith(".md") and not path.name.startswith("_")
+            and path.is_file() and context.keep(str(path))
+        )  # fmt: skip
+        if not names:
+            continue
+        listing = "".join(f"- {context.display(root / n)}\n" for n in names)
+        text = package_block(
+            "module markdown files", context.display(root) if root != loaded.cwd else ".",
+            f"{listing}(fetch them with ingest blocks)\n",
+        )  # fmt: skip
+        key = sort_key(0, False, 0, "", str(root))
+        parts.append(ContextPart(TIER_CONTEXT, key, text, str(root)))
+    return parts
+
+
+def _doc_parts(context: _Context, allowance: int) -> list[ContextPart]:
+    parts = []
+    for path in context.request.docs:
+        doc = context.load.doc(("-all", "-cmd"), path)
+        text = package_block("documentation of package", path, doc)
+        allowance -= budget.estimate_tokens(text)
+        if allowance < 0:
+            break
+        parts.append(ContextPart(TIER_FILES, f"~doc {path}", text, path))
+    return parts
+
+
+def hint_part(cwd: Path) -> ContextPart:
+    """Where the run works, and how file paths are written."""
+    text = (
+        f"Working directory: {cwd}\nWrite file paths relative to this directory (or "
+        "absolute paths under it) in change blocks and every other block.\n"
+    )
+    return ContextPart(TIER_HINTS, "go working directory", text, str(cwd))
+
+
+def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
+    """The parts of a Go project's first request (see :mod:`tai_blocks.go`)."""
+    with ThreadPoolExecutor(1) as pool:
+        changes = pool.submit(git_counts, request.cwd)
+        loaded = load(request.cwd, request.focus, request.context, request.config)
+        context = _Context(request, loaded, changes.result())
+    ordered = sorted(
+        context.packages.values(),
+        key=lambda p: (context.category(p), context.distance.get(p.path, UNREACHED), p.path),
+    )
+    focus = [p for p in ordered if p.path in loaded.focus]
+    others = [p for p in ordered if p.path not in loaded.focus]
+    jobs: list[tuple[str, ...]] = (
+        [] if request.all_src else [(p.path, "-all", "-cmd", "-u") for p in focus]
+    )
+    jobs += [
+        (p.path, "-all", "-cmd") for p in others if _MINIMUM[context.category(p)] == budget.DOC
+    ]
+    context.docs.prefetch(jobs)
+    parts: list[ContextPart] = []
+    for package in focus:
+        parts += (
+            context.file_parts(package, budget.ALL)
+            if request.all_src
+            else [context.focus_part(package)]
+        )
+    focus_tokens = sum(budget.estimate_tokens(p.text) for p in parts)
+    allowance = budget.context_budget(focus_tokens)
+    candidates = [
+        budget.Candidate(
+            p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p)
+        )
+        for p in others
+    ]
+    levels = budget.allocate(candidates, allowance)
+    for package in others:
+        parts += context.parts_at(package, levels[package.path])
+    parts += _markdown_part(context)
+    parts += _doc_parts(context, allowance)
+    parts.append(hint_part(loaded.cwd))
+    return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

@@ -1,0 +1,262 @@
+"""Loading a Go project: ``go list``, the files it names, and the snapshot of one load.
+
+One ``go list -e -json -deps [-test]`` call loads the focus and the context patterns
+together (each package's ``Match`` says which pattern named it); test variants are folded
+into their package (test files and test imports join it). Every file of the loaded
+non-standard packages is read once, into :attr:`Load.files`: the snapshot the parts are
+rendered from and ``go-src`` answers from. The last load of each working directory is
+kept for the process (:func:`last_load`).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tai_blocks.go._gocmd import base_environment, environments, go_doc, go_list, run_go
+from tai_core.context import ContextError
+
+#: Non-Go files bigger than this (embedded assets) are left out of a load.
+EMBED_LIMIT = 64 * 1024
+_loads: dict[Path, Load] = {}
+_lock = threading.Lock()
+
+
+@attrs.frozen
+class Package:
+    """One logical package: its base import path, files (absolute) and imports."""
+
+    path: str
+    name: str
+    dir: Path
+    module: str
+    module_dir: Path | None
+    go_files: tuple[str, ...]
+    test_files: tuple[str, ...]
+    other_files: tuple[str, ...]
+    imports: tuple[str, ...]
+    standard: bool
+
+
+@attrs.frozen
+class Load:
+    """What one load found: packages by path, which are focus and context, the snapshot
+    of their files' bytes, and the environments to run ``go doc`` in."""
+
+    cwd: Path
+    dir: Path
+    packages: Mapping[str, Package]
+    focus: tuple[str, ...]
+    context: tuple[str, ...]
+    files: Mapping[str, bytes]
+    doc_env: Mapping[str, str] = attrs.field(repr=False)
+    module_roots: tuple[Path, ...] = ()
+    #: The modules of the workspace the load ran in (none outside workspace mode).
+    workspace: tuple[Path, ...] = ()
+
+    def doc(self, flags: Sequence[str], path: str) -> str:
+        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content)."""
+        package = self.packages.get(path)
+        if package is None or package.standard:
+            return run_go(["doc", *flags, path], self.dir, self.doc_env)
+        files = {name: self.files.get(name, b"") for name in package.go_files}
+        return go_doc(flags, path, self.dir, self.doc_env, files)
+
+
+def last_load(cwd: Path) -> Load | None:
+    """The last load made in this process for ``cwd``, if any."""
+    with _lock:
+        return _loads.get(cwd.resolve())
+
+
+def _use_dirs(work: Path) -> list[Path]:
+    text = re.sub(r"//[^\n]*", "", work.read_text(encoding="utf-8"))
+    found = []
+    for block, single in re.findall(r"\buse\s*(?:\(([^)]*)\)|(\S+))", text):
+        for entry in block.split() if block else [single]:
+            found.append((work.parent / entry.strip('"`')).resolve())
+    return found
+
+
+def workspace(cwd: Path, env: Mapping[str, str]) -> tuple[Path, list[Path]] | None:
+    """The workspace root and its modules when workspace mode applies to a load in
+    ``cwd``: ``GOWORK`` names the file or one is found upward, and ``cwd`` is its root or
+    exactly one of its modules; ``GOWORK=off`` disables it."""
+    setting = env.get("GOWORK", "")
+    if setting == "off":
+        return None
+    work = Path(setting) if setting else None
+    if work is None:
+        work = next((d / "go.work" for d in (cwd, *cwd.parents) if (d / "go.work").is_file()), None)
+    if work is None or not work.is_file():
+        return None
+    modules = _use_dirs(work)
+    root = work.parent.resolve()
+    if cwd == root or (cwd in modules and cwd != root):
+        return root, modules
+    return None
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None
+
+
+def _text_file(data: bytes, embedded: bool) -> bool:
+    return b"\0" not in data[:8192] and not (embedded and len(data) > EMBED_LIMIT)
+
+
+def _markdown(directory: Path) -> list[str]:
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return []
+    return [
+        str(path) for path in paths
+        if path.name.lower().endswith(".md") and not path.name.startswith("_") and path.is_file()
+    ]  # fmt: skip
+
+
+def _entries(
+    raw: list[Any], tests: bool
+) -> tuple[dict[str, Package], dict[str, list[str]], list[str]]:
+    """Logical packages, the patterns each matched, and the errors reported."""
+    packages: dict[str, Package] = {}
+    matched: dict[str, list[str]] = {}
+    errors: list[str] = []
+    for entry in raw:
+        for problem in [entry.get("Error"), *entry.get("DepsErrors", ())]:
+            if problem and problem.get("Err") not in errors:
+                errors.append(problem["Err"])
+        path = entry.get("ImportPath", "")
+        if " " in path or entry.get("ForTest") or path.endswith(".test"):
+            continue
+        directory = Path(entry.get("Dir") or ".")
+        module = entry.get("Module") or {}
+
+        def files(*keys: str, directory: Path = directory, entry: Any = entry) -> tuple[str, ...]:
+            return tuple(str(directory / name) for key in keys for name in entry.get(key) or ())
+
+        imports = set(entry.get("Imports") or ())
+        if tests:
+            imports |= set(entry.get("TestImports") or ()) | set(entry.get("XTestImports") or ())
+        imports.discard(path)
+        packages[path] = Package(
+            path=path,
+            name=entry.get("Name", ""),
+            dir=directory,
+            module=module.get("Path", ""),
+            module_dir=Path(module["Dir"]) if module.get("Dir") else None,
+            go_files=files("GoFiles", "CgoFiles"),
+            test_files=files("TestGoFiles", "XTestGoFiles") if tests else (),
+            other_files=files("OtherFiles", "EmbedFiles"),
+            imports=tuple(sorted(imports)),
+            standard=bool(entry.get("Standard")),
+        )
+        if not entry.get("DepOnly"):
+            matched[path] = list(entry.get("Match") or ())
+    return packages, matched, errors
+
+
+def load(
+    cwd: Path, focus: Sequence[str], context: Sequence[str], config: Mapping[str, Any]
+) -> Load:
+    """Load ``focus`` (default ``./...``) and ``context`` in ``cwd``; remember the load.
+
+    Raises :class:`ContextError` when ``go`` fails, a package has errors or a pattern
+    matches nothing.
+    """
+    cwd = cwd.resolve()
+    go_config = config.get("go") or {}
+    tests = not go_config.get("no_tests", False)
+    base = base_environment(go_config.get("envs", ()))
+    found = workspace(cwd, base)
+    listing, doc_env = environments(base, found is not None)
+    run_dir = cwd
+    focus_patterns = list(focus) or ["./..."]
+    if found is not None and found[0] == cwd and not focus:
+        focus_patterns = [f"./{m.relative_to(cwd).as_posix()}/..." for m in found[1]]
+    elif found is None:
+        listing["GOWORK"] = doc_env["GOWORK"] = "off"
+    raw = go_list([*focus_patterns, *context], run_dir, listing, tests)
+    packages, matched, errors = _entries(raw, tests)
+    if errors:
+        raise ContextError("go list: " + "; ".join(" ".join(e.split()) for e in errors)[:1000])
+    in_focus = sorted(p for p, ms in matched.items() if set(ms) & set(focus_patterns))
+    in_context = sorted(
+        p for p, ms in matched.items() if set(ms) & set(context) and p not in in_focus
+    )
+    for pattern in [*focus_patterns, *context]:
+        if not any(pattern in ms for ms in matched.values()):
+            raise ContextError(f"go list: pattern {pattern} matched no packages")
+    roots = {packages[p].module_dir for p in (*in_focus, *in_context) if packages[p].module_dir}
+    module_roots = sorted({*roots, *(found[1] if found else ())})
+    for path in in_focus:
+        package = packages[path]
+        markdown = [f for f in _markdown(package.dir) if f not in package.other_files]
+        packages[path] = attrs.evolve(package, other_files=(*package.other_files, *markdown))
+    files: dict[str, bytes] = {}
+    for package in packages.values():
+        if package.standard and package.path not in (*in_focus, *in_context):
+            continue
+        for name in (*package.go_files, *package.test_files):
+            files[name] = _read(name) or b""
+        kept = []
+        for name in package.other_files:
+            data = _read(name)
+            if data is not None and _text_file(data, not name.endswith(".md")):
+                files[name] = data
+                kept.append(name)
+        packages[package.path] = attrs.evolve(package, other_files=tuple(kept))
+    result = Load(
+        cwd=cwd, dir=run_dir, packages=packages, focus=tuple(in_focus),
+        context=tuple(in_context), files=files, doc_env=doc_env,
+        module_roots=tuple(module_roots), workspace=tuple(found[1] if found else ()),
+    )  # fmt: skip
+    with _lock:
+        _loads[cwd] = result
+    return result
+
+
+def distances(packages: Mapping[str, Package], start: Sequence[str]) -> dict[str, int]:
+    """Import distance of each package reachable from ``start`` (breadth first)."""
+    found = dict.fromkeys(start, 0)
+    queue = deque(start)
+    while queue:
+        current = queue.popleft()
+        for imported in packages[current].imports if current in packages else ():
+            if imported not in found:
+                found[imported] = found[current] + 1
+                queue.append(imported)
+    return found
+
+
+def git_counts(cwd: Path) -> dict[str, int]:
+    """How often each file (absolute path) changed in the last 50 commits; empty when
+    ``cwd`` is not in a git work tree."""
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True,
+            text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        log = subprocess.run(
+            ["git", "log", "--max-count=50", "--name-only", "--pretty=format:"],
+            cwd=cwd, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    counts: dict[str, int] = {}
+    for line in log.splitlines():
+        if line.strip():
+            path = str(Path(top, line.strip()))
+            counts[path] = counts.get(path, 0) + 1
+    return counts

@@ -1,0 +1,83 @@
+"""Which packages and files a context shows, and the key that orders them.
+
+Filters: ``go.hidden`` drops packages (an exact path, or ``base/...`` for a subtree);
+``-ignore`` exclusions drop files (a ``**`` glob on the path relative to the load
+directory — or with its leading ``../`` removed —, a plain pattern also as a directory
+prefix, a pattern without ``/`` also on the base name); ``-match`` keeps only files one of
+its regular expressions finds in the path.
+
+The key (:func:`sort_key`) orders parts inside a tier: root-module files by ascending git
+change count of their package (files that change often come late, so fewer parts follow
+them), then non-Go before Go, larger import distance first, deeper package paths first,
+the package path and the file path. Every component is fixed-width or last, so comparing
+the strings compares the tuples.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+#: Package categories, in priority order.
+FOCUS, CONTEXT, SAME_MODULE, DIRECT_IMPORT, STDLIB, OTHER_MODULE = range(6)
+#: The distance of a package not reached from the focus.
+UNREACHED = 1 << 30
+
+
+def hidden(path: str, patterns: Iterable[str]) -> bool:
+    """Whether ``go.hidden`` hides package ``path``."""
+    for pattern in patterns:
+        base = pattern.removesuffix("/...")
+        if path == base or (pattern.endswith("/...") and path.startswith(base + "/")):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _glob(pattern: str) -> re.Pattern[str]:
+    out, index = [], 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            out.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+        else:
+            char = pattern[index]
+            out.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
+            index += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def excluded(path: str, root: Path, patterns: Sequence[str]) -> bool:
+    """Whether an exclusion pattern drops file ``path`` (absolute) of a load in ``root``."""
+    relative = os.path.relpath(path, root).replace(os.sep, "/")
+    names = {relative, re.sub(r"^(\.\./)+", "", relative)}
+    for raw in patterns:
+        pattern = raw.removeprefix("!").removeprefix("./").rstrip("/")
+        if not pattern:
+            continue
+        for name in names:
+            if _glob(pattern).match(name) or name.startswith(pattern + "/"):
+                return True
+        if "/" not in pattern and _glob(pattern).match(Path(path).name):
+            return True
+    return False
+
+
+def matches(path: str, expressions: Sequence[re.Pattern[str]]) -> bool:
+    """Whether ``-match`` keeps file ``path`` (no expressions: every file)."""
+    return not expressions or any(e.search(path) for e in expressions)
+
+
+def sort_key(changes: int, is_go: bool, distance: int, package: str, file: str) -> str:
+    """The ordering key of a part inside its tier (see the module docstring)."""
+    depth = package.count("/")
+    return (
+        f"{changes:06d} {int(is_go)} {UNREACHED - min(distance, UNREACHED):010d} "
+        f"{999 - min(depth, 999):03d} {package}\0{file}"
+    )
