@@ -194,3 +194,9 @@ def test_unreadable_files_are_named(tmp_path: Path) -> None:
     (tmp_path / "locked.txt").chmod(0)
     (part, _) = collect(tmp_path)
     assert part.text == "``` file locked.txt: not readable (Permission denied), content omitted\n"
+
+
+def test_an_empty_or_all_ignored_project_is_not_an_error(tmp_path: Path) -> None:
+    assert [part.key for part in collect(tmp_path)] == ["working-directory"]
+    write_tree(tmp_path, {"sub/.gitignore": "*\n", "sub/x.txt": "x\n"})
+    assert file_keys(collect(tmp_path, focus=("sub",))) == []

@@ -124,10 +124,9 @@ class Walker:
         self._visited: set[tuple[int, int]] = set()
 
     def expand(self, pattern: str) -> list[Found]:
-        """The files ``pattern`` names, sorted; :class:`PatternError` when none."""
+        """The files ``pattern`` names, sorted. :class:`PatternError` when a glob matches
+        no file or a path names nothing (a directory without files is not an error)."""
         found = self._glob(pattern) if is_glob(pattern) else self._path(pattern)
-        if not found:
-            raise PatternError(f"{pattern!r} matches no file")
         return sorted(found, key=lambda item: item.shown)
 
     def _glob(self, pattern: str) -> list[Found]:
@@ -135,18 +134,23 @@ class Walker:
         if Path(relative).is_absolute() or ".." in Path(relative).parts:
             raise PatternError(f"glob {pattern!r} must stay inside {self._root}")
         spec = _spec(["/" + relative])
-        return [item for item in self._walk_tree(self._root) if spec.check_file(item.shown).include]
+        found = [
+            item for item in self._walk_tree(self._root) if spec.check_file(item.shown).include
+        ]
+        if not found:
+            raise PatternError(f"{pattern!r} matches no file")
+        return found
 
     def _path(self, pattern: str) -> list[Found]:
         path = Path(os.path.normpath(self._root / pattern))
         try:
             info = path.stat()
         except OSError:
-            return []
+            raise PatternError(f"{pattern!r} matches no file") from None
         if stat.S_ISREG(info.st_mode):
             return [Found(shown_path(path, self._root), path, info.st_size)]
         if not stat.S_ISDIR(info.st_mode):
-            return []
+            raise PatternError(f"{pattern!r} is not a file or directory")
         return list(self._walk_tree(path))
 
     def _walk_tree(self, top: Path) -> Iterator[Found]:
