@@ -2,7 +2,7 @@
 
 The provider (:data:`provider`, plugin ``any``) is the fallback: it applies everywhere and
 is asked after the Go provider. It shows the files in focus whole, and the ``ingest``
-kind (:func:`run_ingest`) lets the model fetch more — files, glob listings, web pages —
+kind (served by :mod:`._ingest`) lets the model fetch more — files, glob listings, web pages —
 in the next round. Why it is shaped this way:
 
 - **Git's ignore rules, through pathspec.** What a project ignores (build output, vendored
@@ -29,8 +29,8 @@ in the next round. Why it is shaped this way:
 
 Modules: :mod:`._walk` (patterns, ignore rules, the walk), :mod:`._text` (text detection
 and file markers), :mod:`._provider`, :mod:`._ingest` (the requests of an ingest block)
-and :mod:`._fetch` (HTTP). ``pathspec`` and ``httpx`` are imported only when used, so
-loading the plugin costs nothing at start-up.
+and :mod:`._fetch` (HTTP). ``pathspec``, ``httpx`` and the ingest modules are imported
+only when used, so loading the plugin costs next to nothing at start-up.
 """
 
 from __future__ import annotations
@@ -38,11 +38,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tai_blocks.anytext._ingest import run_ingest
 from tai_blocks.anytext._provider import AnyTextProvider, provider
 from tai_core import hookimpl
 
-__all__ = ["AnyTextProvider", "provider", "run_ingest"]
+__all__ = ["AnyTextProvider", "provider"]
 
 
 @hookimpl

@@ -20,7 +20,6 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 from tai_blocks.anytext._fetch import fetch
 from tai_blocks.anytext._text import read_text
@@ -138,10 +137,15 @@ def _answer(request: Element, context: RunContext) -> tuple[bool, str]:
     return False, f"[error: unknown request <{request.tag}>; use <file>, <glob> or <fetch>]"
 
 
+def _quote(value: str) -> str:
+    """``value`` as the text of a double-quoted XML attribute."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+
+
 def _element(request: Element, content: str) -> str:
     attribute = _TARGET_ATTRIBUTE.get(request.tag)
-    where = f' {attribute}="{escape(_target(request), {chr(34): "&quot;"})}"' if attribute else ""
-    return f'<context type="{escape(request.tag)}"{where}>\n{content}\n</context>\n\n'
+    where = f' {attribute}="{_quote(_target(request))}"' if attribute else ""
+    return f'<context type="{_quote(request.tag)}"{where}>\n{content}\n</context>\n\n'
 
 
 def run_ingest(body: str, context: RunContext) -> tuple[bool, str]:

@@ -39,7 +39,7 @@ Each result arrives in the next message inside `<context>` tags, errors included
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Serve every request of the body; the joined ``<context>`` elements are fed
         back (see :mod:`tai_blocks.anytext._ingest` for the request forms)."""
-        from tai_blocks.anytext import run_ingest
+        from tai_blocks.anytext._ingest import run_ingest
 
         ok, text = run_ingest(block.body, context)
         return BlockResult(kind=self.name, ok=ok, text=text)
