@@ -150,3 +150,13 @@ def test_an_unknown_request_is_an_error_next_to_the_others(
         '<context type="grep">\n[error: unknown request <grep>; use <file>, <glob> or <fetch>]'
         "\n</context>\n\n"
     )
+
+
+def test_a_project_reached_through_a_link_accepts_its_real_path(
+    host: PluginHost, tmp_path: Path
+) -> None:
+    real = write_tree(tmp_path / "real", {"a.txt": "a\n"})
+    (tmp_path / "alias").symlink_to(real)
+    result = ingest(host, tmp_path / "alias", f"<file>{real}/a.txt</file><file>a.txt</file>")
+    assert result.ok
+    assert result.text.count("\na\n</context>") == 2

@@ -61,11 +61,14 @@ def _project_file(name: str, context: RunContext) -> tuple[Path, str]:
     root = context.cwd
     if not name:
         raise Refused("no path given")
+    real_root = root.resolve()
     path = Path(os.path.normpath(root / name))
+    if not path.is_relative_to(root) and path.is_relative_to(real_root):
+        path = root / path.relative_to(real_root)  # the project named by its real path
     if not path.is_relative_to(root):
         where = "is outside the project" if Path(name).is_absolute() else "leads outside it"
         raise Refused(f"{name} {where} ({root}); only project files are read")
-    real, real_root = path.resolve(), root.resolve()
+    real = path.resolve()
     if not real.is_relative_to(real_root):
         raise Refused(f"{name} is a symbolic link leading outside the project (to {real})")
     relative = path.relative_to(root).as_posix()
