@@ -31,7 +31,10 @@ _lock = threading.Lock()
 
 @attrs.frozen
 class Package:
-    """One logical package: its base import path, files (absolute) and imports."""
+    """One logical package: its base import path, files (absolute) and imports.
+
+    ``other_files`` are the non-Go files: ``OtherFiles`` and embedded files, and for a
+    focus package every other file of its directory (listed by name in its outline)."""
 
     path: str
     name: str
@@ -43,6 +46,8 @@ class Package:
     other_files: tuple[str, ...]
     imports: tuple[str, ...]
     standard: bool
+    #: The embedded files among ``other_files`` (dropped when bigger than 64 KiB).
+    embedded: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -115,14 +120,15 @@ def _text_file(data: bytes, embedded: bool) -> bool:
     return b"\0" not in data[:8192] and not (embedded and len(data) > EMBED_LIMIT)
 
 
-def _markdown(directory: Path) -> list[str]:
+def _dir_files(directory: Path) -> list[str]:
+    """The non-Go files of a focus package's directory (not ``.``- or ``_``-prefixed)."""
     try:
         paths = sorted(directory.iterdir())
     except OSError:
         return []
     return [
         str(path) for path in paths
-        if path.name.lower().endswith(".md") and not path.name.startswith("_") and path.is_file()
+        if not path.name.startswith((".", "_")) and path.suffix != ".go" and path.is_file()
     ]  # fmt: skip
 
 
@@ -135,8 +141,11 @@ def _entries(
     errors: list[str] = []
     for entry in raw:
         for problem in [entry.get("Error"), *entry.get("DepsErrors", ())]:
-            if problem and problem.get("Err") not in errors:
-                errors.append(problem["Err"])
+            if problem:
+                where = problem.get("Pos") or ""
+                message = f"{where}: {problem['Err']}" if where else problem["Err"]
+                if message not in errors:
+                    errors.append(message)
         path = entry.get("ImportPath", "")
         if " " in path or entry.get("ForTest") or path.endswith(".test"):
             continue
@@ -161,6 +170,7 @@ def _entries(
             other_files=files("OtherFiles", "EmbedFiles"),
             imports=tuple(sorted(imports)),
             standard=bool(entry.get("Standard")),
+            embedded=files("EmbedFiles"),
         )
         if not entry.get("DepOnly"):
             matched[path] = list(entry.get("Match") or ())
@@ -202,8 +212,8 @@ def load(
     module_roots = sorted({*roots, *(found[1] if found else ())})
     for path in in_focus:
         package = packages[path]
-        markdown = [f for f in _markdown(package.dir) if f not in package.other_files]
-        packages[path] = attrs.evolve(package, other_files=(*package.other_files, *markdown))
+        extra = [f for f in _dir_files(package.dir) if f not in package.other_files]
+        packages[path] = attrs.evolve(package, other_files=(*package.other_files, *extra))
     files: dict[str, bytes] = {}
     for package in packages.values():
         if package.standard and package.path not in (*in_focus, *in_context):
@@ -213,7 +223,7 @@ def load(
         kept = []
         for name in package.other_files:
             data = _read(name)
-            if data is not None and _text_file(data, not name.endswith(".md")):
+            if data is not None and _text_file(data, name in package.embedded):
                 files[name] = data
                 kept.append(name)
         packages[package.path] = attrs.evolve(package, other_files=tuple(kept))

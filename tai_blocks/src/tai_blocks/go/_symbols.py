@@ -141,5 +141,5 @@ def requested_source(load_or_error: Load | ContextError, symbols: list[str]) -> 
             f"({load_or_error}).\n"
         )
     resolver = _Resolver(load_or_error)
-    unique = list(dict.fromkeys(symbols))
-    return HEADER + "".join(resolver.resolve(symbol) for symbol in unique)
+    blocks = [resolver.resolve(symbol) for symbol in dict.fromkeys(symbols)]
+    return HEADER + "".join(dict.fromkeys(blocks))  # two names of one source: sent once

@@ -20,7 +20,7 @@ DEFAULT_TIMEOUT = 120.0
 _REFUSED = ("-exec", "-toolexec", "--exec", "--toolexec")
 
 
-def test_arguments(body: str) -> list[str]:
+def split_arguments(body: str) -> list[str]:
     """The arguments of ``go test`` a body gives (``./...`` when it gives none); raises
     ``ValueError`` for unbalanced quotes and for ``-exec``/``-toolexec``."""
     args = [word for line in body.splitlines() for word in shlex.split(line)]
@@ -57,7 +57,7 @@ reply with a summary block."""
         from tai_blocks.kinds._run import run_captured
 
         try:
-            args = test_arguments(block.body)
+            args = split_arguments(block.body)
         except ValueError as error:
             return BlockResult(kind=self.name, ok=False, text=f"go-test block refused: {error}\n")
         head = f"Working directory: {context.cwd}\nGo test command: go test {shlex.join(args)}\n\n"
