@@ -95,9 +95,10 @@ def test_contract_flags(host: PluginHost) -> None:
         assert kind.restatement and kind.disabled_notice
 
 
-def test_kinds_that_cannot_run_yet_say_so(host: PluginHost, tmp_path: Path) -> None:
+def test_a_kind_without_execution_says_so(host: PluginHost, tmp_path: Path) -> None:
+    # change blocks are applied while the reply streams; they have nothing to run after it
     context = run_context(host, tmp_path)
-    parsed = block("<<紫藤 go-test\n紫藤")
+    parsed = block('<<紫藤 change(op="WRITE", file-path="x.txt")\nx\n紫藤')
     kind = host.registry.block_kinds[parsed.kind]
     with pytest.raises(BlockNotRunnableError, match="cannot run in this version"):
         host.pm.hook.tai_run_block(block=parsed, kind=kind, context=context)

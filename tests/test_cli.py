@@ -49,7 +49,7 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["block_kinds"] == ["shell"]
     assert shell["hooks"] == ["tai_register_block_kinds"]
     assert document["commands"] == [
-        "next", "parse", "patch", "ping", "plugins", "policy", "record", "sandbox"
+        "code", "next", "parse", "patch", "ping", "plugins", "policy", "record", "sandbox"
     ]  # fmt: skip
 
 
