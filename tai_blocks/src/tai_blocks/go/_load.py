@@ -72,7 +72,10 @@ class Load:
         if package is None or package.standard:
             return run_go(["doc", *flags, path], self.dir, self.doc_env)
         files = {name: self.files.get(name, b"") for name in package.go_files}
-        return go_doc(flags, path, self.dir, self.doc_env, files)
+        # a directory argument spares go doc resolving the import path (half its time)
+        inside = package.dir == self.dir or self.dir in package.dir.parents
+        target = f"./{package.dir.relative_to(self.dir).as_posix()}" if inside else path
+        return go_doc(flags, target, self.dir, self.doc_env, files)
 
 
 def last_load(cwd: Path) -> Load | None:
