@@ -245,3 +245,18 @@ def test_doc_packages_close_the_project_context(basic: Path) -> None:
     assert parts.index(part) == len(parts) - 2  # before the working-directory hint
     with pytest.raises(ContextError):
         collect(basic, focus=("./b",), docs=("example.com/none",))
+
+
+def test_large_embedded_files_are_left_out(tmp_path: Path) -> None:
+    root = write(
+        tmp_path,
+        {
+            "go.mod": GO_MOD,
+            "e/e.go": 'package e\n\nimport _ "embed"\n\n//go:embed small.txt\nvar S string\n\n'
+            "//go:embed big.txt\nvar B string\n",
+            "e/small.txt": "small\n",
+            "e/big.txt": "x" * (65 * 1024),
+        },
+    )
+    text = part_with(collect(root), "focus package example.com/m/e").text
+    assert "- e/small.txt\n" in text and "big.txt" not in text
