@@ -117,9 +117,13 @@ class CodeRun:
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = _handoff(app, flags, self.model)
         is_writable = _writable(app)
+        go = dict(self.config.get("go") or {})
         self.request = ContextRequest(
-            cwd=self.cwd, command=self.command, focus=options.focus, context=options.context,
-            docs=options.docs, match=options.match,
+            cwd=self.cwd, command=self.command,
+            focus=options.focus or (*self.config.get("focus", []), *go.get("load_patterns", [])),
+            context=(*options.context, *go.get("context_patterns", [])),
+            docs=(*options.docs, *go.get("doc_patterns", [])),
+            match=(*options.match, *self.config.get("match", [])),
             ignore=(*options.ignore, *self.config.get("ignore", [])),
             all_src=options.all_src, config=self.config, is_writable=is_writable,
         )  # fmt: skip
