@@ -55,3 +55,27 @@ def test_a_task_is_required(tmp_path: Path, isolated_env: dict[str, str]) -> Non
     result = run_tai("-model", "replay:x", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
     assert 'give the task as chat "…"' in result.stderr
+
+
+REVIEW = (
+    REPLY
+    + """\
+@@@ reply
+@@@ expect user: Review the following changes
+@@@ expect user: +Hello world
+The change is right; nothing to fix.
+<<竹梅 summary
+- reviewed the capitalisation: correct
+竹梅
+"""
+)
+
+
+def test_review_reads_the_runs_diff(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    root = text_project(tmp_path)
+    (root / ".model.replay").write_text(REVIEW)
+    result = run_tai("-review", "-model", "replay:.model.replay", "chat", "Capitalise",
+                     cwd=root, env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "The change is right" in result.stdout
+    assert (root / "greeting.txt").read_text() == "Hello world\n"
