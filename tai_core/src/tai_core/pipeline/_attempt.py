@@ -33,7 +33,7 @@ from tai_core.models import (
     Usage,
     generate,
 )
-from tai_core.pipeline._state import Attempt, BlockApplyError
+from tai_core.pipeline._state import Attempt, BlockApplyError, RunError
 
 
 def _describe(error: Exception) -> str:
@@ -155,4 +155,6 @@ class AttemptRunner:
         except BlockNotRunnableError as error:
             raise BlockApplyError(block, str(error)) from None
         except Exception as error:  # noqa: BLE001 - any apply failure fails the attempt
+            if getattr(error, "retryable", True) is False:
+                raise RunError(f"{block.kind} block at line {block.line}: {error}") from None
             raise BlockApplyError(block, _describe(error)) from None

@@ -25,7 +25,13 @@ class PathError(ApplyError):
 
 
 class ConflictError(StoreError):
-    """Files changed on disk by someone else since tai read them; nothing was written."""
+    """Files changed on disk by someone else since tai read them; nothing was written.
+
+    Not ``retryable``: another attempt by the model cannot resolve it, so a run ends on it.
+    """
+
+    #: Read by the pipeline: a failure no retry of the round can fix.
+    retryable = False
 
     def __init__(self, root: str, paths: tuple[str, ...]) -> None:
         self.paths = paths
