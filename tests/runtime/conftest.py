@@ -67,6 +67,7 @@ def run_replay(
     workspace: Any = None,
     handoff: Any = None,
     describe: Any = None,
+    schedule_interval: float = 0.0,
 ) -> Outcome:
     """Run one submit of a session whose model replays ``replies``."""
     path = transcript(tmp_path / "model.replay", replies)
@@ -80,7 +81,7 @@ def run_replay(
     setup = attrs.evolve(setup, retry_policy=FAST_RETRIES)
 
     async def scenario() -> Outcome:
-        runtime = Runtime(host.pm.hook, EventBus())
+        runtime = Runtime(host.pm.hook, EventBus(), schedule_interval=schedule_interval)
         subscription = runtime.bus.subscribe()
         session_id = setup.options.session_id
         runtime.handle(StartSession(setup))

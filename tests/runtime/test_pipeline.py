@@ -309,3 +309,79 @@ def test_a_bug_after_the_run_still_ends_it_visibly(replay) -> None:
     assert isinstance(failed, RunFailed)
     assert failed.message == "internal error: KeyError: 'oops'"
     assert any("Traceback" in e.message for e in outcome.of(Notice))
+
+
+class Tagger:
+    __name__ = "tagger"
+
+    def __init__(self, text: str, header: str) -> None:
+        self.text, self.header = text, header
+
+    @hookimpl
+    def tai_before_model_call(self, model, messages):
+        assert messages[0]["role"] == "user" and model.startswith("replay:")
+        return {"system_text": self.text, "headers": {"X-Tag": self.header}}
+
+
+def test_plugins_adjust_each_model_call(host, replay) -> None:
+    host.register(Tagger("House rule one.", "first"), "tagger-1")
+    host.register(Tagger("House rule two.", "second"), "tagger-2")
+    outcome = replay([f"@@@ expect system: SYSTEM\nHouse rule one.\nHouse rule two.\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+
+
+class BadTagger:
+    __name__ = "bad-tagger"
+
+    @hookimpl
+    def tai_before_model_call(self):
+        return {"model": "other"}
+
+
+def test_unknown_adjustments_fail_the_run(host, replay) -> None:
+    host.register(BadTagger(), "bad-tagger")
+    failed = replay([SUMMARY]).terminal
+    assert isinstance(failed, RunFailed)
+    assert "unknown keys ['model']" in failed.message
+
+
+class Slow(BlockKind):
+    name = "slow"
+    commands = frozenset({"go"})
+    triggers_round = False
+    prompt_section = "# slow blocks"
+    restatement = "slow"
+    disabled_notice = "no"
+
+    def execute(self, block, context):
+        import time
+
+        time.sleep(0.3)
+        return BlockResult(kind=self.name, ok=True, text="", triggers_round=False)
+
+
+class Ticks:
+    __name__ = "ticks"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Slow())
+
+    @hookimpl
+    def tai_schedule_tick(self, now):
+        assert now > 0
+        self.count += 1
+
+
+def test_schedule_ticks_while_a_run_goes(host, replay) -> None:
+    ticks = Ticks()
+    host.register(ticks, "ticks")
+    outcome = replay([f"<<松柏 slow\nwait\n松柏\n{SUMMARY}"], schedule_interval=0.05)
+    assert isinstance(outcome.terminal, RunFinished)
+    assert ticks.count >= 2
+    count = ticks.count
+    replay([SUMMARY + "\n@@@ reply\n" + SUMMARY])  # no interval: no ticks
+    assert ticks.count == count

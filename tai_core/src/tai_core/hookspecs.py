@@ -256,15 +256,13 @@ def tai_before_model_call(
 
     :param session: the session view.
     :param model: the model name the call will use.
-    :param messages: the request's messages (read-only).
+    :param messages: the request's messages (read-only), each ``{"role", "text"}``.
     :return: ``None``, or a mapping with any of the keys ``system_text`` (appended to the
         system prompt for this call only; the texts of all plugins are joined with
-        newlines), ``headers`` (extra HTTP headers for this call; later plugins win on the
-        same header) and ``model`` (use this model for this call only; the last non-empty
-        value wins). Unknown keys are an error naming the plugin.
+        newlines) and ``headers`` (extra HTTP headers for this call; later plugins win on
+        the same header). Other keys fail the run with an error naming them.
 
-    Where it may be implemented: plugins that add instructions, route models or tag
-    requests.
+    Where it may be implemented: plugins that add instructions or tag requests.
     """
 
 
@@ -286,22 +284,6 @@ def tai_after_model_call(
     :return: nothing.
 
     Where it may be implemented: observers, cost trackers.
-    """
-
-
-@hookspec
-def tai_compaction(session: Any, direction: str, node_count: int) -> None:
-    """The runtime is compacting (or has compacted) what a session carries forward.
-
-    Called by the runtime before (``direction="before"``) and after (``"after"``) it
-    replaces old rounds' material by summaries. Fire-and-forget.
-
-    :param session: the session view.
-    :param direction: ``"before"`` or ``"after"``.
-    :param node_count: the number of session-tree nodes carried forward at that moment.
-    :return: nothing.
-
-    Where it may be implemented: observers.
     """
 
 

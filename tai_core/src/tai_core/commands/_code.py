@@ -128,7 +128,10 @@ class CodeRun:
             all_src=options.all_src, config=self.config, is_writable=is_writable,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable)
-        self.runtime = Runtime(app.host.pm.hook, EventBus())
+        self.runtime = Runtime(
+            app.host.pm.hook, EventBus(),
+            schedule_interval=self.config.get("schedule_interval", 0.0),
+        )  # fmt: skip
         self.stores: list[Any] = []
 
     def _base(self) -> str:

@@ -136,7 +136,9 @@ def run_session(
         handoff=_handoff(app, flags, model),
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
-    runtime = Runtime(app.host.pm.hook, EventBus())
+    runtime = Runtime(
+        app.host.pm.hook, EventBus(), schedule_interval=app.config.get("schedule_interval", 0.0)
+    )
     recorder = make_recorder(app, flags, system=system, user=user)
     event = asyncio.run(follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
     return exit_status(event)

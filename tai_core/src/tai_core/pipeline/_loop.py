@@ -180,12 +180,27 @@ class Pipeline:
         self.hook.tai_round_end(session=self.options, round_number=round_no, outcome=outcome)
 
     def _request(self, state: RunState) -> GenerationRequest:
+        """The request of an attempt, with what ``tai_before_model_call`` plugins add."""
+        adjustments = self.hook.tai_before_model_call(
+            session=self.options, model=self.spec.name,
+            messages=[{"role": m.role, "text": m.text} for m in state.messages],
+        )  # fmt: skip
+        system_texts: list[str] = []
+        headers: dict[str, str] = {}
+        for adjustment in reversed(adjustments):  # registration order: later plugins win
+            unknown = set(adjustment) - {"system_text", "headers"}
+            if unknown:
+                raise RunError(f"tai_before_model_call returned unknown keys {sorted(unknown)}")
+            if adjustment.get("system_text"):
+                system_texts.append(str(adjustment["system_text"]))
+            headers.update(adjustment.get("headers") or {})
         return GenerationRequest(
-            system=self.system,
+            system="\n".join([self.system, *system_texts]),
             messages=state.messages,
             max_output_tokens=self.spec.max_generate_tokens,
             temperature=self.spec.temperature,
             reasoning_effort=self.spec.reasoning_effort,
+            headers=headers,
         )
 
     def _account(

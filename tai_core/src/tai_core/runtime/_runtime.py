@@ -12,6 +12,7 @@ replaces it.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -99,9 +100,13 @@ class _Session:
 class Runtime:
     """Runs sessions for any number of clients of one :class:`EventBus`."""
 
-    def __init__(self, hook: Any, bus: EventBus | None = None) -> None:
+    def __init__(
+        self, hook: Any, bus: EventBus | None = None, *, schedule_interval: float = 0.0
+    ) -> None:
         self.hook = hook
         self.bus = bus or EventBus()
+        #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
+        self.schedule_interval = schedule_interval
         self._sessions: dict[str, _Session] = {}
 
     def handle(self, command: Command) -> None:
@@ -170,6 +175,11 @@ class Runtime:
     async def _run(self, session: _Session, command: Submit) -> None:
         """Run one submit; whatever happens, exactly one terminal event is published."""
         session_id = command.session_id
+        ticker = (
+            asyncio.get_running_loop().create_task(self._tick(self.schedule_interval))
+            if self.schedule_interval > 0
+            else None
+        )
         try:
             finished = await self._finished_run(session, command)
         except asyncio.CancelledError:
@@ -187,7 +197,19 @@ class Runtime:
                 RunFailed(session_id, f"internal error: {type(error).__name__}: {error}")
             )
             return
+        finally:
+            if ticker is not None:
+                ticker.cancel()
         self.bus.publish(finished)
+
+    async def _tick(self, interval: float) -> None:
+        """Call ``tai_schedule_tick`` every ``interval`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await asyncio.to_thread(self.hook.tai_schedule_tick, now=time.time())
+            except Exception as error:  # noqa: BLE001 - a plugin's tick never breaks a run
+                self.bus.publish(Notice("", "warning", f"tai_schedule_tick failed: {error}"))
 
     async def _finished_run(self, session: _Session, command: Submit) -> RunFinished:
         pipeline = session.pipeline
