@@ -25,9 +25,9 @@ from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags
 from tai_core.commands._session import (
-    _handoff,
     describe_changes,
     follow,
+    handoff_writer,
     make_recorder,
     make_setup,
     open_workspace,
@@ -115,7 +115,7 @@ class CodeRun:
         kinds = app.host.registry.block_kinds
         self.disabled = frozenset(n for n, k in kinds.items() if not k.available(self.config))
         self.model = resolve(app, flags.model, confidential=flags.confidential)
-        self.handoff = _handoff(app, flags, self.model)
+        self.handoff = handoff_writer(app, flags, self.model)
         is_writable = _writable(app)
         go = dict(self.config.get("go") or {})
         self.request = ContextRequest(

@@ -71,7 +71,10 @@ def resolve(app: AppContext, name: str | None, *, confidential: bool) -> tuple[P
     return app.host.registry.providers[spec.provider], spec
 
 
-def _handoff(app: AppContext, flags: GenerationFlags, main: tuple[Provider, ModelSpec]) -> Any:
+def handoff_writer(
+    app: AppContext, flags: GenerationFlags, main: tuple[Provider, ModelSpec]
+) -> Any:
+    """The writer of handoff notes: the handoff model, else the fast model, else the run's."""
     name = app.config.get("handoff_model") or flags.fast_model or app.config.get("fast_model")
     provider, spec = resolve(app, name, confidential=flags.confidential) if name else main
     return HandoffWriter(provider, spec)
@@ -133,7 +136,7 @@ def run_session(
     setup = make_setup(
         app.host, app.config.values, model, command=command, system=system,
         require_completion=require_completion, cwd=Path.cwd(), workspace=workspace,
-        handoff=_handoff(app, flags, model),
+        handoff=handoff_writer(app, flags, model),
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
     runtime = Runtime(
