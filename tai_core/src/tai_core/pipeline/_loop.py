@@ -13,14 +13,13 @@ the session-tree outline. When nothing triggers, the run ends.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
 
-from tai_core.blocks import Block, BlockKind, RunContext
+from tai_core.blocks import Block, RunContext
 from tai_core.events import (
-    Event,
     Notice,
     RoundEnded,
     RoundStarted,
@@ -67,23 +66,21 @@ class Pipeline:
         self,
         *,
         runner: AttemptRunner,
-        kinds: Mapping[str, BlockKind],
-        hook: Any,
-        emit: Callable[[Event], None],
         context: RunContext,
         options: RunOptions,
         system: str,
         handoff: Handoff | None = None,
     ) -> None:
         self.runner = runner
-        self.kinds = kinds
-        self.hook = hook
-        self.emit = emit
+        #: The session's kinds, hooks and event sink: the runner's, shared, never copied.
+        self.kinds = runner.kinds
+        self.hook = runner.hook
+        self.emit = runner.emit
         self.context = context
         self.options = options
         self.system = system
         self.handoff = handoff
-        self.executor = BlockExecutor(kinds, hook, emit, context, options.session_id)
+        self.executor = BlockExecutor(self.kinds, self.hook, self.emit, context, options.session_id)
         self._plan_feeds: dict[str, int] = {}
 
     @property

@@ -154,10 +154,12 @@ class Runtime:
             disabled=setup.options.disabled, retry_policy=setup.retry_policy,
         )  # fmt: skip
         pipeline = Pipeline(
-            runner=runner, kinds=setup.kinds, hook=self.hook, emit=self.bus.publish,
-            context=setup.context, options=setup.options, system=setup.system,
+            runner=runner,
+            context=setup.context,
+            options=setup.options,
+            system=setup.system,
             handoff=setup.handoff,
-        )  # fmt: skip
+        )
         state = pipeline.start_state(workspace=setup.workspace)
         self._sessions[session_id] = _Session(setup, pipeline, state)
         self.hook.tai_session_start(session=setup.options)
