@@ -47,6 +47,8 @@ def isolated_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     config_dir = tmp_path / "config"
     config_dir.mkdir()
     env["TAI_CONFIG_DIR"] = str(config_dir)
+    env["TAI_DATA_DIR"] = str(tmp_path / "data")
+    (tmp_path / "data").mkdir()
     yield env
 
 

@@ -57,6 +57,12 @@ def test_symbolic_links_resolve_inside_or_are_refused(tmp_path: Path) -> None:
         "tai.toml",
         "sub/.tai.toml",
         ".tai-journal/x.commit",
+        "sub/.tai-journal/x.commit",
+        ".git/commondir",
+        ".git/info/exclude",
+        ".git/objects/info/alternates",
+        ".git/worktrees/w/config.worktree",
+        "sub/.git",
     ],
 )
 def test_protected_paths_are_refused_with_a_reason(tmp_path: Path, path: str) -> None:
@@ -66,7 +72,7 @@ def test_protected_paths_are_refused_with_a_reason(tmp_path: Path, path: str) ->
 
 def test_other_git_files_and_lookalikes_are_writable(tmp_path: Path) -> None:
     store = FileStore.open(tmp_path)
-    for path in (".gitignore", ".git/info/exclude", "docs/tai.toml.md", "vscode/x"):
+    for path in (".gitignore", ".github/workflows/ci.yml", "docs/tai.toml.md", "vscode/x"):
         store = store.write(path, "x\n")
     assert len(store.pending()) == 4
 
@@ -86,7 +92,7 @@ def test_a_change_block_on_a_protected_path_fails_naming_it(tmp_path: Path) -> N
     with pytest.raises(ChangeError) as caught:
         apply_change(FileStore.open(tmp_path), block("WRITE", ".git/hooks/pre-commit", "rm -rf"))
     assert str(caught.value).startswith("WRITE in .git/hooks/pre-commit: .git/hooks/pre-commit:")
-    assert "git hooks run code later" in str(caught.value)
+    assert "git's directory (hooks, configuration, …) runs code" in str(caught.value)
 
 
 class ReadOnlyDocs:

@@ -23,10 +23,10 @@ store.flush(on_step=step)
 """
 
 
-def killed_flush(cwd: Path, at_step: str) -> None:
+def killed_flush(cwd: Path, at_step: str, env: dict[str, str]) -> None:
     (cwd / "a.txt").write_text("old a\n")
     (cwd / "b.txt").write_text("old b\n")
-    result = subprocess.run([sys.executable, "-c", KILLER, at_step], cwd=cwd)
+    result = subprocess.run([sys.executable, "-c", KILLER, at_step], cwd=cwd, env=env)
     assert result.returncode == -9
     assert (cwd / JOURNAL_DIR).is_dir()
 
@@ -36,7 +36,7 @@ def test_the_cli_names_the_store_journal() -> None:
 
 
 def test_a_committed_flush_is_completed(tmp_path: Path, isolated_env: dict[str, str]) -> None:
-    killed_flush(tmp_path, "commit")
+    killed_flush(tmp_path, "commit", isolated_env)
     (tmp_path / ".AI").write_text("nothing to apply\n")
     result = run_tai("patch", cwd=tmp_path, env=isolated_env)
     assert "completed an interrupted flush" in result.stderr
@@ -46,15 +46,15 @@ def test_a_committed_flush_is_completed(tmp_path: Path, isolated_env: dict[str, 
 
 
 def test_an_uncommitted_flush_is_rolled_back(tmp_path: Path, isolated_env: dict[str, str]) -> None:
-    killed_flush(tmp_path, "journal")
+    killed_flush(tmp_path, "journal", isolated_env)
     (tmp_path / ".AI").write_text("nothing to apply\n")
     result = run_tai("patch", cwd=tmp_path, env=isolated_env)
     assert "rolled back an interrupted flush" in result.stderr
     assert (tmp_path / "a.txt").read_text() == "old a\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".AI", "a.txt", "b.txt", "config"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".AI", "a.txt", "b.txt", "config", "data"]
 
 
 def test_help_and_plugins_never_recover(tmp_path: Path, isolated_env: dict[str, str]) -> None:
-    killed_flush(tmp_path, "commit")
+    killed_flush(tmp_path, "commit", isolated_env)
     run_tai("plugins", cwd=tmp_path, env=isolated_env)
     assert (tmp_path / JOURNAL_DIR).is_dir()  # left for a command that works on the tree

@@ -41,7 +41,7 @@ MODEL_ROWS = ("round_start", "thought", "text", "usage", "finish", "round_end", 
 
 
 def database(env: dict[str, str]) -> Path:
-    return Path(env["TAI_CONFIG_DIR"]) / "tai-records.db"
+    return Path(env["TAI_DATA_DIR"]) / "tai-records.db"
 
 
 def read(env: dict[str, str]) -> tuple[list, dict[int, list[EventRow]]]:

@@ -19,11 +19,12 @@ def row(round_no: int, type_: str, detail: str) -> EventRow:
     return EventRow(round_no, T0, type_, detail)
 
 
-def test_database_lives_in_the_config_directory(
+def test_database_lives_in_the_data_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TAI_CONFIG_DIR", str(tmp_path / "conf"))
-    assert records_path() == tmp_path / "conf" / "tai-records.db"
+    monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / "data"))
+    assert records_path() == tmp_path / "data" / "tai-records.db"
 
 
 def test_wal_busy_timeout_and_schema(tmp_path: Path) -> None:

@@ -33,8 +33,15 @@ def repo(tmp_path: Path) -> Path:
         (".vscode/tasks.json", True),
         ("docs/tai.toml", True),
         (".tai.toml", True),
-        (".git/objects/ab/cdef", False),
-        (".git/index", False),
+        (".git/objects/ab/cdef", True),
+        (".git/index", True),
+        (".git/commondir", True),
+        (".git/objects/info/alternates", True),
+        ("sub/.git", True),
+        (".tai-journal/1-a.commit", True),
+        ("sub/.tai-journal", True),
+        (".gitignore", False),
+        (".github/workflows/ci.yml", False),
         ("src/config", False),
         ("hooks/pre-commit", False),
     ],
@@ -44,20 +51,32 @@ def test_protection_rules(path: str, protected: bool) -> None:
 
 
 def test_the_writable_set(repo: Path, tmp_path: Path) -> None:
-    config_dir = tmp_path / "config"
-    environ = {"TAI_CONFIG_DIR": str(config_dir), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    writable = writable_set(repo, {"protected_paths": ["deploy"]}, environ, go_dirs=())
+    config_dir, data_dir = tmp_path / "config", tmp_path / "data"
+    environ = {
+        "TAI_CONFIG_DIR": str(config_dir),
+        "TAI_DATA_DIR": str(data_dir),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    go = (Path("/var/cache/tai-probe-go-build"), tmp_path / "go-under-tmp")
+    writable = writable_set(repo, {"protected_paths": ["deploy"]}, environ, go_dirs=go)
     cache_dir = tmp_path / "cache" / "tai"  # tools tai installs (goimports) go here
-    assert cache_dir.is_dir()
-    assert writable.roots == (repo, config_dir, cache_dir, Path("/tmp"), Path("/dev/shm"))
+    assert (cache_dir / "bin").is_dir() and (data_dir / "keys").is_dir()
+    assert writable.roots == (repo, data_dir, cache_dir, Path("/tmp"), Path("/dev/shm"))
+    assert writable.overlays == go[:1]  # under /tmp: fresh inside, nothing to overlay
+    assert writable.hidden == (data_dir / "keys",)
     assert writable.is_writable("src/main.go")
-    assert writable.is_writable(config_dir / "sessions.db")
+    assert writable.is_writable(data_dir / "tai-records.db")
+    assert not writable.is_writable(data_dir / "keys" / "journal.key")
     assert not writable.is_writable(config_dir / "tai.toml")
+    assert not writable.is_writable(config_dir / "agents.md")
+    assert not writable.is_writable(cache_dir / "bin" / "goimports")
+    assert writable.is_writable(cache_dir / "go-doc" / "x")
+    assert not writable.is_writable("/var/cache/tai-probe-go-build/00/x")
     assert not writable.is_writable("../elsewhere.txt")
     assert not writable.is_writable("/etc/passwd")
     assert not writable.is_writable("deploy/run.sh")
     assert "outside the writable directories" in writable.refusal("/usr/x")
-    assert ".git/hooks runs code" in writable.refusal(".git/hooks/pre-push")
+    assert "git's directory (.git) is read-only" in writable.refusal(".git/hooks/pre-push")
 
 
 def test_symlinks_are_resolved(repo: Path) -> None:
@@ -80,11 +99,36 @@ def test_existing_protected_paths_are_found(repo: Path) -> None:
     (repo / ".vscode").mkdir()
     (repo / "tai.toml").write_text("")
     (repo / "node_modules" / "x" / ".git" / "hooks").mkdir(parents=True)
+    (repo / "deep" / "a" / "b" / "c").mkdir(parents=True)
+    (repo / "deep" / "a" / "b" / "c" / ".tai.toml").write_text("")
+    (repo / ".tai-journal").mkdir()  # tai's own at the root: tai writes it inside
     found = existing_protected(writable_set(repo, {}, go_dirs=()))
-    assert found == sorted(
-        [repo / ".git/config", repo / ".git/hooks", repo / ".vscode", repo / "tai.toml",
-         nested / ".git/config", nested / ".git/hooks"]
+    assert [path for path in found if path.is_relative_to(repo)] == sorted(
+        [repo / ".git", repo / ".vscode", repo / "tai.toml", nested / ".git",
+         repo / "node_modules/x/.git", repo / "deep/a/b/c/.tai.toml"],
+        key=lambda path: (len(path.parts), str(path)),
     )  # fmt: skip
+
+
+def test_a_git_file_protects_the_directory_it_points_to(repo: Path) -> None:
+    gitdir = repo / "modules-store" / "lib"
+    gitdir.mkdir(parents=True)
+    (repo / "lib").mkdir()
+    (repo / "lib" / ".git").write_text(f"gitdir: {gitdir}\n")
+    writable = writable_set(repo, {}, go_dirs=())
+    found = existing_protected(writable)
+    assert repo / "lib" / ".git" in found and gitdir in found
+
+
+def test_links_at_protected_names(repo: Path) -> None:
+    (repo / "elsewhere").mkdir()
+    (repo / ".vscode").symlink_to("elsewhere")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "tai.toml").symlink_to("../missing.toml")
+    found = existing_protected(writable_set(repo, {}, go_dirs=()))
+    assert repo / "elsewhere" in found  # the target is bound, the link cannot be
+    assert repo / ".vscode" not in found
+    assert not any("missing" in str(path) for path in found)
 
 
 def test_is_writable_answers_for_the_current_directory(
@@ -108,6 +152,7 @@ def test_the_path_policy_hook(host: PluginHost, repo: Path, monkeypatch) -> None
     assert hook(path="main.go", operation="write")[0]
     allowed, reason = hook(path=".git/config", operation="write")
     assert not allowed and "protected" in reason
+    assert not hook(path="sub/.git/config", operation="create")[0]
     assert not hook(path="/etc/hosts", operation="create")[0]
     assert hook(path="/etc/hosts", operation="read") is None
 

@@ -22,7 +22,13 @@ from tai_core.blocks import (
     RunContext,
     parse_blocks,
 )
-from tai_core.plugins import ContextProviderInfo, PluginHost, ProviderInfo, hookimpl
+from tai_core.plugins import (
+    ContextProviderInfo,
+    IsolationError,
+    PluginHost,
+    ProviderInfo,
+    hookimpl,
+)
 
 __all__ = [
     "Block",
@@ -32,6 +38,7 @@ __all__ = [
     "BlockParser",
     "BlockResult",
     "ContextProviderInfo",
+    "IsolationError",
     "Param",
     "PluginHost",
     "ProviderInfo",

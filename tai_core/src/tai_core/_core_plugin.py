@@ -1,14 +1,20 @@
 """The core's own plugin, ``tai-core``: registered like any other, never blockable.
 
-It carries the default block hooks (a kind validates and runs itself) and the core's
-commands (``tai plugins``, ``tai parse``, ``tai next``, ``tai ping``, ``tai record``), added
-through ``tai_register_commands`` exactly as a third party would add one.
+It carries the default block hooks (a kind validates and runs itself; the programs blocks
+start lose tai's secrets from their environment, :mod:`tai_core.blocks._environment`) and
+the core's commands (``tai plugins``, ``tai parse``, ``tai next``, ``tai ping``,
+``tai record``), added through ``tai_register_commands`` exactly as a third party would
+add one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import click
 
+from tai_core.blocks._environment import block_environment
 from tai_core.blocks._hooks import tai_run_block, tai_validate_block
 from tai_core.cli._parse_command import parse_command
 from tai_core.cli._plugins_command import plugins_command
@@ -18,7 +24,7 @@ from tai_core.commands.ping import ping_command
 from tai_core.commands.record import record_command
 from tai_core.plugins._markers import hookimpl
 
-__all__ = ["tai_register_commands", "tai_run_block", "tai_validate_block"]
+__all__ = ["tai_block_process", "tai_register_commands", "tai_run_block", "tai_validate_block"]
 
 
 @hookimpl
@@ -30,3 +36,10 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(code_command)
     cli.add_command(ping_command)
     cli.add_command(record_command)
+
+
+@hookimpl
+def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str, Any]) -> None:
+    """Remove secrets from the environment of a block's program (``shell_environment``)."""
+    del argv
+    block_environment(env, config)

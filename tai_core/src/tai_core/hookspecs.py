@@ -306,6 +306,26 @@ def tai_schedule_tick(now: float) -> None:
 # ---------------------------------------------------------------------------------------
 
 
+@hookspec
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+    """Prepare, outside the sandbox, what must not be writable inside it.
+
+    Called by the command line right before :func:`tai_enter_isolation`, for the same
+    commands, and also when the run goes without isolation. Inside the sandbox the
+    directory of the helper programs tai installs is read-only, so a program a plugin
+    will run (goimports, any helper) is installed here, where it can be, and never by a
+    process a model controls.
+
+    :param cwd: the working directory of the run.
+    :param config: the merged configuration.
+    :return: nothing. An exception is reported as a warning and the run goes on; the
+        plugin then fails later, where it needs the program, with its own message.
+
+    Where it may be implemented: plugins that run programs they install themselves (the
+    ``change`` plugin installs goimports in a Go module).
+    """
+
+
 @hookspec(firstresult=True)
 def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]) -> str | None:
     """Move the rest of this run into an isolated environment (a sandbox) before it runs
@@ -319,19 +339,42 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     An implementation may fork: the call then returns in the child, which carries on as
     tai inside the isolation, while the calling process never returns (it waits, forwards
     signals and exits with the child's status). It must mark the environment (a variable)
-    so a tai started inside does not enter again, and must leave the process unchanged
-    when isolation fails (say so once on stderr and return ``None``).
+    so a tai started inside does not enter again. Isolation fails closed: when it cannot
+    be set up, the implementation leaves the process unchanged and raises
+    :class:`tai_core.plugins.IsolationError` saying why and how to proceed; the command
+    line prints that one line and exits with status 2, running nothing.
 
     :param argv: the command-line arguments (without the program name), for an
         implementation that re-executes tai or honours an opt-out flag.
     :param cwd: the working directory of the run.
     :param config: the merged configuration (``protected_paths``, …).
     :return: one line saying what is in force (``"sandbox: …"``, or why there is none when
-        the user turned it off on purpose), or ``None`` to leave it to other plugins (the
-        run then goes on without isolation).
+        the user turned it off on purpose). ``None`` leaves it to other plugins; when no
+        plugin answers, the command line refuses to run (unless ``TAI_NO_SANDBOX=1``).
 
     Where it may be implemented: the sandbox distribution; plugins that provide another
     isolation (containers, Landlock) — ``tryfirst`` to take precedence.
+    """
+
+
+@hookspec
+def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str, Any]) -> None:
+    """Adjust a program a block is about to start: its arguments and environment.
+
+    Called by the block kinds that run programs (``shell``, ``go-test``; third-party kinds
+    should do the same) right before the process starts, with lists and dictionaries that
+    implementations change in place. Every implementation is called, in the usual order.
+
+    :param argv: the program and its arguments; a wrapper may be put in front (the
+        sandbox's network cut runs the program in a namespace without network).
+    :param env: the environment the program gets, a copy of tai's; secrets are removed
+        here (the core removes provider keys and ``*_KEY``/``*_TOKEN``/``*_SECRET``
+        variables by the ``shell_environment`` configuration).
+    :param config: the merged configuration of the run.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: policy plugins (environment rules, wrappers such as
+    network cuts, resource limits).
     """
 
 

@@ -1,6 +1,6 @@
 """The Linux system calls the sandbox needs, through ctypes (Python 3.11 has no
-``os.unshare``): ``unshare``, ``mount``, ``prctl`` and ``capset``. Each raises ``OSError``
-with the errno and what was attempted, so a failure reads as one clear line.
+``os.unshare``): ``unshare``, ``mount``, ``prctl``, ``capset`` and ``seccomp``. Each raises
+``OSError`` with the errno and what was attempted, so a failure reads as one clear line.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWNET = 0x40000000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
@@ -40,8 +41,9 @@ _KEPT_FLAGS: dict[int, int] = {
 }
 
 
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _PR_CAPBSET_DROP = 24
-_PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAP_AMBIENT = 47
 _PR_CAP_AMBIENT_CLEAR_ALL = 4
@@ -76,16 +78,28 @@ def mount(
     )
 
 
-def remount_readonly(target: str) -> None:
-    """Make the mount at ``target`` read-only, keeping the options it must keep."""
+def remount(target: str, flags: int) -> None:
+    """Remount the bind mount at ``target`` with ``flags`` added, keeping the options it
+    must keep."""
     current = os.statvfs(target).f_flag
     kept = sum(flag for st_flag, flag in _KEPT_FLAGS.items() if current & st_flag)
-    mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
+    mount(None, target, None, MS_REMOUNT | MS_BIND | flags | kept)
 
 
-def set_child_subreaper(on: bool) -> None:
-    """Adopt orphaned descendants (so a grandchild can be waited for)."""
-    _check(_libc().prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0), "prctl subreaper")
+def remount_readonly(target: str) -> None:
+    """Make the mount at ``target`` read-only, keeping the options it must keep."""
+    remount(target, MS_RDONLY)
+
+
+def set_parent_death_signal(signum: int) -> None:
+    """Have the kernel send ``signum`` to this process when its parent ends."""
+    _check(_libc().prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0), "prctl pdeathsig")
+
+
+def set_not_dumpable() -> None:
+    """No other process of the same user may read this one's memory or trace it (and it
+    leaves no core dump): what it holds in memory stays its own."""
+    _check(_libc().prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "prctl dumpable")
 
 
 def set_no_new_privs() -> None:

@@ -4,9 +4,12 @@ Built by PID 1 of the new namespaces (see ``_process``), in this order, because 
 relies on the one before:
 
 1. ``/`` becomes a private mount tree, so nothing done here propagates to the host.
-2. Each writable root on the host (working directory, Go directories, configuration
-   directory) is bound onto itself: it becomes its own, read-write mount.
-3. Every other mount is remounted read-only (keeping the options the kernel locks).
+2. Each writable root on the host (working directory, tai's data and cache directories) is
+   bound onto itself: it becomes its own, read-write mount, without set-uid or device
+   files taking effect inside.
+3. Every other mount is remounted read-only (keeping the options the kernel locks). A
+   mount that cannot be made read-only, and is not already, fails the set-up: the sandbox
+   fails closed, never runs with a hole in it.
 4. Fresh ``/tmp`` (tmpfs), ``/dev`` (a tmpfs with only null, zero, full, random, urandom,
    tty, a new pts instance and a fresh ``shm``: a read-only mount does not stop writes
    *through* device nodes, so the raw disks are simply absent) and ``/proc`` (of the new
@@ -14,10 +17,16 @@ relies on the one before:
 5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
    from a handle opened in step 2, and so, read-only, is tai's own installation when it
    lives under ``/tmp`` (a CI checkout): the forked tai still imports modules lazily.
-6. Protected paths are bound read-only over themselves; the directories between a
+6. Go's caches get an overlay each: the user's cache below, read-only, and a layer of the
+   run's own above (in tai's cache directory, removed when the run ends), so builds inside
+   find what is cached and write what they make where nothing outside reads it. Where the
+   kernel refuses an overlay the cache stays read-only and the run uses private caches
+   instead (:class:`Layer`, ``fallbacks``).
+7. Protected paths are bound read-only over themselves; the directories between a
    writable root and a protected path are bound onto themselves too, because a mount
    point cannot be renamed or removed (EBUSY): ``mv .git x; mkdir .git`` would otherwise
-   replace the protected hooks by writable ones.
+   replace the protected hooks by writable ones. Hidden paths (tai's keys) get an empty
+   read-only file system over them.
 
 The mounts stay in force because tai drops every capability before it goes on
 (``_linux.drop_capabilities``): without ``CAP_SYS_ADMIN`` nothing can be remounted or
@@ -30,8 +39,28 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+import attrs
+
 from tai_sandbox import _linux
 from tai_sandbox.paths import SCRATCH_ROOTS, WritableSet
+
+
+@attrs.frozen
+class Layer:
+    """An overlay over ``target`` whose writes go to ``upper`` (``work``: overlayfs's
+    scratch directory on the same file system)."""
+
+    target: Path
+    upper: Path
+    work: Path
+
+    def options(self) -> str:
+        """The mount options; ``ValueError`` for paths overlayfs cannot be told."""
+        paths = (self.target, self.upper, self.work)
+        if any(set(str(path)) & set(",:\\") for path in paths):
+            raise ValueError("a path holds a comma, colon or backslash")
+        return f"lowerdir={self.target},upperdir={self.upper},workdir={self.work}"
+
 
 #: Replaced by fresh mounts, so never remounted.
 _REPLACED = (Path("/proc"), Path("/dev"), Path("/tmp"))
@@ -139,11 +168,29 @@ def _restore_hidden(handles: dict[Path, int], readonly: frozenset[Path]) -> None
         os.close(handle)
 
 
+def _overlay(layer: Layer) -> str | None:
+    """Mount ``layer``; why it could not be, or ``None``."""
+    try:
+        _linux.mount("overlay", str(layer.target), "overlay", _linux.MS_NOSUID, layer.options())
+    except (OSError, ValueError) as error:
+        return f"{layer.target}: {error}"
+    return None
+
+
+def _hide(path: Path) -> None:
+    flags = _linux.MS_RDONLY | _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
+    _linux.mount("tmpfs", str(path), "tmpfs", flags, "mode=000,size=4k")
+
+
 def build_view(
-    writable: WritableSet, protected: list[Path], visible: Iterable[Path] = ()
+    writable: WritableSet,
+    protected: list[Path],
+    layers: Iterable[Layer] = (),
+    visible: Iterable[Path] = (),
 ) -> list[str]:
-    """Make this mount namespace's view; the mount points that could not be made
-    read-only (each ``"path: reason"``), which stay as they were.
+    """Make this mount namespace's view; the overlays that could not be mounted (each
+    ``"path: reason"``: those caches stay read-only). Raises ``OSError`` when a part of the
+    view that keeps things out of reach cannot be made.
 
     ``visible`` are directories that must stay readable although the fresh ``/tmp`` would
     hide them: tai's own installation when it lives there (a forked tai still imports
@@ -160,25 +207,29 @@ def build_view(
     )
     for root in host_roots:
         _bind(root, root)
+        _linux.remount(str(root), _linux.MS_NOSUID | _linux.MS_NODEV)
     keep = [path for path in hidden_by_fresh_mounts(visible) if not _inside(path, host_roots)]
     handles = {root: os.open(root, os.O_PATH | os.O_CLOEXEC) for root in [*host_roots, *keep]}
-    problems = []
     for point in reversed(_mountpoints()):
         if _inside(point, host_roots) or _inside(point, _REPLACED):
             continue
         try:
             _linux.remount_readonly(str(point))
         except OSError as error:
-            problems.append(f"{point}: {error.strerror}")
+            if not os.statvfs(point).f_flag & os.ST_RDONLY:
+                raise OSError(error.errno, f"{point} cannot be made read-only: {error}") from None
     if Path("/tmp") not in host_roots:
         _linux.mount("tmpfs", "/tmp", "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777")
     _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
-    for anchor in _anchors(protected, tuple(host_roots)):
+    fallbacks = [problem for layer in layers if (problem := _overlay(layer))]
+    for anchor in _anchors([*protected, *writable.hidden], tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):
         _bind(path, path)
         _linux.remount_readonly(str(path))
+    for path in writable.hidden:
+        _hide(path)
     os.chdir(writable.cwd)
-    return problems
+    return fallbacks

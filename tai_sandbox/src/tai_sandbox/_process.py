@@ -1,19 +1,34 @@
 """Entering the namespaces without giving up the process the user's shell waits for.
 
-Four roles, three lasting processes:
+Four processes:
 
 * **P0**, the tai the user started, forks P1 and, once the sandbox is ready, only forwards
-  signals and passes the exit status back (re-raising a fatal signal on itself, so the
-  shell sees what it would have seen). Nothing changes in P0 until the sandbox reports
-  ready, so on any failure P0 is exactly as before and tai carries on unsandboxed.
-* **P1** unshares the user, mount, PID, UTS and IPC namespaces (the network is kept), maps
-  its own uid and gid, forks P2 and exits; P0 adopts P2 (a child subreaper).
+  signals to P2 and passes the exit status back (re-raising a fatal signal on itself, so
+  the shell sees what it would have seen). Nothing changes in P0 until the sandbox reports
+  ready, so on a failure P0 is exactly as before (and the caller refuses to go on: the
+  sandbox fails closed). When tai has ended — and with it every process of the sandbox —
+  P0 runs the caller's ``on_exit`` outside the sandbox (the sweep for protected paths
+  created inside, see ``_sweep``).
+* **P1** unshares the user, mount, PID, UTS and IPC namespaces (the network is kept: tai
+  talks to the model from inside; see ``_netless`` for blocks without it), maps its own
+  uid and gid, forks P2 and waits for it.
 * **P2** is PID 1 of the new PID namespace: it builds the filesystem view, forks P3, then
   reaps orphans and forwards signals until P3 ends. PID 1 ignores every signal it has no
   handler for, so tai itself must not be PID 1; and when P2 exits, the kernel ends every
   process left in the namespace, so nothing a model started outlives the run.
-* **P3** drops every capability, sets ``no_new_privs`` and returns from :func:`enter`: it
-  is tai, carrying on with the plugins it already loaded.
+* **P3** drops every capability, sets ``no_new_privs``, installs the seccomp filter (no
+  set-uid files, ``_seccomp``) and returns from :func:`enter`: it is tai, carrying on with
+  the plugins it already loaded.
+
+*Kill means stop.* P1 and P2 each ask the kernel for ``SIGKILL`` when their parent dies
+(``PR_SET_PDEATHSIG``): a ``kill -9`` of P0 kills P1, which kills P2, which ends every
+process of the namespace. That is why P1 stays alive: a death signal is tied to the
+parent, and an orphan adopted by another process would lose it. ``SIGTERM`` and ``SIGHUP``
+sent to P0 are forwarded; tai dies of them, and the namespace with it.
+
+*Memory stays private.* P2 and P3 are not dumpable: no process inside, though of the same
+user, can read their memory through ``/proc`` or ``ptrace`` (the journal key tai holds,
+``tai_core.store``, stays tai's).
 
 Why fork and not re-execute: a re-executed tai pays Python's start-up and plugin loading
 again (about 120 ms); forking the loaded process costs a few milliseconds. Forking needs a
@@ -25,6 +40,7 @@ already reach every process of the foreground group, so they are not forwarded t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -32,7 +48,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
-from tai_sandbox import _linux
+from tai_sandbox import _linux, _seccomp
 
 T = TypeVar("T")
 
@@ -66,14 +82,16 @@ def _send(fd: int, message: str) -> None:
     os.write(fd, (message.replace("\n", " ") + "\n").encode())
 
 
-def _supervise(child: int, reap_all: bool) -> int:
-    """Forward signals to ``child`` until it ends (reaping any orphan when ``reap_all``);
-    its wait status."""
+def _supervise(child: int, reap_all: bool, forward_to: int | None = None) -> int:
+    """Forward signals to ``forward_to`` (default ``child``) until ``child`` ends (reaping
+    any orphan when ``reap_all``); its wait status."""
+    target = child if forward_to is None else forward_to
     while True:
         info = signal.sigwaitinfo(_WATCHED)
         if info.si_signo != signal.SIGCHLD:
-            if info.si_code <= 0 and info.si_pid != child:
-                os.kill(child, info.si_signo)
+            if info.si_code <= 0 and info.si_pid not in (child, target):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(target, info.si_signo)
             continue
         while True:
             try:
@@ -91,8 +109,12 @@ def _fail(fd: int, error: BaseException) -> NoReturn:
     os._exit(1)
 
 
-def _p1(report: int, uid: int, gid: int, setup: Callable[[], T]) -> NoReturn:
+def _p1(report: int, ids: tuple[int, int, int], setup: Callable[[], T]) -> NoReturn:
+    parent, uid, gid = ids
     try:
+        _linux.set_parent_death_signal(signal.SIGKILL)
+        if os.getppid() != parent:
+            os._exit(1)  # P0 died before the death signal was set
         _linux.unshare(
             _linux.CLONE_NEWUSER
             | _linux.CLONE_NEWNS
@@ -109,14 +131,18 @@ def _p1(report: int, uid: int, gid: int, setup: Callable[[], T]) -> NoReturn:
     if p2 == 0:
         _p2(report, setup)
     _send(report, f"pid {p2}")
-    os._exit(0)
+    os.close(report)
+    _, status = os.waitpid(p2, 0)
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
 def _p2(report: int, setup: Callable[[], T]) -> NoReturn:
     try:
+        _linux.set_parent_death_signal(signal.SIGKILL)
         result = setup()
+        _linux.set_not_dumpable()
         p3 = os.fork()
-    except Exception as error:  # noqa: BLE001 - any failure means: run unsandboxed
+    except Exception as error:  # noqa: BLE001 - any failure: the sandbox is unavailable
         _fail(report, error)
     if p3 == 0:
         raise _Worker(result)
@@ -144,13 +170,14 @@ def _exit_like(code: int) -> NoReturn:
     os._exit(code)
 
 
-def enter(setup: Callable[[], T]) -> T:
+def enter(setup: Callable[[], T], on_exit: Callable[[], None] | None = None) -> T:
     """Run the rest of this process in new namespaces; ``setup`` builds them from inside.
 
     ``setup`` runs as PID 1 of the new PID namespace, in the new mount namespace with full
     capabilities there; its result is returned in the process that carries on as tai. The
-    calling process never returns on success: it exits with tai's status. On failure it
-    raises :class:`SandboxUnavailable` and is unchanged.
+    calling process never returns on success: when tai and every process of the sandbox
+    have ended, it calls ``on_exit`` and exits with tai's status. On failure it raises
+    :class:`SandboxUnavailable` and is unchanged.
     """
     if sys.platform != "linux":
         raise SandboxUnavailable("namespaces exist only on Linux")
@@ -159,20 +186,20 @@ def enter(setup: Callable[[], T]) -> T:
         raise SandboxUnavailable(f"{threads} threads are running (a plugin started threads)")
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    uid, gid = os.getuid(), os.getgid()
+    ids = (os.getpid(), os.getuid(), os.getgid())
     read_end, write_end = os.pipe()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, _WATCHED)
-    _linux.set_child_subreaper(True)
     try:
         p1 = os.fork()
         if p1 == 0:
             os.close(read_end)
-            _p1(write_end, uid, gid, setup)
+            _p1(write_end, ids, setup)
     except _Worker as worker:
         os.close(write_end)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _linux.set_no_new_privs()
         _linux.drop_capabilities()
+        _seccomp.install()
         return worker.result  # type: ignore[return-value]
     os.close(write_end)
     with os.fdopen(read_end, "r") as reports:
@@ -182,13 +209,12 @@ def enter(setup: Callable[[], T]) -> T:
             if not word:
                 break
             said[word.strip()] = rest.strip()
-        os.waitpid(p1, 0)
         if "ready" not in said:
-            if "pid" in said:
-                os.waitpid(int(said["pid"]), 0)
-            _linux.set_child_subreaper(False)
+            os.waitpid(p1, 0)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             raise SandboxUnavailable(said.get("fail", "the sandbox's init ended"))
-        status = _supervise(int(said["pid"]), reap_all=False)
+        status = _supervise(p1, reap_all=False, forward_to=int(said["pid"]))
         last = reports.readline().split()
+    if on_exit is not None:
+        on_exit()
     _exit_like(int(last[1]) if last[:1] == ["status"] else os.waitstatus_to_exitcode(status))

@@ -1,8 +1,10 @@
 """The ``sandbox`` plugin: tai's run in user, mount, PID, UTS and IPC namespaces.
 
 Implements ``tai_enter_isolation`` (called by the command line before a command that runs
-model output), ``tai_path_policy`` (change blocks may write only what the sandbox lets
-them write), the global flag ``-no-sandbox`` and the command ``tai sandbox`` (``run`` a
+model output; it fails closed), ``tai_path_policy`` (change blocks may write only what the
+sandbox lets them write), a ``tai_run_block`` wrapper that sweeps protected paths created
+by a block (``_sweep``), ``tai_block_process`` (the network cut, ``_netless``), the global
+flags ``-no-sandbox`` and ``-no-network``, and the command ``tai sandbox`` (``run`` a
 command inside the sandbox tai would use here; list the writable and protected ``paths``).
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -18,17 +21,32 @@ from typing import Any
 
 import click
 
-from tai_core import hookimpl
-from tai_core.config import user_config_dir
-from tai_sandbox.paths import activate, current, existing_protected, go_writable_dirs, writable_set
+from tai_core import BlockResult, IsolationError, hookimpl
+from tai_sandbox.paths import (
+    WritableSet,
+    activate,
+    current,
+    existing_protected,
+    installation,
+    writable_set,
+)
 
 #: Set inside the sandbox, so a tai started there does not enter again.
 INSIDE_VARIABLE = "TAI_IN_SANDBOX"
 #: ``TAI_NO_SANDBOX=1`` runs without the sandbox, as ``-no-sandbox`` does.
 DISABLE_VARIABLE = "TAI_NO_SANDBOX"
 NO_SANDBOX_FLAGS = ("-no-sandbox", "--no-sandbox")
+NO_NETWORK_FLAGS = ("-no-network", "--no-network")
+#: The per-run directories of the Go cache overlays, in tai's cache directory.
+RUNS_DIR = "sandbox-runs"
+#: Go's caches for runs where the kernel refuses overlays (never read outside).
+PRIVATE_GO_DIR = "go-sandbox"
+_OPT_OUT_HINT = "run with -no-sandbox (or TAI_NO_SANDBOX=1) to run model output unsandboxed"
 
 _warned: list[str] = []
+#: What this process entered: the inventory the per-block sweep compares with, and
+#: whether the programs of blocks run without network.
+_entered: dict[str, Any] = {}
 
 
 def _warn_once(message: str) -> None:
@@ -37,42 +55,124 @@ def _warn_once(message: str) -> None:
         click.echo(f"tai: warning: {message}", err=True)
 
 
+def _words(argv: Sequence[str]) -> list[str]:
+    return list(itertools.takewhile(lambda arg: arg != "--", argv))
+
+
 def _opted_out(argv: Sequence[str]) -> str | None:
-    words = itertools.takewhile(lambda arg: arg != "--", argv)
-    if any(word in NO_SANDBOX_FLAGS for word in words):
+    if any(word in NO_SANDBOX_FLAGS for word in _words(argv)):
         return "-no-sandbox"
     if os.environ.get(DISABLE_VARIABLE, "").strip().lower() not in ("", "0", "false", "no"):
         return f"{DISABLE_VARIABLE}={os.environ[DISABLE_VARIABLE]}"
     return None
 
 
+def network_cut(argv: Sequence[str], config: Mapping[str, Any]) -> bool:
+    """Whether the programs of blocks run without network (``-no-network``, or
+    ``sandbox_network = false``)."""
+    if any(word in NO_NETWORK_FLAGS for word in _words(argv)):
+        return True
+    return config.get("sandbox_network") is False
+
+
+def _stale_runs(runs: Path) -> None:
+    """Remove the overlay layers of runs whose tai is gone (killed with ``-9``)."""
+    try:
+        entries = list(runs.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.isdigit() and not Path(f"/proc/{entry.name}").exists():
+            _remove_tree(entry)
+
+
+def _remove_tree(path: Path) -> None:
+    def writable_again(function: Any, name: str, _: Any) -> None:
+        # overlayfs leaves its work directory without permissions
+        Path(name).parent.chmod(0o700)
+        Path(name).chmod(0o700)
+        function(name)
+
+    if path.exists():
+        shutil.rmtree(path, onerror=writable_again)
+
+
+def _layers(writable: WritableSet, cache: Path) -> tuple[Path, list[Any]]:
+    """This run's directory for overlay layers, and one layer per Go cache."""
+    from tai_sandbox._mounts import Layer
+
+    runs = cache / RUNS_DIR
+    _stale_runs(runs)
+    run = runs / str(os.getpid())
+    layers = []
+    for index, target in enumerate(writable.overlays):
+        target.mkdir(parents=True, exist_ok=True)
+        upper, work = run / str(index) / "upper", run / str(index) / "work"
+        upper.mkdir(parents=True, exist_ok=True)
+        work.mkdir(parents=True, exist_ok=True)
+        layers.append(Layer(target, upper, work))
+    return run, layers
+
+
+def _private_go_caches(cache: Path) -> dict[str, str]:
+    """Go's cache variables pointing at tai's private caches (runs without overlays)."""
+    base = cache / PRIVATE_GO_DIR
+    names = {"GOCACHE": "build", "GOMODCACHE": "mod", "GOPATH": "path"}
+    values = {name: str(base / leaf) for name, leaf in names.items()}
+    for value in values.values():
+        Path(value).mkdir(parents=True, exist_ok=True)
+    return values
+
+
+def _report(messages: list[str]) -> None:
+    for message in messages:
+        click.echo(f"tai: sandbox: {message}", err=True)
+
+
 @hookimpl
 def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]) -> str | None:
-    """Enter the sandbox (see the package docstring); what is in force, or ``None``."""
+    """Enter the sandbox (see the package docstring); what is in force. Fails closed."""
     if os.environ.get(INSIDE_VARIABLE) == "1":
         return "sandbox: already inside (entered by an outer tai)"
     reason = _opted_out(argv)
     if reason:
         return f"no sandbox ({reason})"
     if sys.platform != "linux":
-        return None
-    writable = writable_set(Path(cwd), config)
-    activate(writable)
+        raise IsolationError(f"tai's sandbox needs Linux namespaces; {_OPT_OUT_HINT}")
+    from tai_core.config import user_cache_dir
     from tai_sandbox._mounts import build_view
     from tai_sandbox._process import SandboxUnavailable, enter
+    from tai_sandbox._sweep import sweep, take
 
-    for directory in (*go_writable_dirs(), user_config_dir()):
-        directory.mkdir(parents=True, exist_ok=True)
     try:
-        installation = [Path(sys.prefix), *(Path(entry) for entry in sys.path if entry)]
-        view = partial(build_view, writable, existing_protected(writable), installation)
-        problems = enter(view)
+        writable = writable_set(Path(cwd), config)
+        activate(writable)
+        protected = existing_protected(writable)
+        inventory = take(writable)
+        cache = user_cache_dir().expanduser().resolve()
+        run, layers = _layers(writable, cache)
+    except OSError as error:
+        raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
+
+    def on_exit() -> None:
+        _report(sweep(inventory))
+        _remove_tree(run)
+
+    view = partial(build_view, writable, protected, layers, installation())
+    try:
+        refused_overlays = enter(view, on_exit)
     except SandboxUnavailable as error:
-        _warn_once(f"running without the sandbox: {error}")
-        return None
+        _remove_tree(run)
+        raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
     os.environ[INSIDE_VARIABLE] = "1"
-    for problem in problems:
-        _warn_once(f"sandbox: could not make read-only {problem}")
+    _entered.update(inventory=inventory, network=not network_cut(argv, config))
+    if refused_overlays:
+        os.environ.update(_private_go_caches(cache))
+        _warn_once(
+            "sandbox: Go's caches cannot be overlaid here ("
+            + "; ".join(refused_overlays)
+            + f"); builds use tai's own caches in {cache / PRIVATE_GO_DIR}"
+        )
     return "sandbox: writable " + ", ".join(str(root) for root in writable.roots)
 
 
@@ -88,6 +188,39 @@ def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
     return True, f"{path} is inside the writable directories"
 
 
+@hookimpl(wrapper=True)
+def tai_run_block(block: Any, kind: Any, context: Any) -> Any:
+    """After a block that ran inside the sandbox, remove the protected paths it created;
+    the block then fails with what was removed."""
+    result = yield
+    if "inventory" not in _entered or kind.streams:
+        return result
+    from tai_sandbox._sweep import sweep
+
+    messages = sweep(_entered["inventory"])
+    if not messages:
+        return result
+    _report(messages)
+    text = "\n".join(messages)
+    earlier = result.text if result is not None else ""
+    return BlockResult(
+        kind=block.kind,
+        ok=False,
+        text=f"{earlier}\n\nThe sandbox removed what this block created under protected "
+        f"names (they would act outside the sandbox later):\n{text}\n",
+    )
+
+
+@hookimpl
+def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str, Any]) -> None:
+    """Without network, the program runs in a network namespace of its own (``_netless``)."""
+    del env, config
+    if _entered.get("network") is False:
+        from tai_sandbox._netless import wrap
+
+        argv[:] = wrap(argv)
+
+
 @click.group("sandbox")
 def sandbox_command() -> None:
     """The sandbox tai runs model output in (Linux namespaces)."""
@@ -101,38 +234,61 @@ def run_command(app: Any, command: tuple[str, ...]) -> None:
 
     Shows what a model's commands can and cannot do: try writing somewhere.
     """
-    isolation = app.host.pm.hook.tai_enter_isolation(
-        argv=sys.argv[1:], cwd=str(Path.cwd()), config=app.config.values
-    )
-    click.echo(f"tai: {isolation or 'no sandbox'}", err=True)
     try:
-        os.execvp(command[0], list(command))
+        isolation = app.host.pm.hook.tai_enter_isolation(
+            argv=sys.argv[1:], cwd=str(Path.cwd()), config=app.config.values
+        )
+    except IsolationError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"tai: {isolation or 'no sandbox'}", err=True)
+    argv, env = list(command), dict(os.environ)
+    app.host.pm.hook.tai_block_process(argv=argv, env=env, config=app.config.values)
+    try:
+        os.execvpe(argv[0], argv, env)
     except OSError as error:
-        raise click.ClickException(f"{command[0]}: {error.strerror}") from None
+        raise click.ClickException(f"{argv[0]}: {error.strerror}") from None
 
 
 @sandbox_command.command("paths")
 @click.pass_obj
 def paths_command(app: Any) -> None:
-    """List the writable directories and the protected paths inside them."""
+    """List the writable directories and what is protected inside them."""
     writable = writable_set(Path.cwd(), app.config.values)
     click.echo("writable:")
     for root in writable.roots:
         click.echo(f"  {root}")
+    click.echo("overlaid (writes dropped when the run ends):")
+    for root in writable.overlays:
+        click.echo(f"  {root}")
     click.echo("protected (read-only inside the sandbox):")
     for path in existing_protected(writable):
         click.echo(f"  {path}")
+    click.echo("hidden:")
+    for path in writable.hidden:
+        click.echo(f"  {path}")
+    click.echo(
+        "created inside under a protected name (.git, .vscode, tai.toml, .tai.toml, "
+        ".tai-journal): removed after each block and when the run ends"
+    )
 
 
 @hookimpl
 def tai_register_commands(cli: click.Group) -> None:
-    """Add ``-no-sandbox`` to ``tai`` and the ``sandbox`` command."""
+    """Add ``-no-sandbox``, ``-no-network`` and the ``sandbox`` command."""
     cli.params.append(
         click.Option(
             list(NO_SANDBOX_FLAGS),
             is_flag=True,
             expose_value=False,
             help=f"Run model output without the sandbox (also: {DISABLE_VARIABLE}=1).",
+        )
+    )
+    cli.params.append(
+        click.Option(
+            list(NO_NETWORK_FLAGS),
+            is_flag=True,
+            expose_value=False,
+            help="Run the programs of blocks without network (also: sandbox_network = false).",
         )
     )
     cli.add_command(sandbox_command)

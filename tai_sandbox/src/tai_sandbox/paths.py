@@ -1,59 +1,78 @@
-"""Which paths a run may write: the writable set, and the protected paths inside it.
+"""Which paths a run may write: the writable set, and what stays out of reach inside it.
 
-One definition serves three enforcers, so they cannot disagree: the mount layer binds the
+One definition serves four enforcers, so they cannot disagree: the mount layer binds the
 writable roots read-write and every existing protected path read-only over itself
 (:func:`existing_protected`), the path policy refuses change blocks by the same rules
-(:meth:`WritableSet.refusal`), and the shell policy refuses commands that name protected
-paths as write targets (:func:`protection`).
+(:meth:`WritableSet.refusal`), the shell policy refuses commands that name protected paths
+as write targets (:func:`protection`), and the sweep (``_sweep``) removes protected paths
+that a process inside created although they did not exist when the run began.
 
-The writable roots are the working directory, the Go toolchain's writable directories
-(``GOCACHE``, ``GOMODCACHE``, each ``GOPATH/pkg``; from the environment, else from
-``go env``), tai's configuration directory, ``/tmp`` and ``/dev/shm``. Inside the working
-directory and the configuration directory, paths that would run code later, outside the
-sandbox, stay read-only: git hooks and git configuration (of nested repositories and
-submodules too, and the directory ``core.hooksPath`` names), editor task files
-(``.vscode``), tai's own configuration files, and whatever ``protected_paths`` adds.
-Rules are matched on path components, so they also cover paths that do not exist yet;
-the mount layer can only protect the ones that exist when tai starts.
+*Writable* are the working directory, tai's data directory (records, sessions) and cache
+directory, and a fresh ``/tmp`` and ``/dev/shm``. Go's caches (``GOCACHE``,
+``GOMODCACHE``, each ``GOPATH/pkg``) are *overlaid*: builds inside read the user's caches
+and write to a layer of their own that is dropped when the run ends, so nothing written
+there changes what builds outside (:attr:`WritableSet.overlays`). Everything else is
+read-only, the user's configuration directory and ``/etc/tai`` included.
+
+*Protected* inside the writable roots — neither changed nor created — is what would act
+later, outside the sandbox (the rule to test against is *write now, run later*):
+
+* all of every ``.git`` of the working tree, directory or file, and the git directory a
+  ``.git`` file points to. Git reads code to run from many places in it (``config``,
+  ``commondir``, ``hooks/``, ``info/``, ``modules/``, ``worktrees/``,
+  ``objects/info/alternates`` …), so, as codex does, none of it is writable: git commands
+  that only read (``status``, ``diff``, ``log``, ``show``, ``blame``, ``grep``) work inside,
+  those that write the repository (``commit``, ``add``, ``stash``, ``checkout``) fail with
+  "Read-only file system". tai itself never needs them;
+* editor task files (``.vscode``), tai's configuration files (``tai.toml``, ``.tai.toml``)
+  and its flush journals (``.tai-journal``) at any depth, and whatever ``protected_paths``
+  and git's ``core.hooksPath`` name;
+* tai's own installation where it lies inside a writable root (a virtual environment or an
+  editable checkout under the working directory), and the helper programs tai installs
+  (``bin/`` of the cache directory);
+* *hidden* behind an empty read-only mount: tai's keys (``keys/`` of the data directory).
+
+Rules are matched on path components, so they also cover paths that do not exist yet.
+The mount layer can only bind what exists when tai starts; what is created later under a
+protected name is found and removed by the sweep.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from tai_core.config import FILE_NAMES, load_config, user_cache_dir, user_config_dir
+from tai_core.config import FILE_NAMES, load_config, user_cache_dir, user_data_dir
 
 #: Writable everywhere, but fresh inside the sandbox (nothing written there outlives it).
 SCRATCH_ROOTS: tuple[Path, ...] = (Path("/tmp"), Path("/dev/shm"))
 
-#: Directories the walk for nested repositories never enters.
-_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", ".venv", ".tox", ".cache"})
-
-#: Most directories the walk for nested repositories visits (start-up time is bounded).
-WALK_LIMIT = 20_000
+#: tai's flush journal directory (``tai_core.store.JOURNAL_DIR``, named here so that the
+#: walk at start-up does not import the store).
+JOURNAL_DIR = ".tai-journal"
+#: tai's key directory in the data directory (``tai_core.store._key.KEYS_DIR``).
+KEYS_DIR = "keys"
+#: The helper programs tai installs, in the cache directory.
+BIN_DIR = "bin"
 
 
 def protection(parts: Sequence[str]) -> str | None:
-    """Why the path with components ``parts`` (relative to a writable root) is protected,
-    or ``None`` when it is not. Pure: matched on names, so it covers paths not yet made."""
-    for index, part in enumerate(parts):
+    """Why the path with components ``parts`` (relative to the working directory) is
+    protected, or ``None`` when it is not. Pure: matched on names, so it covers paths not
+    yet made."""
+    for part in parts:
+        if part == ".git":
+            return "git's directory (.git) is read-only: git runs code it reads there"
         if part == ".vscode":
             return "editor task files (.vscode) run code when the editor opens the folder"
-        if part != ".git":
-            continue
-        rest = parts[index + 1 :]
-        if rest[:1] == ("hooks",) or rest[:1] == ("config",):
-            return f".git/{rest[0]} runs code when git runs outside the sandbox"
-        if rest[:1] == ("modules",) and any(name in ("hooks", "config") for name in rest[1:]):
-            return "a submodule's git hooks and configuration run code outside the sandbox"
-        if rest[:1] == ("worktrees",) and rest[-1:] == ("config.worktree",):
-            return "a worktree's git configuration runs code outside the sandbox"
+        if part == JOURNAL_DIR:
+            return "tai's flush journals are tai's alone (the next start acts on them)"
     if parts and parts[-1] in FILE_NAMES:
         return f"{parts[-1]} is tai's own configuration (it decides what tai allows)"
     return None
@@ -71,14 +90,17 @@ def resolve(path: str | os.PathLike[str], cwd: Path) -> Path:
 
 @attrs.frozen
 class WritableSet:
-    """The writable roots of a run and the protected paths inside them, all resolved."""
+    """The writable roots of a run and what is out of reach inside them, all resolved."""
 
     cwd: Path
     roots: tuple[Path, ...]
-    #: Directories whose protected paths :func:`protection` describes (cwd, config dir).
-    guarded: tuple[Path, ...]
-    #: Further protected paths: ``protected_paths`` and git's ``core.hooksPath``.
+    #: Further protected paths: ``protected_paths``, git's ``core.hooksPath``, tai's
+    #: installation, the helper programs.
     extra: tuple[Path, ...] = ()
+    #: Directories whose writes are dropped when the run ends (Go's caches).
+    overlays: tuple[Path, ...] = ()
+    #: Directories hidden inside (tai's keys).
+    hidden: tuple[Path, ...] = ()
 
     def refusal(self, path: str | os.PathLike[str]) -> str | None:
         """Why writing ``path`` is refused, or ``None`` when it may be written."""
@@ -105,14 +127,19 @@ class WritableSet:
 
     def protected(self, full: Path) -> str | None:
         """Why the resolved path ``full`` is protected, or ``None``."""
+        for hidden in self.hidden:
+            if _inside(full, hidden):
+                return f"{full} is tai's own (hidden inside the sandbox)"
         for protected in self.extra:
             if _inside(full, protected):
-                return f"{full} is protected (protected_paths or git's core.hooksPath)"
-        for root in self.guarded:
-            if _inside(full, root):
-                reason = protection(full.relative_to(root).parts)
-                if reason:
-                    return f"{full} is protected: {reason}"
+                return (
+                    f"{full} is protected (protected_paths, git's core.hooksPath, a git "
+                    "directory, or tai's own installation)"
+                )
+        if _inside(full, self.cwd):
+            reason = protection(full.relative_to(self.cwd).parts)
+            if reason:
+                return f"{full} is protected: {reason}"
         return None
 
     def is_writable(self, path: str | os.PathLike[str]) -> bool:
@@ -120,10 +147,7 @@ class WritableSet:
         return self.refusal(path) is None
 
 
-@cache
-def go_writable_dirs() -> tuple[Path, ...]:
-    """``GOCACHE``, ``GOMODCACHE`` and each ``GOPATH/pkg``: from the environment when set,
-    else from ``go env`` (none when Go is not installed). Cached for the process."""
+def _go_env() -> dict[str, str]:
     import shutil
     import subprocess
 
@@ -140,9 +164,26 @@ def go_writable_dirs() -> tuple[Path, ...]:
             answer = None
         if answer is not None:
             values.update(zip(missing, answer.stdout.splitlines(), strict=False))
+    return values
+
+
+@cache
+def go_writable_dirs() -> tuple[Path, ...]:
+    """``GOCACHE``, ``GOMODCACHE`` and each ``GOPATH/pkg``: from the environment when set,
+    else from ``go env`` (none when Go is not installed), without one inside another.
+    Cached for the process."""
+    values = _go_env()
     dirs = [values["GOCACHE"], values["GOMODCACHE"]]
     dirs += [str(Path(entry) / "pkg") for entry in values["GOPATH"].split(os.pathsep) if entry]
-    return tuple(Path(entry) for entry in dirs if entry and Path(entry).is_absolute())
+    paths = sorted(
+        {Path(entry).resolve() for entry in dirs if entry and Path(entry).is_absolute()},
+        key=lambda path: (len(path.parts), str(path)),
+    )
+    kept: list[Path] = []
+    for path in paths:
+        if not any(_inside(path, other) for other in kept):
+            kept.append(path)
+    return tuple(kept)
 
 
 def _hooks_path(repository: Path) -> Path | None:
@@ -163,6 +204,13 @@ def _hooks_path(repository: Path) -> Path | None:
     return None
 
 
+def installation() -> list[Path]:
+    """tai's own installation: the interpreter's prefixes and every import path."""
+    found = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
+    found += [Path(entry) for entry in sys.path if entry and Path(entry).is_absolute()]
+    return [path.resolve() for path in found if path.exists()]
+
+
 def writable_set(
     cwd: Path,
     config: Mapping[str, Any],
@@ -172,22 +220,30 @@ def writable_set(
     """The writable set of a run in ``cwd`` with configuration ``config`` (``go_dirs``:
     the Go directories, default :func:`go_writable_dirs`)."""
     here = cwd.resolve()
-    config_dir = user_config_dir(environ).expanduser().resolve()
+    data_dir = user_data_dir(environ).expanduser()
     cache_dir = user_cache_dir(environ).expanduser()
-    cache_dir.mkdir(parents=True, exist_ok=True)
+    for directory in (data_dir / KEYS_DIR, cache_dir / BIN_DIR):
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # so the sandbox can bind it
+    data_dir, cache_dir = data_dir.resolve(), cache_dir.resolve()
+    roots = [here, data_dir, cache_dir, *SCRATCH_ROOTS]
     go = go_writable_dirs() if go_dirs is None else go_dirs
-    roots = [
-        here, *(path.resolve() for path in go), config_dir, cache_dir.resolve(), *SCRATCH_ROOTS,
-    ]  # fmt: skip
+    overlays = [path for path in go if not any(_inside(path, s) for s in SCRATCH_ROOTS)]
     extra = [resolve(entry, here) for entry in config.get("protected_paths", [])]
     hooks = _hooks_path(here)
     if hooks is not None:
         extra.append(hooks)
+    extra.append(cache_dir / BIN_DIR)
+    extra += [
+        path
+        for path in installation()
+        if path != here and not _inside(here, path) and any(_inside(path, r) for r in roots)
+    ]
     return WritableSet(
         cwd=here,
         roots=tuple(dict.fromkeys(roots)),
-        guarded=(here, config_dir),
-        extra=tuple(extra),
+        extra=tuple(dict.fromkeys(extra)),
+        overlays=tuple(overlays),
+        hidden=(data_dir / KEYS_DIR,),
     )
 
 
@@ -216,57 +272,64 @@ def is_writable(path: str | os.PathLike[str]) -> bool:
     return current().is_writable(path)
 
 
-def _walk(root: Path, limit: int) -> Iterator[Path]:
-    """Every protected path that exists under ``root`` (visiting at most ``limit``
-    directories; nested repositories deeper in a larger tree are not found)."""
+def _git_file_target(path: Path) -> Path | None:
+    """The git directory a ``.git`` file (``gitdir: …``) points to."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    first = text.strip().splitlines()[:1]
+    if not first or not first[0].startswith("gitdir:"):
+        return None
+    return resolve(first[0].removeprefix("gitdir:").strip(), path.parent)
+
+
+def walk_protected(root: Path) -> Iterator[Path]:
+    """Every path under ``root`` that :func:`protection` protects, as it is now (links
+    not followed; a protected directory is not entered)."""
     pending = [root]
-    visited = 0
-    while pending and visited < limit:
+    while pending:
         directory = pending.pop()
-        visited += 1
         try:
             entries = list(os.scandir(directory))
         except OSError:
             continue
         for entry in entries:
             path = Path(entry.path)
-            if entry.name in FILE_NAMES or entry.name == ".vscode":
+            if protection(path.relative_to(root).parts):
                 yield path
-            elif entry.name == ".git" and entry.is_dir(follow_symlinks=False):
-                yield from _git_protected(path)
-            elif entry.is_dir(follow_symlinks=False) and entry.name not in _SKIPPED_DIRS:
+            elif entry.is_dir(follow_symlinks=False):
                 pending.append(path)
 
 
-def _git_protected(git_dir: Path) -> Iterator[Path]:
-    """The hooks and configuration of a git directory, its worktrees and its submodules'
-    git directories (``modules/<name>/``, nested, a name possibly holding slashes)."""
-    for name in ("hooks", "config"):
-        if (git_dir / name).exists():
-            yield git_dir / name
-    yield from git_dir.glob("worktrees/*/config.worktree")
-    pending = [git_dir / "modules"]
-    while pending:
-        try:
-            children = [entry for entry in os.scandir(pending.pop()) if entry.is_dir()]
-        except OSError:
-            continue
-        for child in children:
-            path = Path(child.path)
-            if (path / "HEAD").exists():
-                yield from (path / name for name in ("hooks", "config") if (path / name).exists())
-                pending.append(path / "modules")
-            else:
-                pending.append(path)
+def link_targets(paths: Iterable[Path]) -> list[Path]:
+    """What protected paths lead to: the git directories ``.git`` files point to, and the
+    targets of symbolic links at protected names (existing or not)."""
+    found = []
+    for path in paths:
+        if path.is_symlink():
+            found.append(path.resolve())
+        elif path.name == ".git" and path.is_file():
+            target = _git_file_target(path)
+            if target is not None:
+                found.append(target)
+    return found
 
 
-def existing_protected(writable: WritableSet, limit: int = WALK_LIMIT) -> list[Path]:
+def existing_protected(writable: WritableSet) -> list[Path]:
     """The protected paths that exist now, for the mount layer to bind read-only: found by
-    walking the working directory (bounded by ``limit``), the configuration directory's
-    files, and the extra paths."""
-    found = [*_walk(writable.cwd, limit)]
-    for root in writable.guarded[1:]:
-        found += [root / name for name in FILE_NAMES if (root / name).exists()]
-    found += [path for path in writable.extra if path.exists()]
-    inside = [path for path in found if any(_inside(path, root) for root in writable.roots)]
-    return sorted(set(inside))
+    walking the whole working directory, with what they lead to, and the extra paths —
+    those inside a writable root, resolved, without repeats, shortest first."""
+    own_journal = writable.cwd / JOURNAL_DIR  # tai writes it inside; recovery checks it
+    named = [path for path in walk_protected(writable.cwd) if path != own_journal]
+    candidates = [
+        *(path for path in named if not path.is_symlink()),
+        *link_targets(named),
+        *writable.extra,
+    ]
+    inside = {
+        path.resolve()
+        for path in candidates
+        if path.exists() and any(_inside(path.resolve(), root) for root in writable.roots)
+    }
+    return sorted(inside, key=lambda path: (len(path.parts), str(path)))

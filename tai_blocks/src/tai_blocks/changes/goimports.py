@@ -9,7 +9,8 @@ never into the user's ``GOBIN`` — and reuses it from then on. Lookup order:
 1. ``$TAI_GOIMPORTS``: the executable to use; installed there when it does not exist
    (the way to point tai at a writable place, e.g. inside a sandbox);
 2. ``goimports`` on ``PATH`` (the user's own);
-3. ``<user cache>/tai/bin/goimports``, installed on first need.
+3. ``<user cache>/tai/bin/goimports``, installed on first need — in a Go module before
+   the sandbox starts, since inside it that directory is read-only.
 
 The install goes to a temporary directory beside the destination and is moved into place
 with one rename, so concurrent first uses never see half a binary. Run
@@ -99,24 +100,27 @@ def install(destination: Path) -> Path:
     return destination
 
 
+def _wanted() -> Path:
+    """Where goimports is looked for (and installed when missing)."""
+    explicit = os.environ.get("TAI_GOIMPORTS", "")
+    if explicit:
+        return Path(explicit)
+    on_path = shutil.which("goimports")
+    return Path(on_path) if on_path else user_cache_dir() / "bin" / f"goimports{_EXE}"
+
+
+def installed() -> Path | None:
+    """The goimports executable when it is there already, else ``None``."""
+    path = _wanted()
+    return path if path.is_file() else None
+
+
 def goimports_binary() -> Path:
     """The goimports executable to use (see the module docstring), installed if needed."""
-    explicit = os.environ.get("TAI_GOIMPORTS", "")
-    key = explicit or "default"
+    key = os.environ.get("TAI_GOIMPORTS", "") or "default"
     if key in _found and _found[key].is_file():
         return _found[key]
-    if explicit:
-        path = Path(explicit)
-        found = path if path.is_file() else install(path)
-    else:
-        on_path = shutil.which("goimports")
-        cached = user_cache_dir() / "bin" / f"goimports{_EXE}"
-        if on_path:
-            found = Path(on_path)
-        elif cached.is_file():
-            found = cached
-        else:
-            found = install(cached)
+    found = installed() or install(_wanted())
     _found[key] = found
     return found
 

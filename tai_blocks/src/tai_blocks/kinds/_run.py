@@ -1,7 +1,8 @@
 """Running a command with a time limit, its output captured within bounds.
 
-The command gets its own session (process group), so the time limit ends everything it
-started, not only the shell; processes still in the group when the command itself ends
+The command gets its own session (process group), registered while it runs so that a
+cancelled run kills it at once (``tai_core.blocks.running``), and so the time limit ends
+everything it started, not only the shell; processes still in the group when the command itself ends
 are ended too, since a block's command is over when its result is fed back. Output is
 read as it comes and only the head and the tail of each stream are kept (the cut is said),
 so a command that prints gigabytes costs no memory and the model sees the start and the
@@ -20,6 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
+
+from tai_core.blocks import RunContext, running
 
 #: Bytes kept of each stream: half from the start, half from the end.
 OUTPUT_LIMIT = 32 * 1024
@@ -69,17 +72,34 @@ def _kill_group(pid: int) -> None:
 
 
 def run_captured(
-    argv: Sequence[str], cwd: Path, timeout: float, limit: int = OUTPUT_LIMIT
+    argv: Sequence[str],
+    cwd: Path,
+    timeout: float,
+    limit: int = OUTPUT_LIMIT,
+    *,
+    context: RunContext | None = None,
 ) -> Finished:
-    """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds."""
+    """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds; with a
+    ``context``, plugins adjust the program first (``tai_block_process``: secrets out of
+    the environment, the sandbox's network cut)."""
+    command, env = list(argv), dict(os.environ)
+    if context is not None:
+        context.hook.tai_block_process(argv=command, env=env, config=context.config)
     process = subprocess.Popen(
-        list(argv),
+        command,
         cwd=cwd,
+        env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    with running(process.pid):
+        return _collect(process, timeout, limit)
+
+
+def _collect(process: subprocess.Popen[bytes], timeout: float, limit: int) -> Finished:
+    """Read ``process``'s output until it ends (or ``timeout``), then end its group."""
     assert process.stdout is not None and process.stderr is not None
     out, err = _Capped(limit), _Capped(limit)
     streams = {process.stdout.fileno(): out, process.stderr.fileno(): err}

@@ -6,13 +6,14 @@ only when the whole round succeeds. Validation here is what can be known from th
 alone (an operation that needs ``find`` has one, a Go operation names a Go file); whether
 the target exists is known only when applying. The operations live in
 :mod:`tai_blocks.changes`, imported only when a block is applied, so loading this plugin
-stays cheap. The plugin also adds the ``tai patch`` command.
+stays cheap. The plugin also adds the ``tai patch`` command, and installs goimports before
+the sandbox starts (``tai_prepare_isolation``), since inside it cannot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from tai_blocks.kinds._common import CODE_COMMANDS
 from tai_core import Block, BlockKind, Param, hookimpl
@@ -143,3 +144,28 @@ def tai_register_commands(cli: click.Group) -> None:
     from tai_blocks.changes._patch import patch_command
 
     cli.add_command(patch_command)
+
+
+@hookimpl
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+    """In a Go module, install goimports now if it is missing: inside the sandbox the
+    directory of tai's helper programs is read-only (nothing a model runs may replace a
+    program tai runs later)."""
+    del config
+    from pathlib import Path
+
+    from tai_core.config import go_module_root
+
+    if go_module_root(Path(cwd).resolve()) is None:
+        return
+    from tai_blocks.changes.goimports import ToolError, goimports_binary, installed
+
+    if installed() is not None:
+        return
+    import click
+
+    click.echo("tai: installing goimports into tai's cache (once, before the sandbox)", err=True)
+    try:
+        goimports_binary()
+    except ToolError as error:
+        click.echo(f"tai: warning: {error}", err=True)

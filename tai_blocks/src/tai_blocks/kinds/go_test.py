@@ -65,7 +65,7 @@ reply with a summary block."""
         if go is None:
             return BlockResult(kind=self.name, ok=False, text=f"{head}Error: go is not on PATH\n")
         timeout = float(context.config.get("go_test_timeout") or DEFAULT_TIMEOUT)
-        finished = run_captured([go, "test", *args], context.cwd, timeout)
+        finished = run_captured([go, "test", *args], context.cwd, timeout, context=context)
         if finished.timed_out:
             status = f"Tests failed: timed out after {timeout:g} s (the process group was killed)"
         elif finished.code:

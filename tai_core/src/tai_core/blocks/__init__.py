@@ -16,7 +16,9 @@ This package holds the parts every kind shares and nothing kind-specific:
 * ``_kind`` — the contract a kind fulfils (:class:`BlockKind`) and the values a run
   produces (:class:`BlockResult`);
 * ``_prompts`` — the kind-agnostic format prompt and its restatement, and how the kinds'
-  sections are composed around them.
+  sections are composed around them;
+* ``_processes`` — the programs blocks are running (:func:`running`), stopped at once when
+  a run is cancelled (:func:`stop_all`); ``_environment`` — the environment they get.
 
 The kinds themselves live in plugins (``tai_blocks`` and third parties).
 """
@@ -31,6 +33,7 @@ from tai_core.blocks._kind import (
 )
 from tai_core.blocks._model import Block, BlockParseError
 from tai_core.blocks._parser import BlockParser, parse_blocks
+from tai_core.blocks._processes import running, stop_all
 from tai_core.blocks._prompts import (
     FORMAT_RESTATEMENT,
     FORMAT_SYSTEM_PROMPT,
@@ -53,4 +56,6 @@ __all__ = [
     "block_prompts",
     "disabled_notice",
     "parse_blocks",
+    "running",
+    "stop_all",
 ]

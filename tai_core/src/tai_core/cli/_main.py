@@ -7,7 +7,12 @@ read first, by hand; click then parses everything (and documents ``-p`` in ``--h
 Expected failures (bad configuration, a fatal plugin error, a bad ``-p``) end in one line
 on stderr and exit status 2, never a traceback. Before a command that runs model output,
 the ``tai_enter_isolation`` hook moves the run into the sandbox a plugin provides: after
-plugins load (the sandbox is one) and before anything starts threads.
+plugins load (the sandbox is one) and before anything starts threads. It fails closed: when
+the sandbox cannot be set up, or no plugin provides one, nothing runs (``TAI_NO_SANDBOX=1``
+or ``-no-sandbox`` run without it on purpose). What must be ready before the sandbox hides
+or freezes it happens first — helper programs installed (``tai_prepare_isolation``), the
+journal key read — and a flush a killed tai left half done is ended only inside, under the
+same rules as any flush.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import itertools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 import attrs
 import click
@@ -121,7 +127,7 @@ def make_group() -> click.Group:
     return tai
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"tai: error: {message}", err=True)
     sys.exit(USAGE_ERROR)
 
@@ -157,10 +163,44 @@ def _recover_interrupted_flush(cwd: Path) -> None:
     """Complete or roll back a flush that a killed tai left half done in ``cwd``."""
     if not (cwd / JOURNAL_DIR).is_dir():
         return
-    from tai_core.store import recover
+    from tai_core.store import StoreError, recover
 
-    for message in recover(cwd).messages():
+    try:
+        messages = recover(cwd).messages()
+    except StoreError as error:
+        messages = [f"an interrupted flush was not ended: {error}"]
+    for message in messages:
         click.echo(f"tai: {message}", err=True)
+
+
+def _isolate(app: AppContext, args: Sequence[str]) -> AppContext:
+    """Prepare, then enter isolation (failing closed); the context with what is in force."""
+    import os
+
+    from tai_core.plugins import IsolationError
+    from tai_core.store import StoreError
+    from tai_core.store._key import journal_key
+
+    cwd, hook = str(Path.cwd()), app.host.pm.hook
+    try:
+        hook.tai_prepare_isolation(cwd=cwd, config=app.config.values)
+    except Exception as error:  # noqa: BLE001 - a plugin's preparation is not fatal
+        click.echo(f"tai: warning: preparing the run: {error}", err=True)
+    try:
+        journal_key()
+    except StoreError as error:
+        click.echo(f"tai: warning: {error}", err=True)
+    try:
+        isolation = hook.tai_enter_isolation(argv=args, cwd=cwd, config=app.config.values)
+    except IsolationError as error:
+        _fail(str(error))
+    if isolation is None and os.environ.get("TAI_NO_SANDBOX", "") in ("", "0"):
+        _fail(
+            "no sandbox: no plugin provides one (tai-sandbox is not installed or is "
+            "disabled), so model output is not run; set TAI_NO_SANDBOX=1 to run it "
+            "without a sandbox on purpose"
+        )
+    return attrs.evolve(app, isolation=isolation)
 
 
 def _global_options(group: click.Group) -> dict[str, bool]:
@@ -200,14 +240,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         group, app = build(args)
     except (ConfigError, PluginLoadError, PluginArgumentError) as error:
         _fail(str(error))
-        return
     if DEFAULT_COMMAND in group.commands:
         args = with_default_command(group, args)
     app.host.warn_failures()
     if runs_model_output(group, args):
+        app = _isolate(app, args)
         _recover_interrupted_flush(Path.cwd())
-        isolation = app.host.pm.hook.tai_enter_isolation(
-            argv=args, cwd=str(Path.cwd()), config=app.config.values
-        )
-        app = attrs.evolve(app, isolation=isolation)
     group.main(args=args, prog_name="tai", obj=app)

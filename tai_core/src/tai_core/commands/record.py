@@ -1,8 +1,9 @@
 """``tai record``: the recorded runs — list them, read one, replay one, have one analysed.
 
-Runs are recorded with ``-record`` (or ``record = true``) into the records database of the
-user configuration directory (see :mod:`tai_core.records`). Reading never creates the
-database: with nothing recorded yet, the command says how to record.
+Runs are recorded with ``-record`` (or ``record = true``) into the records database of
+tai's data directory (``~/.local/share/tai``, ``TAI_DATA_DIR``; see :mod:`tai_core.records`).
+Reading never creates the database: with nothing recorded yet, the command says how to
+record.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from tai_core.config._load import (
     load_config,
     user_cache_dir,
     user_config_dir,
+    user_data_dir,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "load_config",
     "user_cache_dir",
     "user_config_dir",
+    "user_data_dir",
 ]

@@ -58,6 +58,8 @@ _CONFIG = _PlatformDir("APPDATA", ("AppData", "Roaming"), ("Library", "Applicati
                        "XDG_CONFIG_HOME", ".config")  # fmt: skip
 _CACHE = _PlatformDir("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Caches"),
                       "XDG_CACHE_HOME", ".cache")  # fmt: skip
+_DATA = _PlatformDir("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Application Support"),
+                     "XDG_DATA_HOME", ".local/share")  # fmt: skip
 
 
 def _tai_dir(kind: _PlatformDir, env: Mapping[str, str]) -> Path:
@@ -89,6 +91,23 @@ def user_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     ``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
     ``%LocalAppData%`` on Windows."""
     return _tai_dir(_CACHE, os.environ if environ is None else environ)
+
+
+def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """tai's directory for what it writes itself — records, sessions, keys — apart from the
+    configuration the user writes (``TAI_DATA_DIR`` overrides): ``$XDG_DATA_HOME`` or
+    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS,
+    ``%LocalAppData%`` on Windows.
+
+    Kept apart because the configuration directory is read-only inside the sandbox and
+    this one is writable: tai never loads configuration, plugins or programs from here.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("TAI_DATA_DIR"):
+        return Path(env["TAI_DATA_DIR"])
+    base = _tai_dir(_DATA, env)
+    # On macOS the config and data conventions share a folder: keep the data beside it.
+    return base.with_name("tai-data") if sys.platform == "darwin" else base
 
 
 def go_module_root(start: Path) -> Path | None:

@@ -90,6 +90,11 @@ CONFIG_SCHEMA: Schema = {
     "schedule_interval": float,
     "disabled_plugins": "strs",
     "protected_paths": "strs",
+    "sandbox_network": bool,
+    "shell_environment": (
+        "table",
+        {"exclude": "strs", "include_only": "strs", "set": "map", "keep_secrets": bool},
+    ),
     "max_context_bytes": int,
     "ingest_max_bytes": int,
     "ingest_timeout": float,

@@ -7,7 +7,8 @@ continue — then the other kinds by name, each kind's blocks in reply order; si
 (``runs = False``: summary, done, plans, responses) are interpreted by the loop, not run.
 ``tai_run_block`` decides how a block runs, so a policy plugin can refuse one and a
 wrapper can time or rewrite it. A kind that cannot run, or that raises, yields a failed
-result the model reads, never a crash of the run.
+result the model reads, never a crash of the run. A cancel kills the programs blocks are
+running (``tai_core.blocks.stop_all``), so it takes effect at once.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockResult, RunContext
+from tai_core.blocks import (
+    Block,
+    BlockKind,
+    BlockNotRunnableError,
+    BlockResult,
+    RunContext,
+    stop_all,
+)
 from tai_core.events import BlockFinished, BlockStarted, Event
 
 #: The order in which round-triggering kinds run after a reply (then the others, by name).
@@ -61,6 +69,9 @@ class BlockExecutor:
             result = await asyncio.to_thread(
                 self.hook.tai_run_block, block=block, kind=kind, context=self.context
             )
+        except asyncio.CancelledError:
+            stop_all()  # the thread's program dies now, so the thread ends with it
+            raise
         except BlockNotRunnableError as error:
             result = BlockResult(kind=block.kind, ok=False, text=str(error))
         except Exception as error:  # noqa: BLE001 - a failing kind is reported to the model

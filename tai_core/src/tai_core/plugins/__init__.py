@@ -11,6 +11,7 @@ from tai_core.plugins._contracts import ContextProviderInfo, ProviderInfo
 from tai_core.plugins._host import (
     CORE_PLUGIN,
     ENTRY_POINT_GROUP,
+    IsolationError,
     LoadOptions,
     PluginHost,
     PluginLoadError,
@@ -25,6 +26,7 @@ __all__ = [
     "CORE_PLUGIN",
     "ENTRY_POINT_GROUP",
     "ContextProviderInfo",
+    "IsolationError",
     "LoadOptions",
     "PluginHost",
     "PluginLoadError",

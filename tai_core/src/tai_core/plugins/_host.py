@@ -51,6 +51,14 @@ class PluginLoadError(Exception):
     """A plugin failed to load while ``TAI_STRICT_PLUGINS=1`` makes that fatal."""
 
 
+class IsolationError(Exception):
+    """Isolation was asked for and cannot be set up: the command must not run model output.
+
+    Raised by ``tai_enter_isolation`` implementations (the sandbox fails closed); the
+    message says why and how to proceed.
+    """
+
+
 def _env_flag(environ: Mapping[str, str], name: str) -> bool:
     return environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attrs
 
-#: File name of the records database in the user configuration directory.
+#: File name of the records database in tai's data directory.
 DATABASE_NAME = "tai-records.db"
 #: Milliseconds a writer waits for another process's lock before failing.
 BUSY_TIMEOUT_MS = 10_000
@@ -176,7 +176,8 @@ class RecordStore:
 
 
 def records_path() -> Path:
-    """Where the records database lives: in the user configuration directory."""
-    from tai_core.config import user_config_dir
+    """Where the records database lives: in tai's data directory (what tai writes stays
+    apart from the configuration, which is read-only inside the sandbox)."""
+    from tai_core.config import user_data_dir
 
-    return user_config_dir() / DATABASE_NAME
+    return user_data_dir() / DATABASE_NAME

@@ -46,6 +46,7 @@ from tai_core.store._journal import (
     recover_locked,
     remove_plan,
     roll_back,
+    temp_key,
     write_plan,
 )
 from tai_core.store._lock import directory_lock
@@ -53,13 +54,6 @@ from tai_core.store._store import Seen, encode
 
 if TYPE_CHECKING:
     from tai_core.store._store import FileStore
-
-_TEMP_SUFFIX = ".tai-tmp"
-
-
-def _temp_key(key: str, flush_id: str) -> str:
-    head, _, name = key.rpartition("/")
-    return f"{head}/" * bool(head) + f".{name}.{flush_id}{_TEMP_SUFFIX}"
 
 
 def _missing_dirs(root: Path, keys: list[str]) -> tuple[str, ...]:
@@ -127,7 +121,7 @@ def _write(
         entries=tuple(
             Entry(
                 path=key,
-                temp=None if data[key] is None else _temp_key(key, flush_id),
+                temp=None if data[key] is None else temp_key(key, flush_id),
                 old=base[key].digest.hex() if base[key].text is not None else None,
                 new=digest(data[key]),
             )

@@ -17,6 +17,13 @@ So whatever instant a process dies at, :func:`recover` can end the flush:
 Rolling forward checks each file first: a staged file whose content is not what the plan
 recorded (a power loss without ``durable``) or a target that someone changed since the
 crash is left alone and reported, never overwritten.
+
+A journal is an instruction to act later, so recovery trusts only journals tai wrote and
+only within the rules a flush keeps (DESIGN §4.7, *write now, run later*): the plan is
+signed with tai's journal key together with its directory (``_key``), and every path in
+it must be a plain relative path inside that directory — no ``..``, no absolute path, no
+symbolic link leading out, never a protected path — with the staged name a flush would
+give it. A journal that fails is refused with one line and left in place for the user.
 """
 
 from __future__ import annotations
@@ -29,10 +36,31 @@ from pathlib import Path
 
 import attrs
 
+from tai_core.store import _key
+from tai_core.store._errors import PathError
 from tai_core.store._lock import directory_lock
-from tai_core.store._paths import JOURNAL_DIR
+from tai_core.store._paths import JOURNAL_DIR, PathGuard, _inside
 
 _PREPARE, _COMMIT = ".prepare", ".commit"
+#: The suffix of a staged file (``.<name>.<flush id>.tai-tmp`` beside its target).
+TEMP_SUFFIX = ".tai-tmp"
+_VERSION = 2
+
+
+class ForeignJournal(ValueError):
+    """A journal tai did not write here, or one that breaks the flush's path rules."""
+
+
+def temp_key(key: str, flush_id: str) -> str:
+    """The staged file of ``key`` in flush ``flush_id``: beside its target, hidden."""
+    head, _, name = key.rpartition("/")
+    return f"{head}/" * bool(head) + f".{name}.{flush_id}{TEMP_SUFFIX}"
+
+
+def _plain(path: str) -> bool:
+    """True for a clean relative ``/``-separated path: no empty, ``.`` or ``..`` part."""
+    parts = path.split("/")
+    return bool(path) and "\0" not in path and all(part not in ("", ".", "..") for part in parts)
 
 
 @attrs.frozen
@@ -58,25 +86,68 @@ class Journal:
     #: Directories the flush creates, parents first.
     dirs: tuple[str, ...] = ()
 
-    def dump(self) -> bytes:
-        """The plan as JSON bytes."""
-        document = {
-            "version": 1,
+    def _body(self) -> dict[str, object]:
+        return {
+            "version": _VERSION,
             "id": self.id,
             "entries": [attrs.asdict(entry) for entry in self.entries],
             "dirs": list(self.dirs),
         }
-        return json.dumps(document, ensure_ascii=False, indent=1).encode()
+
+    @staticmethod
+    def _canonical(body: dict[str, object]) -> bytes:
+        return json.dumps(body, ensure_ascii=False, sort_keys=True).encode()
+
+    def dump(self, root: Path) -> bytes:
+        """The plan as JSON bytes, signed for directory ``root``."""
+        body = self._body()
+        body["mac"] = _key.sign(root, self._canonical(self._body()))
+        return json.dumps(body, ensure_ascii=False, indent=1).encode()
 
     @classmethod
-    def load(cls, data: bytes) -> Journal:
-        """A plan from :meth:`dump`'s bytes (``ValueError``/``KeyError`` when torn)."""
+    def load(cls, root: Path, data: bytes) -> Journal:
+        """A plan from :meth:`dump`'s bytes, for directory ``root``: ``ValueError`` (or
+        ``KeyError``/``TypeError``) when torn, :class:`ForeignJournal` when tai did not
+        write it for ``root`` or it breaks the path rules."""
         document = json.loads(data)
-        return cls(
+        signature = document.pop("mac", None)
+        journal = cls(
             id=document["id"],
             entries=tuple(Entry(**entry) for entry in document["entries"]),
             dirs=tuple(document["dirs"]),
         )
+        if document.get("version") != _VERSION or not isinstance(signature, str):
+            raise ForeignJournal("it is not signed by tai")
+        if not _key.verify(root, cls._canonical(document), signature):
+            raise ForeignJournal("its signature is not tai's for this directory")
+        reason = journal.breach(root)
+        if reason:
+            raise ForeignJournal(reason)
+        return journal
+
+    def breach(self, root: Path) -> str | None:
+        """Which path rule of a flush the plan breaks in ``root``, or ``None``."""
+        guard = PathGuard.create(root)
+        if not _plain(self.id) or "/" in self.id:
+            return f"its id {self.id!r} is not a flush id"
+        for entry in self.entries:
+            if not _plain(entry.path):
+                return f"{entry.path!r} is not a plain path inside {root}"
+            if entry.temp is not None and entry.temp != temp_key(entry.path, self.id):
+                return f"{entry.temp!r} is not the staged name of {entry.path}"
+            parent = os.path.realpath(root / entry.path.rpartition("/")[0])
+            if not _inside(parent, str(root)):
+                return f"{entry.path} leads outside {root} (through a symbolic link)"
+            try:
+                guard.check(entry.path, "write")
+            except PathError as error:
+                return str(error)
+        parents = {"/".join(e.path.split("/")[:n]) for e in self.entries
+                   for n in range(1, e.path.count("/") + 1)}  # fmt: skip
+        for directory in self.dirs:
+            if directory not in parents:
+                return f"{directory!r} is not a directory of its files"
+        return None
 
 
 @attrs.frozen
@@ -141,9 +212,10 @@ def write_plan(root: Path, journal: Journal) -> None:
         directory.mkdir()
         fsync_dir(root)
     path = journal_path(root, journal, _PREPARE)
+    data = journal.dump(root)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        os.write(fd, journal.dump())
+        os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -220,9 +292,15 @@ def recover_locked(root: Path) -> Recovery:
     for path in sorted(directory.iterdir()):
         name = path.name
         try:
-            journal = Journal.load(path.read_bytes())
-        except (ValueError, KeyError, TypeError):
-            if name.endswith(_PREPARE):
+            journal = Journal.load(root, path.read_bytes())
+        except ForeignJournal as foreign:
+            problems.append(
+                f"{path}: refused, not a flush journal tai wrote here ({foreign}); "
+                "left in place — remove it if you do not know where it came from"
+            )
+            continue
+        except (ValueError, KeyError, TypeError, OSError):
+            if name.endswith(_PREPARE) and path.is_file() and not path.is_symlink():
                 path.unlink()  # cut off while being written: nothing was staged yet
             else:
                 problems.append(f"{path}: unreadable flush journal left in place")

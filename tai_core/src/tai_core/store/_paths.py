@@ -6,9 +6,9 @@ directory, ``/``-separated — so that ``a/../b.txt``, ``./b.txt``, an absolute 
 symbolic link inside the tree all name the same entry of the store, and a link that leads
 outside is refused like a ``..`` that escapes.
 
-Writes are then checked twice: against the protected patterns (files that run code later —
-git hooks and config, editor task files — and tai's own configuration and journal, plus the
-``protected_paths`` of the configuration), and against the ``tai_path_policy`` hook, whose
+Writes are then checked twice: against the protected patterns (what runs code later — all
+of ``.git``, editor task files — and tai's own configuration and journal, at any depth, plus
+the ``protected_paths`` of the configuration), and against the ``tai_path_policy`` hook, whose
 first answer wins, so the sandbox plugin can refuse more. A refusal is a
 :class:`~tai_core.store.PathError` whose message says why.
 
@@ -41,12 +41,11 @@ JOURNAL_DIR = ".tai-journal"
 
 #: Built-in protected patterns and why each is protected.
 BUILTIN_PROTECTED: tuple[tuple[str, str], ...] = (
-    ("**/.git/hooks", "git hooks run code later"),
-    ("**/.git/config", "git configuration can run code later"),
+    (".git", "git's directory (hooks, configuration, …) runs code when git runs later"),
     (".vscode", "editor task and launch files run code later"),
     ("tai.toml", "tai's configuration is not edited by a model"),
     (".tai.toml", "tai's configuration is not edited by a model"),
-    (f"/{JOURNAL_DIR}", "tai's flush journal"),
+    (JOURNAL_DIR, "tai's flush journal is tai's alone"),
 )
 
 

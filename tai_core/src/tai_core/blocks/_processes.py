@@ -1,0 +1,42 @@
+"""The programs blocks are running, so that a cancelled run stops them at once.
+
+Blocks run in a worker thread (``pipeline._execute``); a cancel (Ctrl-C) ends the await on
+that thread at once, but not the thread, nor the program it waits for — a ``sleep 30`` in
+a shell block would hold the exit for 30 seconds, and its children would run on. So a kind
+that starts a program in a process group of its own registers the group while it runs
+(:func:`running`), and the pipeline kills every registered group when it is cancelled
+(:func:`stop_all`); the kind's wait then returns within its polling step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+
+_groups: set[int] = set()
+_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def running(group: int) -> Iterator[None]:
+    """Register process group ``group`` while the ``with`` block runs."""
+    with _lock:
+        _groups.add(group)
+    try:
+        yield
+    finally:
+        with _lock:
+            _groups.discard(group)
+
+
+def stop_all() -> int:
+    """Kill every registered process group; how many there were."""
+    with _lock:
+        groups = sorted(_groups)
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+    return len(groups)
