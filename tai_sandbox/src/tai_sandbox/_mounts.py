@@ -194,7 +194,7 @@ def build_view(
 
     ``visible`` are directories that must stay readable although the fresh ``/tmp`` would
     hide them: tai's own installation when it lives there (a forked tai still imports
-    modules lazily).
+    modules lazily), the user's configuration directory (read again inside).
     """
     _linux.mount(None, "/", None, _linux.MS_REC | _linux.MS_PRIVATE)
     host_roots = sorted(

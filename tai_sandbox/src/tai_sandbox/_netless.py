@@ -5,7 +5,9 @@ sandbox keeps it; with ``-no-network`` (``sandbox_network = false``) the program
 start — shell commands, ``go test`` — run in a network namespace of their own instead,
 where only ``lo`` exists. Creating one needs no privilege: a nested user namespace gives
 the capabilities for it, which are dropped again before the program starts, and the mounts
-stay as locked as they were.
+stay as locked as they were. When tai runs as root, root is left unmapped there (mapping
+root at all takes ``CAP_SETFCAP``, which the sandbox dropped): the program runs as the
+overflow user ``nobody`` by name, with root's access to files unchanged.
 
 The wrapper is this file run by the interpreter in isolated mode without ``site``
 (``python -I -S _netless.py PROGRAM ARGS…``), loading ``_linux`` by path: a few
@@ -56,9 +58,11 @@ def main(argv: list[str]) -> int:
     uid, gid = os.getuid(), os.getgid()
     try:
         linux.unshare(linux.CLONE_NEWUSER | linux.CLONE_NEWNET)
-        for name, value in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1")):
-            Path(f"/proc/self/{name}").write_text(value)
-        Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+        if uid and gid:
+            maps = (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                    ("gid_map", f"{gid} {gid} 1"))  # fmt: skip
+            for name, value in maps:
+                Path(f"/proc/self/{name}").write_text(value)
         _loopback_up()
         linux.drop_capabilities()
     except OSError as error:

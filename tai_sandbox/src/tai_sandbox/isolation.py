@@ -158,7 +158,10 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         _report(sweep(inventory))
         _remove_tree(run)
 
-    view = partial(build_view, writable, protected, layers, installation())
+    from tai_core.config import user_config_dir
+
+    readable = [*installation(), user_config_dir().expanduser().resolve()]
+    view = partial(build_view, writable, protected, layers, readable)
     try:
         refused_overlays = enter(view, on_exit)
     except SandboxUnavailable as error:

@@ -1,0 +1,302 @@
+"""Escapes tried as an attacker would: plant from inside a real sandboxed run, trigger
+outside — at the user's next git command, the next tai start, the next go build.
+
+Every plant is a marker: a file a triggered payload would create. A test passes only when
+the trigger ran and the marker is absent (and, where it makes sense, the same trigger with
+the sandbox switched off does create it, so the test can tell).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ..conftest import run_tai, tai_executable
+from .conftest import sandboxed
+
+pytestmark = pytest.mark.usefixtures("namespaces")
+
+
+def shell_run(root: Path, env: dict[str, str], *commands: str, extra: str = ""):
+    """A real run (`tai -shell … chat`) whose model answers with ``commands`` as shell
+    blocks, then a summary."""
+    blocks = "".join(f"<<甲乙 shell\n{command}\n甲乙\n" for command in commands)
+    (root / ".model.replay").write_text(  # inside: the fresh /tmp hides the rest
+        f"@@@ reply\nRunning commands.\n{blocks}{extra}"
+        "@@@ reply\nDone.\n<<丙丁 summary\n- ran the commands\n丙丁\n"
+    )
+    return run_tai("-shell", "-model", "replay:.model.replay", "chat", "run", cwd=root, env=env)
+
+
+# -- crash recovery trusts only tai's own journals ---------------------------------------
+
+
+def test_a_journal_planted_inside_is_refused_at_the_next_start(work: Path, env) -> None:
+    victim = work.parent / "victim.txt"
+    victim.write_text("precious\n")
+    planted = (
+        "mkdir -p .tai-journal && printf '%s' "
+        f"'{{\"version\": 2, \"id\": \"1-x\", \"dirs\": [], \"mac\": \"00\", \"entries\": "
+        f"[{{\"path\": \"{victim}\", \"temp\": null, \"old\": null, \"new\": null}}]}}' "
+        "> .tai-journal/1-x.commit"
+    )
+    assert sandboxed(planted, work, env).returncode == 0
+    (work / ".AI").write_text("nothing\n")
+    result = run_tai("patch", cwd=work, env=env)
+    assert "refused, not a flush journal tai wrote here" in result.stderr
+    assert victim.read_text() == "precious\n"
+    assert (work / ".tai-journal" / "1-x.commit").exists()  # left for the user
+
+
+def test_a_journal_in_a_subdirectory_is_swept(work: Path, env) -> None:
+    result = sandboxed("mkdir -p sub/.tai-journal && echo '{}' > sub/.tai-journal/1-x.commit",
+                       work, env)  # fmt: skip
+    assert result.returncode == 0
+    assert "sub/.tai-journal was created inside the sandbox and is removed" in result.stderr
+    assert not (work / "sub" / ".tai-journal").exists()
+
+
+def test_the_journal_key_cannot_be_read_inside(work: Path, env) -> None:
+    key = Path(env["TAI_DATA_DIR"]) / "keys" / "journal.key"
+    (work / ".AI").write_text("nothing\n")
+    run_tai("patch", cwd=work, env=env)  # a start makes the key
+    assert key.stat().st_size == 32
+    result = sandboxed(f"cat {key}; ls {key.parent}", work, env)
+    assert "Permission denied" in result.stderr
+    assert key.read_bytes() not in result.stdout.encode()
+
+
+# -- git runs nothing planted --------------------------------------------------------------
+
+
+def marker_config(marker: Path) -> str:
+    return f"[core]\\n\\tfsmonitor = touch {marker}\\n"
+
+
+def test_git_internals_cannot_be_created(work: Path, env) -> None:
+    marker = work.parent / "git-ran-it"
+    evil = work / "evil"
+    evil.mkdir()
+    subprocess.run(["rm", "-rf", str(work / ".git" / "hooks")], check=True)
+    result = sandboxed(
+        f"printf '{marker_config(marker)}' > evil/config; echo ../evil > .git/commondir;"
+        f" mkdir .git/hooks; echo 'touch {marker}' > .git/hooks/pre-commit;"
+        f" mkdir -p .git/info; echo evil > .git/objects/info/alternates;"
+        f" printf '{marker_config(marker)}' > .git/config.worktree",
+        work, env,
+    )  # fmt: skip
+    assert result.stderr.count("Read-only file system") >= 4, result.stderr
+    subprocess.run(["git", "status"], cwd=work, capture_output=True, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit",
+                    "--allow-empty", "-qm", "x"], cwd=work, check=True)  # fmt: skip
+    assert not marker.exists()
+    assert not (work / ".git" / "commondir").exists()
+
+
+def test_a_new_repository_made_inside_is_removed(work: Path, env) -> None:
+    marker = work.parent / "git-ran-it"
+    plant = f"git init -q sub && git -C sub config core.fsmonitor 'touch {marker}'"
+    (work / "plant.sh").write_text(plant)  # a script: what the policy cannot read
+    result = shell_run(work, env, "sh plant.sh")
+    assert "sub/.git was created inside the sandbox and is removed" in result.stderr
+    subprocess.run(["git", "status"], cwd=work / "sub", capture_output=True, check=True)
+    assert not marker.exists()
+    assert not (work / "sub" / ".git").exists()
+
+
+def test_reading_git_commands_work_inside(work: Path, env) -> None:
+    subprocess.run(["git", "add", "README"], cwd=work, check=True)
+    result = sandboxed("git status --short && git diff --cached --stat && git log -1 || true",
+                       work, env)  # fmt: skip
+    assert "A  README" in result.stdout
+
+
+# -- tai's own configuration and files -----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [".tai.toml", "sub/tai.toml", ".vscode/tasks.json"])
+def test_protected_names_created_inside_are_removed(name: str, work: Path, env) -> None:
+    (work / "tai.toml").unlink()
+    directory = str(Path(name).parent)
+    result = sandboxed(
+        f"mkdir -p {directory} && echo 'disabled_plugins = [\"sandbox\"]' > {name}", work, env
+    )
+    assert result.returncode == 0
+    assert "was created inside the sandbox and is removed" in result.stderr
+    assert not (work / name).exists()
+    after = sandboxed("true", work, env)
+    assert "tai: sandbox: writable" in after.stderr  # the next start is sandboxed still
+
+
+def test_the_user_configuration_is_read_only_inside(work: Path, env) -> None:
+    config = Path(env["TAI_CONFIG_DIR"])
+    result = sandboxed(f"echo 'disabled_plugins = [\"sandbox\"]' > {config}/tai.toml", work, env)
+    assert "Read-only file system" in result.stderr
+    assert not (config / "tai.toml").exists()
+
+
+def test_tais_installation_under_the_working_directory_is_read_only(env) -> None:
+    from ..conftest import REPO
+
+    inside = Path(sys.prefix)
+    if not inside.resolve().is_relative_to(REPO):
+        pytest.skip("the test environment is not inside the checkout")
+    probe = inside / "tai-sandbox-probe"
+    result = sandboxed(f"touch {probe} {REPO}/tai_core/src/tai_core/probe.py", REPO, env)
+    assert result.stderr.count("Read-only file system") == 2, result.stderr
+    assert not probe.exists()
+
+
+def test_helper_programs_are_read_only_inside(work: Path, env) -> None:
+    bin_dir = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "bin"
+    result = sandboxed(f"echo 'touch x' > {bin_dir}/goimports", work, env)
+    assert "Read-only file system" in result.stderr
+
+
+# -- the sandbox fails closed ----------------------------------------------------------------
+
+
+def test_a_dangling_link_at_a_protected_path_does_not_open_the_sandbox(work: Path, env) -> None:
+    (work / ".vscode").symlink_to("made-later")
+    result = sandboxed("mkdir made-later && echo '{}' > made-later/tasks.json", work, env)
+    assert "tai: sandbox: writable" in result.stderr
+    assert "made-later was created inside the sandbox and is removed" in result.stderr
+    assert not (work / "made-later").exists()
+
+
+def test_no_namespaces_means_no_run(work: Path, env) -> None:
+    (work / ".AI").write_text('<<甲乙 change(op="WRITE", file-path="x.txt")\nx\n甲乙\n')
+    script = f"echo 0 > /proc/sys/user/max_user_namespaces && exec {tai_executable()} patch"
+    result = subprocess.run(["unshare", "-r", "sh", "-c", script], cwd=work, env=env,
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith("tai: error: the sandbox cannot be set up: ")
+    assert "-no-sandbox" in result.stderr
+    assert not (work / "x.txt").exists()
+
+
+def test_without_a_sandbox_plugin_nothing_runs(work: Path, env) -> None:
+    (work / ".AI").write_text('<<甲乙 change(op="WRITE", file-path="x.txt")\nx\n甲乙\n')
+    result = run_tai("-p", "no:sandbox", "patch", cwd=work, env=env)
+    assert result.returncode == 2
+    assert "no plugin provides one" in result.stderr
+    assert not (work / "x.txt").exists()
+    allowed = run_tai("-p", "no:sandbox", "patch", cwd=work, env={**env, "TAI_NO_SANDBOX": "1"})
+    assert allowed.returncode == 0 and (work / "x.txt").exists()
+
+
+# -- caches and set-uid files ------------------------------------------------------------------
+
+
+def go_env(name: str, env: dict[str, str]) -> Path:
+    answer = subprocess.run(["go", "env", name], env=env, capture_output=True, text=True)
+    return Path(answer.stdout.strip())
+
+
+def test_go_caches_written_inside_are_dropped(work: Path, env) -> None:
+    modcache, buildcache = go_env("GOMODCACHE", env), go_env("GOCACHE", env)
+    module = modcache / "example.com" / f"tai-probe-{work.parent.name}@v1.0.0"
+    (work / "go.mod").write_text("module example.com/probe\n\ngo 1.20\n")
+    (work / "main.go").write_text("package main\n\nfunc main() { println(1) }\n")
+    result = sandboxed(
+        f"mkdir -p {module} && echo 'package evil' > {module}/evil.go && ls {module} &&"
+        f" touch {buildcache}/tai-probe && go build -o /tmp/probe . && /tmp/probe",
+        work, env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "evil.go" in result.stdout  # written inside …
+    assert not module.exists()  # … and gone outside
+    assert not (buildcache / "tai-probe").exists()
+
+
+def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:
+    result = sandboxed(
+        "cp /bin/sh ./sh; chmod u+s ./sh; chmod g+s ./sh; chmod 4755 ./sh;"
+        " python3 -c \"import os; os.open('made', os.O_CREAT | os.O_WRONLY, 0o4755)\"",
+        work, env,
+    )  # fmt: skip
+    assert "Operation not permitted" in result.stderr
+    for name in ("sh", "made"):
+        if (work / name).exists():
+            assert not (work / name).stat().st_mode & (stat.S_ISUID | stat.S_ISGID)
+    assert (work / "sh").exists()
+
+
+# -- kill means stop ---------------------------------------------------------------------------
+
+
+def _alive(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _wait_for(condition, what: str, limit: float = 20.0) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"still waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
+def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env) -> None:
+    marker = f"tai-kill-probe-{sent.name}-{os.getpid()}"
+    script = f": {marker}; (setsid sh -c 'while :; do sleep 0.05; done; : {marker}' &); sleep 60"
+    process = subprocess.Popen(
+        [tai_executable(), "sandbox", "run", "--", "sh", "-c", script],
+        cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    _wait_for(lambda: len(_alive(marker)) >= 2, "the sandboxed processes to start")
+    process.send_signal(sent)
+    process.wait(timeout=20)
+    _wait_for(lambda: not _alive(marker), "every sandboxed process to end")
+
+
+# -- secrets stay out of blocks ----------------------------------------------------------------
+
+
+def test_blocks_run_without_tais_secrets(work: Path, env) -> None:
+    secret_env = {**env, "OPENAI_API_KEY": "sk-probe-1", "GITHUB_TOKEN": "ghp-probe-2",
+                  "MY_SERVICE_SECRET": "probe-3", "SSH_AUTH_SOCK": "/tmp/agent", "KEEP_ME": "ok"}  # fmt: skip
+    result = shell_run(work, secret_env, "env > seen.txt")
+    assert result.returncode == 0, result.stderr
+    seen = (work / "seen.txt").read_text()
+    assert "KEEP_ME=ok" in seen
+    for leaked in ("sk-probe-1", "ghp-probe-2", "probe-3", "SSH_AUTH_SOCK"):
+        assert leaked not in seen
+
+
+def test_the_environment_policy_is_configurable(work: Path, env) -> None:
+    (work / "tai.toml").write_text(
+        'shell = true\n[shell_environment]\nexclude = ["KEEP_*"]\nset = { ADDED = "1" }\n'
+    )
+    result = shell_run(work, {**env, "KEEP_ME": "x", "OTHER": "y"}, "env > seen.txt")
+    assert result.returncode == 0, result.stderr
+    seen = (work / "seen.txt").read_text()
+    assert "KEEP_ME" not in seen and "OTHER=y" in seen and "ADDED=1" in seen
+
+
+def test_the_network_can_be_cut_for_blocks(work: Path, env, openai_server) -> None:
+    probe = (
+        "python3 -c \"import socket,sys; s=socket.socket(); s.settimeout(3);"
+        f" sys.exit(s.connect_ex(('127.0.0.1', {openai_server.root_url.rsplit(':', 1)[1]})))\""
+    )
+    assert sandboxed(probe, work, env).returncode == 0
+    cut = sandboxed(probe, work, env, "-no-network")
+    assert cut.returncode != 0
+    listing = sandboxed("cat /proc/net/dev", work, env, "-no-network").stdout
+    assert [line.split(":")[0].strip() for line in listing.splitlines()[2:]] == ["lo"]
