@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
-from tai_sandbox import _commands, _rules
+from tai_sandbox import _commands, _danger, _rules
 from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex, node_text, parse
 from tai_sandbox._words import pipeline_output as _output
 
@@ -179,7 +179,7 @@ class Analysis:
                 if DYNAMIC in target or target == "-":
                     dirs.append(None)
                 else:
-                    dirs.extend(_rules.absolute(target, base) for base in expander.scope.dirs)
+                    dirs.extend(_danger.absolute(target, base) for base in expander.scope.dirs)
 
     def _walk(self, node: Node, expander: Expander) -> None:
         kind = node.type
@@ -216,7 +216,7 @@ class Analysis:
         while argv:
             if DYNAMIC in argv[0]:
                 self.refuse(
-                    f"the program {_rules.shown(argv[0])} is only known when the command runs"
+                    f"the program {_danger.shown(argv[0])} is only known when the command runs"
                 )
             inner = _commands.unwrap(argv)
             if inner is None:
@@ -290,7 +290,7 @@ class Analysis:
             for path in fields:
                 if operator == ">&" and (path.isdigit() or path == "-"):
                     continue
-                _rules.check_written(self, path, expander.scope, "a redirection")
+                _danger.check_written(self, path, expander.scope, "a redirection")
 
     def _function(self, node: Node, expander: Expander) -> None:
         name_node = node.child_by_field_name("name")
