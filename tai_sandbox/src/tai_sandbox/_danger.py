@@ -79,7 +79,8 @@ def precious(full: str, cwd: str, home: str) -> str | None:
         return prefix + ("the working directory" if target == cwd else f"{target}, above it")
     if within(home, target):
         return f"{prefix}the home directory" + ("" if target == home else f" ({target})")
-    if len(parts) == 1 or (len(parts) == 2 and parts[0] in _SYSTEM_DIRS):
+    in_home = home.strip("/") != "" and within(target, home)  # /root/x when HOME=/root
+    if not in_home and (len(parts) == 1 or (len(parts) == 2 and parts[0] in _SYSTEM_DIRS)):
         return f"{prefix}the system directory {target}"
     if parts[-1] == ".git":
         return f"{prefix}a repository's history ({target})"

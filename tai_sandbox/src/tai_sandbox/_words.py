@@ -128,6 +128,10 @@ class Scope:
             return frozenset({" ".join(self.positional[1:])})
         if name in self.variables:
             return self.variables[name]
+        if name == "PWD":  # the directory the command runs in, however the script got there
+            return None if None in self.dirs else frozenset(d for d in self.dirs if d)
+        if name == "OLDPWD":
+            return None
         if not name.replace("_", "a").isalnum():
             return None  # $? $$ $! $- : only known when the command runs
         return frozenset({self.environ.get(name, "")})
@@ -363,6 +367,8 @@ def _tilde(atoms: list[_Atom], home: str) -> list[_Atom]:
     while end < len(atoms) and isinstance(atoms[end], str) and atoms[end] != "/":
         end += 1
     user = "".join(str(atom) for atom in atoms[1:end])
+    if user in ("+", "-"):  # ~+ is $PWD, ~- is $OLDPWD
+        return [_Var("PWD" if user == "+" else "OLDPWD", quoted=True), *atoms[end:]]
     try:
         expanded = home if not user else str(Path("~" + user).expanduser())
     except RuntimeError:  # no such user: the word stays as written
