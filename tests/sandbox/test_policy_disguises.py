@@ -55,3 +55,70 @@ def test_tilde_plus_is_the_working_directory(repo: Path) -> None:
     assert _refused("rm -rf ~+", repo) == "recursive rm deletes the working directory"
     assert "only known when the command runs" in _refused("rm -rf ~-", repo)
     _allowed("ls ~+ ~-", repo)
+
+
+# -- find, env -S, trap ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("find ~ -name '*.log' -delete", "find -delete deletes the home directory"),
+        ("find / -name x -delete", "find -delete deletes the root directory"),
+        ("find $HOME -type f -exec rm {} \\;", "find -exec rm deletes the home directory"),
+        ("find /etc -exec rm -f {} +", "find -exec rm deletes the system directory /etc"),
+        ("find . -mindepth 1 -delete", "find -delete deletes the working directory"),
+        ('cd "$HOME" && find . -name x -delete', "find -delete deletes the working directory"),
+    ],
+)
+def test_find_is_judged_by_where_it_starts(command: str, reason: str, repo: Path) -> None:
+    assert _refused(command, repo, HOME="/home/alice") == reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "env -S 'rm -rf /'",
+        'env -S"rm -rf /"',
+        "env --split-string='rm -rf /'",
+        "env --split-string 'rm -rf /'",
+        "env -iS 'rm -rf /'",
+        "env -u X -S 'rm -rf /'",
+    ],
+)
+def test_env_split_strings_run_as_shell_code(command: str, repo: Path) -> None:
+    assert _refused(command, repo) == "recursive rm deletes the root directory"
+
+
+def test_trap_handlers_are_shell_code(repo: Path) -> None:
+    assert _refused("trap 'rm -rf ~' EXIT", repo) == "recursive rm deletes the home directory"
+    reason = _refused("trap \"$(cat h)\" EXIT", repo)
+    assert reason == "trap runs a handler only known when the command runs"
+    _allowed("trap 'rm -f /tmp/lock' EXIT INT", repo)
+    _allowed("trap - EXIT", repo)
+
+
+# -- temporary directories ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'd=$(mktemp -d) && cd "$d" && rm -rf "$d"',
+        "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; go build -o \"$tmp/x\" .",
+        'TMPD=$(mktemp -d -t tai.XXXX); rm -rf "$TMPD"',
+        'f=$(mktemp); echo x > "$f"; rm -f "$f"',
+        'd=$(mktemp -d -p "$HOME"); rm -rf "$d"',
+        'd=$(mktemp -d --tmpdir=/var/tmp); rm -rf "$d"',
+    ],
+)
+def test_a_fresh_temporary_directory_may_be_removed(command: str, repo: Path) -> None:
+    _allowed(command, repo)
+
+
+def test_what_is_around_a_temporary_directory_stays_precious(repo: Path) -> None:
+    assert "/tmp" in _refused('rm -rf "$(mktemp -d)/.."', repo)
+    assert "the root directory" in _refused('d=$(mktemp -d); rm -rf "$d/.."', repo)
+    assert "the root directory" in _refused('d=$(mktemp -d); rm -rf "$d"/../..', repo)
+    reason = _refused('d=$(mktemp -d "$X"); rm -rf "$d"', repo, X="/", HOME="/root")
+    assert reason == "recursive rm deletes the root directory"

@@ -99,18 +99,7 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     wrapper. Wrappers that run a string through a shell give ``("sh", "-c", string)``."""
     name, args = program(argv[0]), list(argv[1:])
     if name == "env":
-        index = 0
-        while index < len(args):
-            arg = args[index]
-            if arg in ("-S", "--split-string") and index + 1 < len(args):
-                return ("sh", "-c", " ".join([args[index + 1], *args[index + 2 :]]))
-            if arg in ("-u", "--unset", "-C", "--chdir"):
-                index += 2
-            elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
-                index += 1
-            else:
-                break
-        return tuple(args[index:])
+        return _env(args)
     if name in _WRAPPERS:
         short, long = _WRAPPERS[name]
         start = skip_options(args, short, long)
@@ -131,6 +120,39 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     if name == "xargs":
         return _xargs(args)
     return None
+
+
+def _split_string(args: list[str], index: int) -> str | None:
+    """The string of ``env -S``/``--split-string`` at ``args[index]`` in any spelling
+    (``-S s``, ``-Ss``, ``-iS s``, ``--split-string=s``), with the arguments after it."""
+    arg = args[index]
+    if arg.startswith("--split-string="):
+        return " ".join([arg.removeprefix("--split-string="), *args[index + 1 :]])
+    flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+    letter = flags.find("S")
+    if arg != "--split-string" and (letter < 0 or not set(flags[:letter]) <= set("iv0")):
+        return None
+    attached = flags[letter + 1 :] if letter >= 0 else ""
+    rest = args[index + 1 :] if attached else args[index + 2 :]
+    value = attached or (args[index + 1] if index + 1 < len(args) else "")
+    return " ".join([value, *rest])
+
+
+def _env(args: list[str]) -> tuple[str, ...]:
+    """The command ``env`` runs; a split string (``-S``) runs as shell code."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        split = _split_string(args, index) if arg.startswith("-") else None
+        if split is not None:
+            return ("sh", "-c", split)
+        if arg in ("-u", "--unset", "-C", "--chdir"):
+            index += 2
+        elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
+            index += 1
+        else:
+            break
+    return tuple(args[index:])
 
 
 def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:

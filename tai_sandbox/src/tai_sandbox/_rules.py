@@ -15,13 +15,15 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 
-from tai_sandbox._commands import INTERPRETERS, SHELLS, split_arguments
+from tai_sandbox._commands import INTERPRETERS, SHELLS, program, split_arguments, unwrap
 from tai_sandbox._danger import (
     Checker,
+    absolute,
     check_written,
     deletion_danger,
     raw_device,
     system_danger,
+    within,
 )
 from tai_sandbox._git import git
 from tai_sandbox._words import DYNAMIC, Scope
@@ -57,32 +59,73 @@ def _rm(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         check_written(checker, target, scope, name)
 
 
+_FIND_FILTERS = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
+     "-mtime", "-mmin", "-size", "-empty", "-user", "-perm", "-type"}
+)  # fmt: skip
+_DELETERS = frozenset({"rm", "rmdir", "unlink", "shred"})
+
+
+def _find_actions(expression: list[str]) -> list[list[str]]:
+    """The commands of the ``-exec``, ``-execdir``, ``-ok`` and ``-okdir`` actions."""
+    actions, index = [], 0
+    while index < len(expression):
+        if expression[index] in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next(
+                (i for i in range(index + 1, len(expression)) if expression[i] in (";", "+")),
+                len(expression),
+            )
+            actions.append(expression[index + 1 : end])
+            index = end
+        index += 1
+    return [action for action in actions if action]
+
+
+def _deleting(argv: list[str]) -> str | None:
+    """The deleting program ``argv`` runs (wrappers looked through), or ``None``."""
+    inner: tuple[str, ...] | None = tuple(argv)
+    while inner:
+        argv, inner = list(inner), unwrap(inner)
+    name = program(argv[0]) if argv else ""
+    return name if name in _DELETERS else None
+
+
+def _contained(root: str, scope: Scope, cwd: str) -> bool:
+    """True when ``root`` is the working directory or inside it, wherever the script is."""
+    fulls = [absolute(root, base) for base in scope.dirs]
+    return DYNAMIC not in root and all(full and within(full, cwd) for full in fulls)
+
+
 def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """``find`` deletes with ``-delete`` or a deleting ``-exec``: what it deletes is judged
+    by its start directory, except that a filtered search in the working directory only
+    deletes what it matches there."""
     start = next((i for i, arg in enumerate(args) if arg[:1] in ("-", "(", "!")), len(args))
     roots, expression = args[:start] or ["."], args[start:]
-    filtered = any(
-        arg in ("-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex",
-                "-newer", "-mtime", "-mmin", "-size", "-empty", "-user", "-perm", "-mindepth")
-        for arg in expression
-    )  # fmt: skip
+    filtered = bool(_FIND_FILTERS & set(expression))
+    actions = _find_actions(expression)
+    deleters = [found for found in map(_deleting, actions) if found]
+    how = "-delete" if "-delete" in expression else f"-exec {deleters[0]}" if deleters else ""
     for root in roots:
-        found = posixpath.join(root, "x") if filtered else root
-        if "-delete" in expression:
-            danger = deletion_danger(found, scope, checker.cwd)
-            if danger:
-                checker.refuse(f"{name} -delete deletes {danger}")
-        index = 0
-        while index < len(expression):
-            if expression[index] in ("-exec", "-execdir", "-ok", "-okdir"):
-                end = next(
-                    (i for i in range(index + 1, len(expression)) if expression[i] in (";", "+")),
-                    len(expression),
-                )
-                inner = [arg.replace("{}", found) for arg in expression[index + 1 : end]]
-                if inner:
-                    checker.run(inner, scope)
-                index = end
-            index += 1
+        found = root
+        if filtered and _contained(root, scope, checker.cwd):
+            found = posixpath.join(root, "x")
+        danger = deletion_danger(found, scope, checker.cwd) if how else None
+        if danger:
+            checker.refuse(f"{name} {how} deletes {danger}")
+        for action in actions:
+            checker.run([arg.replace("{}", found) for arg in action], scope)
+
+
+def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """``trap HANDLER SIGNAL…``: the handler is shell code, run when the signal comes."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if len(args) < 2 or args[0] == "-" or args[0].startswith("-"):
+        return
+    if DYNAMIC in args[0]:
+        checker.refuse(f"{name} runs a handler only known when the command runs")
+    checker.script(args[0], scope, scope.positional)
 
 
 def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
@@ -230,6 +273,7 @@ def _copies(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 RULES: dict[str, Rule] = {
     "rm": _rm,
     "find": _find,
+    "trap": _trap,
     "eval": _eval,
     "source": _source,
     ".": _source,
