@@ -92,7 +92,7 @@ def test_env_split_strings_run_as_shell_code(command: str, repo: Path) -> None:
 
 def test_trap_handlers_are_shell_code(repo: Path) -> None:
     assert _refused("trap 'rm -rf ~' EXIT", repo) == "recursive rm deletes the home directory"
-    reason = _refused("trap \"$(cat h)\" EXIT", repo)
+    reason = _refused('trap "$(cat h)" EXIT', repo)
     assert reason == "trap runs a handler only known when the command runs"
     _allowed("trap 'rm -f /tmp/lock' EXIT INT", repo)
     _allowed("trap - EXIT", repo)
@@ -105,7 +105,7 @@ def test_trap_handlers_are_shell_code(repo: Path) -> None:
     "command",
     [
         'd=$(mktemp -d) && cd "$d" && rm -rf "$d"',
-        "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; go build -o \"$tmp/x\" .",
+        'tmp=$(mktemp -d); trap \'rm -rf "$tmp"\' EXIT; go build -o "$tmp/x" .',
         'TMPD=$(mktemp -d -t tai.XXXX); rm -rf "$TMPD"',
         'f=$(mktemp); echo x > "$f"; rm -f "$f"',
         'd=$(mktemp -d -p "$HOME"); rm -rf "$d"',
