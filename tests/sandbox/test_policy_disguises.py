@@ -122,3 +122,52 @@ def test_what_is_around_a_temporary_directory_stays_precious(repo: Path) -> None
     assert "the root directory" in _refused('d=$(mktemp -d); rm -rf "$d"/../..', repo)
     reason = _refused('d=$(mktemp -d "$X"); rm -rf "$d"', repo, X="/", HOME="/root")
     assert reason == "recursive rm deletes the root directory"
+
+
+# -- git's configuration and the commands git runs ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git -c alias.x='!rm -rf ~' x",
+        "git -c core.fsmonitor='rm -rf ~' status",
+        "git -c core.pager='rm -rf ~' log",
+        "git -c credential.helper='!rm -rf ~' fetch",
+        "git -c filter.x.clean='rm -rf ~' add .",
+        "EVIL='rm -rf ~' git --config-env=core.pager=EVIL log",
+        "GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='rm -rf ~' git status",
+        "GIT_SSH_COMMAND='rm -rf ~' git fetch",
+        "git clone --upload-pack='rm -rf ~' x y",
+        "git push --receive-pack='rm -rf ~' origin main",
+        "git rebase --exec 'rm -rf ~' HEAD~3",
+        "git bisect run rm -rf ~",
+        "git submodule foreach 'rm -rf ~'",
+        "git filter-branch --tree-filter 'rm -rf ~' HEAD",
+    ],
+)
+def test_commands_git_runs_are_checked(command: str, repo: Path) -> None:
+    assert _refused(command, repo) == "recursive rm deletes the home directory"
+
+
+def test_git_settings_that_load_code_are_refused(repo: Path) -> None:
+    reason = _refused("git -c core.hooksPath=/tmp/h commit", repo)
+    assert reason == "git -c core.hooksPath loads hooks or configuration from elsewhere"
+    assert "include.path loads" in _refused("git -c include.path=/tmp/evil status", repo)
+    reason = _refused('git -c core.pager="$(cat p)" log', repo)
+    assert reason == "git -c core.pager runs …, a command only known when it runs"
+    assert "force-push" in _refused("git -c alias.p='push -f' p", repo)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git -c user.name=x commit -m y",
+        "git -c color.ui=always log",
+        "git -c core.fsmonitor=false status",
+        "git rebase --exec 'go test ./...' HEAD~3",
+        "git bisect run go test ./...",
+    ],
+)
+def test_ordinary_git_settings_are_allowed(command: str, repo: Path) -> None:
+    _allowed(command, repo)
