@@ -213,3 +213,72 @@ def reads_code_from_stdin(argv: Sequence[str]) -> bool:
             and all(arg.startswith("-") for arg in args)
         )
     return False
+
+
+def _url_name(url: str) -> str:
+    """The file name a downloader saves ``url`` as by default."""
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    return posixpath.basename(path) if "/" in path.partition("://")[2] else "index.html"
+
+
+def _short_value(arg: str, letter: str, following: Sequence[str]) -> str | None:
+    """The value of ``-x`` in a bundle of short options (``-sSLo FILE``, ``-oFILE``)."""
+    flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+    if letter not in flags:
+        return None
+    attached = flags[flags.index(letter) + 1 :]
+    return attached or (following[0] if following else None)
+
+
+def downloaded(argv: Sequence[str]) -> list[str]:
+    """The files a downloader writes (``curl -o``/``-O``, ``wget``'s ``-O``, ``-P`` and
+    default name), as written on the command line; none for other programs."""
+    name, args = program(argv[0]) if argv else "", list(argv[1:])
+    if name not in DOWNLOADERS:
+        return []
+    urls = [arg for arg in args if "://" in arg]
+    outputs: list[str] = []
+    remote = name in ("wget", "wget2")
+    prefix = ""
+    for index, arg in enumerate(args):
+        following = args[index + 1 : index + 2]
+        long, _, value = arg.partition("=")
+        if long in ("--output", "--output-document") and value:
+            outputs.append(value)
+        elif arg in ("--output", "--output-document") and following:
+            outputs.append(following[0])
+        elif long == "--directory-prefix":
+            prefix = value
+        elif arg in ("-O", "--remote-name", "--remote-name-all") and name == "curl":
+            remote = True
+        else:
+            letter = "O" if name in ("wget", "wget2") else "o"
+            output = _short_value(arg, letter, following)
+            outputs += [output] if output else []
+            prefix = _short_value(arg, "P", following) or prefix if remote else prefix
+            remote = remote or (name == "curl" and _short_value(arg, "O", ["x"]) is not None)
+    if remote and not (name != "curl" and outputs):
+        outputs += [posixpath.join(prefix, _url_name(url)) for url in urls]
+    return [output for output in outputs if output != "-"]
+
+
+def executed(argv: Sequence[str]) -> str | None:
+    """The file ``argv`` runs as code: a program path, a shell's or an interpreter's
+    script, a sourced file."""
+    if not argv:
+        return None
+    name, args = program(argv[0]), list(argv[1:])
+    if "/" in argv[0]:
+        return argv[0]
+    if name in ("source", "."):
+        return args[0] if args else None
+    if name not in SHELLS and name not in INTERPRETERS:
+        return None
+    code_flags, value_flags = INTERPRETERS.get(name, (frozenset({"-c"}), frozenset()))
+    index = 0
+    while index < len(args) and args[index].startswith(("-", "+")) and args[index] != "-":
+        arg = args[index]
+        if arg in code_flags or arg == "-m" or (name in SHELLS and arg[0] == "-" and "c" in arg):
+            return None  # code on the command line, or a module: no script file
+        index += 2 if arg in value_flags or arg in ("-o", "+o", "-O", "+O") else 1
+    return args[index] if index < len(args) else None
