@@ -204,3 +204,75 @@ def test_a_download_that_is_run_is_refused(command: str, ran: str, repo: Path) -
 )
 def test_a_download_alone_is_allowed(command: str, repo: Path) -> None:
     _allowed(command, repo)
+
+
+# -- interpreters' one-liners --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            "the python code's shutil.rmtree deletes the root directory",
+        ),
+        (
+            "python -c \"import os; os.system('rm -rf ~')\"",
+            "recursive rm deletes the home directory",
+        ),
+        (
+            'python -c \'import subprocess as s; s.run(["rm","-rf","/"])\'',
+            "recursive rm deletes the root directory",
+        ),
+        (
+            "perl -MFile::Path -e 'rmtree(\"/home\")'",
+            "the perl code's rmtree deletes the system directory /home",
+        ),
+        (
+            "node -e \"require('fs').rmSync('/', {recursive:true})\"",
+            "the node code's rmSync deletes the root directory",
+        ),
+        ("ruby -e '`rm -rf /`'", "recursive rm deletes the root directory"),
+        ("perl -e 'fork while fork'", "the perl code forks in a loop: a fork bomb"),
+        (
+            'python -c "import os\\nwhile True: os.fork()"',
+            "the python code forks in a loop: a fork bomb",
+        ),
+        (
+            "python -c \"open('/dev/sda','wb').write(b'0')\"",
+            "the python code writes to the device /dev/sda, destroying what is on it",
+        ),
+        (
+            "python -c 'import shutil,sys; shutil.rmtree(sys.argv[1])' x",
+            "the python code's shutil.rmtree deletes …, a path only known when the command runs",
+        ),
+        (
+            "perl -e 'system($ENV{CMD})'",
+            "the perl code's system runs a command only known when the code runs",
+        ),
+    ],
+)
+def test_one_liners_are_read(command: str, reason: str, repo: Path) -> None:
+    assert _refused(command, repo) == reason
+
+
+def test_one_liners_writing_protected_paths_are_refused(repo: Path) -> None:
+    reason = _refused("python -c \"open('.git/hooks/pre-commit','w').write('x')\"", repo)
+    assert reason.startswith("the python code would change a protected path: ")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'python -c "print(1)"',
+        'python3 -c "import json,sys; print(json.load(sys.stdin))"',
+        'node -e "console.log(process.version)"',
+        "perl -ne 'print if /foo/' file",
+        "python -c \"import shutil; shutil.rmtree('build')\"",
+        "ruby -e 'puts 1+1'",
+        "python -c \"open('README.md').read()\"",
+        'perl -e \'print "$1\\n" if "ab" =~ /(a)/\'',
+    ],
+)
+def test_ordinary_one_liners_are_allowed(command: str, repo: Path) -> None:
+    _allowed(command, repo)

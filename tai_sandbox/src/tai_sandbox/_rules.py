@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 
+from tai_sandbox._code import check_code
 from tai_sandbox._commands import INTERPRETERS, SHELLS, program, split_arguments, unwrap
 from tai_sandbox._danger import (
     Checker,
@@ -165,25 +166,49 @@ def _source(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         checker.refuse(f"{name} runs a script whose source is only known when the command runs")
 
 
-def _interpreter(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+def _codes(name: str, args: list[str]) -> tuple[list[tuple[str, str]], str | None]:
+    """The ``(flag, code)`` pairs an interpreter is given on its command line (bundled
+    flags too: ``perl -lne CODE``, ``python -Bc CODE``, ``perl -e'CODE'``), and the
+    script it runs instead, if any."""
     code_flags, value_flags = INTERPRETERS[name]
+    letters = {flag[1] for flag in code_flags if len(flag) == 2}
+    valued = {flag[1] for flag in value_flags if len(flag) == 2}
+    codes: list[tuple[str, str]] = []
     index = 0
     while index < len(args):
-        arg = args[index]
-        if arg in code_flags:
-            if index + 1 < len(args) and DYNAMIC in args[index + 1]:
-                checker.refuse(f"{name} {arg} runs code only known when the command runs")
-            return
-        if arg in ("-m", "--"):
-            return
+        arg, following = args[index], args[index + 1 : index + 2]
+        if arg in ("-m", "--") or (not arg.startswith("-") and not codes):
+            return codes, None if arg.startswith("-") else arg
+        if not arg.startswith("-"):
+            break
         if arg in value_flags:
-            index += 2
-        elif arg.startswith("-"):
             index += 1
-        else:
-            if DYNAMIC in arg:
-                checker.refuse(f"{name} runs a script whose source is only known when it runs")
-            return
+        elif arg.startswith("--") and arg.partition("=")[0] in code_flags:
+            flag, _, code = arg.partition("=")
+            codes.append((flag, code or "".join(following)))
+            index += 0 if code else 1
+        elif not arg.startswith("--"):
+            spot = next((i for i, c in enumerate(arg[1:], 1) if c in letters | valued), None)
+            if spot is not None and arg[spot] in letters:
+                attached = arg[spot + 1 :]
+                inline = attached and not set(attached) <= letters
+                codes.append((f"-{arg[spot]}", attached if inline else "".join(following)))
+                index += 0 if inline else 1
+        index += 1
+    return codes, None
+
+
+def _interpreter(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """Code on an interpreter's command line is read for destructive effects (``_code``);
+    code or a script only known when the command runs is refused."""
+    codes, script = _codes(name, args)
+    if script is not None and DYNAMIC in script:
+        checker.refuse(f"{name} runs a script whose source is only known when it runs")
+    for flag, code in codes:
+        if DYNAMIC in code:
+            checker.refuse(f"{name} {flag} runs code only known when the command runs")
+    if codes:
+        check_code(checker, name, "\n".join(code for _, code in codes), scope)
 
 
 def _filesystem(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
