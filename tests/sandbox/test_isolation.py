@@ -175,7 +175,8 @@ for body in sys.argv[1:]:
 def test_shell_blocks_run_inside_the_sandbox(work: Path, env) -> None:
     bodies = [
         "echo owned > .git/hooks/pre-commit",
-        "python3 -c \"open('.git/hooks/pre-commit', 'w').write('owned')\"",
+        # What the policy cannot read (a script written first) the sandbox still contains.
+        "printf '%s' \"open('.git/hooks/'+'pre-commit', 'w')\" > w.py && python3 w.py",
         "echo built > built.txt && cat built.txt",
     ]
     result = run_tai(

@@ -24,7 +24,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_corpus_is_large_enough() -> None:
-    assert len(DESTRUCTIVE) >= 60 and len(ORDINARY) >= 60
+    assert len(DESTRUCTIVE) >= 150 and len(ORDINARY) >= 120
     assert not set(DESTRUCTIVE) & set(ORDINARY)
 
 

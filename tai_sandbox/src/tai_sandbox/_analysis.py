@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
-from tai_sandbox import _commands, _rules
+from tai_sandbox import _commands, _danger, _rules
 from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex, node_text, parse
 from tai_sandbox._words import pipeline_output as _output
 
@@ -54,12 +54,19 @@ class Analysis:
         self.environ = environ
         self._protection = protection
         self._depth = 0
+        #: Files the command downloads, and files it runs as code (absolute paths).
+        self._downloads: set[str] = set()
+        self._runs: set[str] = set()
 
     def check(self, text: str) -> str | None:
         """Why ``text`` is refused, or ``None`` when no destructive pattern is found."""
         self._depth = 0
+        self._downloads, self._runs = set(), set()
         try:
             self._script(text, None, ("sh",))
+            ran = sorted(self._downloads & self._runs)
+            if ran:
+                self.refuse(f"it runs {ran[0]}, which it downloads: code nobody has read")
         except Refused as refusal:
             return str(refusal)
         except TooComplex:
@@ -179,7 +186,7 @@ class Analysis:
                 if DYNAMIC in target or target == "-":
                     dirs.append(None)
                 else:
-                    dirs.extend(_rules.absolute(target, base) for base in expander.scope.dirs)
+                    dirs.extend(_danger.absolute(target, base) for base in expander.scope.dirs)
 
     def _walk(self, node: Node, expander: Expander) -> None:
         kind = node.type
@@ -216,17 +223,26 @@ class Analysis:
         while argv:
             if DYNAMIC in argv[0]:
                 self.refuse(
-                    f"the program {_rules.shown(argv[0])} is only known when the command runs"
+                    f"the program {_danger.shown(argv[0])} is only known when the command runs"
                 )
             inner = _commands.unwrap(argv)
             if inner is None:
                 break
             argv = inner
         if argv:
+            self._record(self._downloads, _commands.downloaded(argv), scope)
+            self._record(self._runs, [_commands.executed(argv) or ""], scope)
             name = _commands.program(argv[0])
             rule = _rules.rule_for(name)
             if rule is not None:
                 rule(self, name, list(argv[1:]), scope)
+
+    @staticmethod
+    def _record(found: set[str], paths: Sequence[str], scope: Scope) -> None:
+        """Add ``paths`` to ``found``, made absolute against each directory of ``scope``."""
+        for path in paths:
+            if path and DYNAMIC not in path:
+                found.update(full for base in scope.dirs if (full := _danger.absolute(path, base)))
 
     def _fed_code(self, feed: Node, argv: tuple[str, ...], expander: Expander) -> None:
         """Code given to a shell on its input by a here-document, a here-string or ``<``."""
@@ -286,11 +302,19 @@ class Analysis:
         destination = node.child_by_field_name("destination")
         if operator not in _WRITE_OPERATORS or destination is None:
             return
+        body = node.parent.child_by_field_name("body") if node.parent is not None else None
+        name = body.child_by_field_name("name") if body and body.type == "command" else None
+        source = expander.source
+        downloads = name is not None and (
+            _commands.program(node_text(name, source)) in _commands.DOWNLOADERS
+        )
         for fields in expander.expand(destination):
+            if downloads:
+                self._record(self._downloads, fields, expander.scope)
             for path in fields:
                 if operator == ">&" and (path.isdigit() or path == "-"):
                     continue
-                _rules.check_written(self, path, expander.scope, "a redirection")
+                _danger.check_written(self, path, expander.scope, "a redirection")
 
     def _function(self, node: Node, expander: Expander) -> None:
         name_node = node.child_by_field_name("name")

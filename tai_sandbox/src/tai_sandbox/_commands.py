@@ -99,18 +99,7 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     wrapper. Wrappers that run a string through a shell give ``("sh", "-c", string)``."""
     name, args = program(argv[0]), list(argv[1:])
     if name == "env":
-        index = 0
-        while index < len(args):
-            arg = args[index]
-            if arg in ("-S", "--split-string") and index + 1 < len(args):
-                return ("sh", "-c", " ".join([args[index + 1], *args[index + 2 :]]))
-            if arg in ("-u", "--unset", "-C", "--chdir"):
-                index += 2
-            elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
-                index += 1
-            else:
-                break
-        return tuple(args[index:])
+        return _env(args)
     if name in _WRAPPERS:
         short, long = _WRAPPERS[name]
         start = skip_options(args, short, long)
@@ -131,6 +120,39 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     if name == "xargs":
         return _xargs(args)
     return None
+
+
+def _split_string(args: list[str], index: int) -> str | None:
+    """The string of ``env -S``/``--split-string`` at ``args[index]`` in any spelling
+    (``-S s``, ``-Ss``, ``-iS s``, ``--split-string=s``), with the arguments after it."""
+    arg = args[index]
+    if arg.startswith("--split-string="):
+        return " ".join([arg.removeprefix("--split-string="), *args[index + 1 :]])
+    flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+    letter = flags.find("S")
+    if arg != "--split-string" and (letter < 0 or not set(flags[:letter]) <= set("iv0")):
+        return None
+    attached = flags[letter + 1 :] if letter >= 0 else ""
+    rest = args[index + 1 :] if attached else args[index + 2 :]
+    value = attached or (args[index + 1] if index + 1 < len(args) else "")
+    return " ".join([value, *rest])
+
+
+def _env(args: list[str]) -> tuple[str, ...]:
+    """The command ``env`` runs; a split string (``-S``) runs as shell code."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        split = _split_string(args, index) if arg.startswith("-") else None
+        if split is not None:
+            return ("sh", "-c", split)
+        if arg in ("-u", "--unset", "-C", "--chdir"):
+            index += 2
+        elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
+            index += 1
+        else:
+            break
+    return tuple(args[index:])
 
 
 def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:
@@ -191,3 +213,72 @@ def reads_code_from_stdin(argv: Sequence[str]) -> bool:
             and all(arg.startswith("-") for arg in args)
         )
     return False
+
+
+def _url_name(url: str) -> str:
+    """The file name a downloader saves ``url`` as by default."""
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    return posixpath.basename(path) if "/" in path.partition("://")[2] else "index.html"
+
+
+def _short_value(arg: str, letter: str, following: Sequence[str]) -> str | None:
+    """The value of ``-x`` in a bundle of short options (``-sSLo FILE``, ``-oFILE``)."""
+    flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+    if letter not in flags:
+        return None
+    attached = flags[flags.index(letter) + 1 :]
+    return attached or (following[0] if following else None)
+
+
+def downloaded(argv: Sequence[str]) -> list[str]:
+    """The files a downloader writes (``curl -o``/``-O``, ``wget``'s ``-O``, ``-P`` and
+    default name), as written on the command line; none for other programs."""
+    name, args = program(argv[0]) if argv else "", list(argv[1:])
+    if name not in DOWNLOADERS:
+        return []
+    urls = [arg for arg in args if "://" in arg]
+    outputs: list[str] = []
+    remote = name in ("wget", "wget2")
+    prefix = ""
+    for index, arg in enumerate(args):
+        following = args[index + 1 : index + 2]
+        long, _, value = arg.partition("=")
+        if long in ("--output", "--output-document") and value:
+            outputs.append(value)
+        elif arg in ("--output", "--output-document") and following:
+            outputs.append(following[0])
+        elif long == "--directory-prefix":
+            prefix = value
+        elif arg in ("-O", "--remote-name", "--remote-name-all") and name == "curl":
+            remote = True
+        else:
+            letter = "O" if name in ("wget", "wget2") else "o"
+            output = _short_value(arg, letter, following)
+            outputs += [output] if output else []
+            prefix = _short_value(arg, "P", following) or prefix if remote else prefix
+            remote = remote or (name == "curl" and _short_value(arg, "O", ["x"]) is not None)
+    if remote and not (name != "curl" and outputs):
+        outputs += [posixpath.join(prefix, _url_name(url)) for url in urls]
+    return [output for output in outputs if output != "-"]
+
+
+def executed(argv: Sequence[str]) -> str | None:
+    """The file ``argv`` runs as code: a program path, a shell's or an interpreter's
+    script, a sourced file."""
+    if not argv:
+        return None
+    name, args = program(argv[0]), list(argv[1:])
+    if "/" in argv[0]:
+        return argv[0]
+    if name in ("source", "."):
+        return args[0] if args else None
+    if name not in SHELLS and name not in INTERPRETERS:
+        return None
+    code_flags, value_flags = INTERPRETERS.get(name, (frozenset({"-c"}), frozenset()))
+    index = 0
+    while index < len(args) and args[index].startswith(("-", "+")) and args[index] != "-":
+        arg = args[index]
+        if arg in code_flags or arg == "-m" or (name in SHELLS and arg[0] == "-" and "c" in arg):
+            return None  # code on the command line, or a module: no script file
+        index += 2 if arg in value_flags or arg in ("-o", "+o", "-O", "+O") else 1
+    return args[index] if index < len(args) else None

@@ -13,19 +13,22 @@ refuses what it cannot see rather than guess.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
-from typing import NoReturn, Protocol
+from collections.abc import Callable
 
-from tai_sandbox._commands import INTERPRETERS, SHELLS, split_arguments
+from tai_sandbox._code import check_code
+from tai_sandbox._commands import INTERPRETERS, SHELLS, program, split_arguments, unwrap
+from tai_sandbox._danger import (
+    Checker,
+    absolute,
+    check_written,
+    deletion_danger,
+    raw_device,
+    system_danger,
+    within,
+)
+from tai_sandbox._git import git
 from tai_sandbox._words import DYNAMIC, Scope
 
-_SYSTEM_DIRS = frozenset(
-    {"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt",
-     "opt", "proc", "root", "run", "sbin", "snap", "srv", "sys", "usr", "var"}
-)  # fmt: skip
-_SAFE_DEVICES = frozenset(
-    {"null", "zero", "full", "random", "urandom", "tty", "stdin", "stdout", "stderr", "ptmx"}
-)
 _FILESYSTEM_TOOLS = frozenset(
     {"mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted",
      "blkdiscard", "mkdosfs", "mkntfs", "badblocks", "zpool", "lvremove", "vgremove"}
@@ -35,117 +38,6 @@ _POWER_VERBS = frozenset(
     {"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep",
      "suspend-then-hibernate", "soft-reboot", "emergency", "rescue"}
 )  # fmt: skip
-
-
-class Checker(Protocol):
-    """What the rules need from the analysis that calls them."""
-
-    cwd: str
-
-    def refuse(self, reason: str) -> NoReturn:
-        """Stop: the command is refused for ``reason``."""
-        ...
-
-    def run(self, argv: Sequence[str], scope: Scope) -> None:
-        """Check a command another one runs (a wrapper's, ``find -exec``'s)."""
-        ...
-
-    def script(self, text: str, scope: Scope, positional: tuple[str, ...] | None) -> None:
-        """Check shell code another command runs (``sh -c``, ``eval``)."""
-        ...
-
-    def protection(self, path: str, scope: Scope) -> str | None:
-        """Why writing ``path`` is refused (a protected path), or ``None``."""
-        ...
-
-
-def shown(value: str) -> str:
-    """``value`` for a message, with its run-time parts as ``…``."""
-    return value.replace(DYNAMIC, "…") or "''"
-
-
-# -- where things are -------------------------------------------------------------------
-
-
-def absolute(path: str, base: str | None) -> str | None:
-    if path.startswith("/"):
-        return posixpath.normpath("/" + path.lstrip("/"))
-    return None if base is None else posixpath.normpath(posixpath.join(base, path))
-
-
-def _within(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(directory.rstrip("/") + "/")
-
-
-def _precious(full: str, cwd: str, home: str) -> str | None:
-    """Why deleting everything at ``full`` recursively is destructive."""
-    head, last = posixpath.split(full)
-    everything = bool(last) and "*" in last and set(last) <= set("*?.")
-    target = head if everything else full
-    prefix = "everything in " if everything else ""
-    parts = [part for part in target.split("/") if part]
-    if not parts:
-        return f"{prefix}the root directory"
-    if _within(cwd, target):
-        return prefix + ("the working directory" if target == cwd else f"{target}, above it")
-    if _within(home, target):
-        return f"{prefix}the home directory" + ("" if target == home else f" ({target})")
-    if len(parts) == 1 or (len(parts) == 2 and parts[0] in _SYSTEM_DIRS):
-        return f"{prefix}the system directory {target}"
-    if parts[-1] == ".git":
-        return f"{prefix}a repository's history ({target})"
-    return None
-
-
-def deletion_danger(path: str, scope: Scope, cwd: str) -> str | None:
-    """Why deleting ``path`` recursively is destructive, or ``None``."""
-    if not path:
-        return None
-    if DYNAMIC in path:
-        return f"{shown(path)}, a path only known when the command runs"
-    for base in scope.dirs:
-        full = absolute(path, base)
-        if full is None:
-            return f"{path}, relative to a directory only known when the command runs"
-        reason = _precious(full, cwd, scope.home)
-        if reason:
-            return reason
-    return None
-
-
-def _system_danger(path: str, scope: Scope, cwd: str) -> str | None:
-    """Why changing owners or modes under ``path`` recursively is destructive."""
-    if DYNAMIC in path:
-        return f"{shown(path)}, a path only known when the command runs"
-    for base in scope.dirs:
-        full = absolute(path, base)
-        if full is None:
-            return f"{path}, relative to a directory only known when the command runs"
-        if full in ("/", scope.home) or (_within(cwd, full) and full != cwd):
-            return f"{full} (the root, the home or a parent of the working directory)"
-        inside = _within(full, cwd) or _within(full, scope.home)
-        if not inside and full.split("/")[1] in _SYSTEM_DIRS:
-            return f"the system path {full}"
-    return None
-
-
-def raw_device(path: str) -> bool:
-    """True for a device node that writing to destroys data (disks, memory)."""
-    full = posixpath.normpath(path) if path.startswith("/") else ""
-    if not full.startswith("/dev/"):
-        return False
-    name = full.removeprefix("/dev/")
-    return name not in _SAFE_DEVICES and not name.startswith(("fd/", "pts/", "shm/", "mqueue/"))
-
-
-def check_written(checker: Checker, path: str, scope: Scope, what: str) -> None:
-    """Refuse writing ``path`` when it is a raw device or a protected path."""
-    if raw_device(path):
-        checker.refuse(f"{what} writes to the device {path}, destroying what is on it")
-    if DYNAMIC not in path:
-        reason = checker.protection(path, scope)
-        if reason:
-            checker.refuse(f"{what} would change a protected path: {reason}")
 
 
 # -- rules ------------------------------------------------------------------------------
@@ -168,32 +60,73 @@ def _rm(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         check_written(checker, target, scope, name)
 
 
+_FIND_FILTERS = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
+     "-mtime", "-mmin", "-size", "-empty", "-user", "-perm", "-type"}
+)  # fmt: skip
+_DELETERS = frozenset({"rm", "rmdir", "unlink", "shred"})
+
+
+def _find_actions(expression: list[str]) -> list[list[str]]:
+    """The commands of the ``-exec``, ``-execdir``, ``-ok`` and ``-okdir`` actions."""
+    actions, index = [], 0
+    while index < len(expression):
+        if expression[index] in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next(
+                (i for i in range(index + 1, len(expression)) if expression[i] in (";", "+")),
+                len(expression),
+            )
+            actions.append(expression[index + 1 : end])
+            index = end
+        index += 1
+    return [action for action in actions if action]
+
+
+def _deleting(argv: list[str]) -> str | None:
+    """The deleting program ``argv`` runs (wrappers looked through), or ``None``."""
+    inner: tuple[str, ...] | None = tuple(argv)
+    while inner:
+        argv, inner = list(inner), unwrap(inner)
+    name = program(argv[0]) if argv else ""
+    return name if name in _DELETERS else None
+
+
+def _contained(root: str, scope: Scope, cwd: str) -> bool:
+    """True when ``root`` is the working directory or inside it, wherever the script is."""
+    fulls = [absolute(root, base) for base in scope.dirs]
+    return DYNAMIC not in root and all(full and within(full, cwd) for full in fulls)
+
+
 def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """``find`` deletes with ``-delete`` or a deleting ``-exec``: what it deletes is judged
+    by its start directory, except that a filtered search in the working directory only
+    deletes what it matches there."""
     start = next((i for i, arg in enumerate(args) if arg[:1] in ("-", "(", "!")), len(args))
     roots, expression = args[:start] or ["."], args[start:]
-    filtered = any(
-        arg in ("-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex",
-                "-newer", "-mtime", "-mmin", "-size", "-empty", "-user", "-perm", "-mindepth")
-        for arg in expression
-    )  # fmt: skip
+    filtered = bool(_FIND_FILTERS & set(expression))
+    actions = _find_actions(expression)
+    deleters = [found for found in map(_deleting, actions) if found]
+    how = "-delete" if "-delete" in expression else f"-exec {deleters[0]}" if deleters else ""
     for root in roots:
-        found = posixpath.join(root, "x") if filtered else root
-        if "-delete" in expression:
-            danger = deletion_danger(found, scope, checker.cwd)
-            if danger:
-                checker.refuse(f"{name} -delete deletes {danger}")
-        index = 0
-        while index < len(expression):
-            if expression[index] in ("-exec", "-execdir", "-ok", "-okdir"):
-                end = next(
-                    (i for i in range(index + 1, len(expression)) if expression[i] in (";", "+")),
-                    len(expression),
-                )
-                inner = [arg.replace("{}", found) for arg in expression[index + 1 : end]]
-                if inner:
-                    checker.run(inner, scope)
-                index = end
-            index += 1
+        found = root
+        if filtered and _contained(root, scope, checker.cwd):
+            found = posixpath.join(root, "x")
+        danger = deletion_danger(found, scope, checker.cwd) if how else None
+        if danger:
+            checker.refuse(f"{name} {how} deletes {danger}")
+        for action in actions:
+            checker.run([arg.replace("{}", found) for arg in action], scope)
+
+
+def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """``trap HANDLER SIGNAL…``: the handler is shell code, run when the signal comes."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if len(args) < 2 or args[0] == "-" or args[0].startswith("-"):
+        return
+    if DYNAMIC in args[0]:
+        checker.refuse(f"{name} runs a handler only known when the command runs")
+    checker.script(args[0], scope, scope.positional)
 
 
 def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
@@ -233,25 +166,49 @@ def _source(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         checker.refuse(f"{name} runs a script whose source is only known when the command runs")
 
 
-def _interpreter(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+def _codes(name: str, args: list[str]) -> tuple[list[tuple[str, str]], str | None]:
+    """The ``(flag, code)`` pairs an interpreter is given on its command line (bundled
+    flags too: ``perl -lne CODE``, ``python -Bc CODE``, ``perl -e'CODE'``), and the
+    script it runs instead, if any."""
     code_flags, value_flags = INTERPRETERS[name]
+    letters = {flag[1] for flag in code_flags if len(flag) == 2}
+    valued = {flag[1] for flag in value_flags if len(flag) == 2}
+    codes: list[tuple[str, str]] = []
     index = 0
     while index < len(args):
-        arg = args[index]
-        if arg in code_flags:
-            if index + 1 < len(args) and DYNAMIC in args[index + 1]:
-                checker.refuse(f"{name} {arg} runs code only known when the command runs")
-            return
-        if arg in ("-m", "--"):
-            return
+        arg, following = args[index], args[index + 1 : index + 2]
+        if arg in ("-m", "--") or (not arg.startswith("-") and not codes):
+            return codes, None if arg.startswith("-") else arg
+        if not arg.startswith("-"):
+            break
         if arg in value_flags:
-            index += 2
-        elif arg.startswith("-"):
             index += 1
-        else:
-            if DYNAMIC in arg:
-                checker.refuse(f"{name} runs a script whose source is only known when it runs")
-            return
+        elif arg.startswith("--") and arg.partition("=")[0] in code_flags:
+            flag, _, code = arg.partition("=")
+            codes.append((flag, code or "".join(following)))
+            index += 0 if code else 1
+        elif not arg.startswith("--"):
+            spot = next((i for i, c in enumerate(arg[1:], 1) if c in letters | valued), None)
+            if spot is not None and arg[spot] in letters:
+                attached = arg[spot + 1 :]
+                inline = attached and not set(attached) <= letters
+                codes.append((f"-{arg[spot]}", attached if inline else "".join(following)))
+                index += 0 if inline else 1
+        index += 1
+    return codes, None
+
+
+def _interpreter(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
+    """Code on an interpreter's command line is read for destructive effects (``_code``);
+    code or a script only known when the command runs is refused."""
+    codes, script = _codes(name, args)
+    if script is not None and DYNAMIC in script:
+        checker.refuse(f"{name} runs a script whose source is only known when it runs")
+    for flag, code in codes:
+        if DYNAMIC in code:
+            checker.refuse(f"{name} {flag} runs code only known when the command runs")
+    if codes:
+        check_code(checker, name, "\n".join(code for _, code in codes), scope)
 
 
 def _filesystem(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
@@ -273,7 +230,7 @@ def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     )
     targets = operands[1:] if not any(o.startswith("--reference") for o in options) else operands
     for target in targets:
-        danger = _system_danger(target, scope, checker.cwd)
+        danger = system_danger(target, scope, checker.cwd)
         if danger and (recursive or target.rstrip("/") in ("", "~")):
             checker.refuse(f"{name} {'-R ' if recursive else ''}changes {danger}")
         check_written(checker, target, scope, name)
@@ -289,35 +246,6 @@ def _power(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         checker.refuse(f"{name} {' '.join(args)} shuts down, restarts or suspends the machine")
     if name == "kill" and "-1" in args[1:] + (args[args.index("--") + 1 :] if "--" in args else []):
         checker.refuse("kill -1 signals every process")
-
-
-def _git(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    index = 0
-    while index < len(args) and args[index].startswith("-"):
-        takes = args[index] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
-        index += 2 if takes else 1
-    command, rest = (args[index], args[index + 1 :]) if index < len(args) else ("", [])
-    if command == "push":
-        for arg in rest:
-            force = arg in ("--force", "--mirror", "--force-if-includes") or arg.startswith(
-                "--force-with-lease"
-            )
-            short = arg.startswith("-") and not arg.startswith("--") and "f" in arg[1:]
-            if force or short or (arg.startswith("+") and len(arg) > 1):
-                checker.refuse(f"{name} push {arg} is a force-push, which rewrites shared history")
-    if command == "config":
-        options, operands = split_arguments(rest)
-        elsewhere = {"--global", "--system", "--file", "-f", "--blob"} & set(options)
-        writes = {"--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
-                  "--remove-section", "--edit", "-e"} & set(options)  # fmt: skip
-        reads = any(o.startswith(("--get", "--list", "-l", "--show")) for o in options)
-        verb = operands[0] if operands else ""
-        if not elsewhere and (
-            writes
-            or verb in ("set", "unset", "rename-section", "remove-section", "edit")
-            or (not reads and verb not in ("get", "list") and len(operands) >= 2)
-        ):
-            check_written(checker, ".git/config", scope, f"{name} config")
 
 
 _WRITES: dict[str, str] = {
@@ -370,6 +298,7 @@ def _copies(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 RULES: dict[str, Rule] = {
     "rm": _rm,
     "find": _find,
+    "trap": _trap,
     "eval": _eval,
     "source": _source,
     ".": _source,
@@ -377,7 +306,7 @@ RULES: dict[str, Rule] = {
     "chmod": _modes,
     "chown": _modes,
     "chgrp": _modes,
-    "git": _git,
+    "git": git,
     **dict.fromkeys(SHELLS, _shell),
     **dict.fromkeys(INTERPRETERS, _interpreter),
     **dict.fromkeys(_FILESYSTEM_TOOLS, _filesystem),

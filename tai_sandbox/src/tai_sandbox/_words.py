@@ -128,6 +128,10 @@ class Scope:
             return frozenset({" ".join(self.positional[1:])})
         if name in self.variables:
             return self.variables[name]
+        if name == "PWD":  # the directory the command runs in, however the script got there
+            return None if None in self.dirs else frozenset(d for d in self.dirs if d)
+        if name == "OLDPWD":
+            return None
         if not name.replace("_", "a").isalnum():
             return None  # $? $$ $! $- : only known when the command runs
         return frozenset({self.environ.get(name, "")})
@@ -363,6 +367,8 @@ def _tilde(atoms: list[_Atom], home: str) -> list[_Atom]:
     while end < len(atoms) and isinstance(atoms[end], str) and atoms[end] != "/":
         end += 1
     user = "".join(str(atom) for atom in atoms[1:end])
+    if user in ("+", "-"):  # ~+ is $PWD, ~- is $OLDPWD
+        return [_Var("PWD" if user == "+" else "OLDPWD", quoted=True), *atoms[end:]]
     try:
         expanded = home if not user else str(Path("~" + user).expanduser())
     except RuntimeError:  # no such user: the word stays as written
@@ -411,6 +417,35 @@ def _filter(argv: Sequence[str], stdin: str | None) -> str | None:
     return None
 
 
+def _mktemp(args: Sequence[str], scope: Scope) -> str | None:
+    """The name ``mktemp`` prints: a fresh path, the template's X's kept (they stand for
+    whatever mktemp picks), in ``-p DIR``/``--tmpdir=DIR``, ``$TMPDIR`` or ``/tmp``; a
+    template with a slash and no directory option is a path of its own."""
+    tmpdirs = scope.values("TMPDIR")
+    if tmpdirs is None or len(tmpdirs) != 1:
+        return None
+    directory: str | None = None
+    template, index = "tmp.XXXXXXXXXX", 0
+    while index < len(args):
+        arg = args[index]
+        if arg in ("-p", "--suffix") and index + 1 < len(args):
+            directory = args[index + 1] if arg == "-p" else directory
+            index += 1
+        elif arg.startswith("--tmpdir"):
+            directory = arg.partition("=")[2]
+        elif arg.startswith("-p"):
+            directory = arg[2:]
+        elif arg == "-t" or (arg.startswith("-") and "t" in arg and not arg.startswith("--")):
+            directory = directory or ""
+        elif not arg.startswith("-"):
+            template = arg
+        index += 1
+    if directory is None and "/" in template:
+        return template + "\n"
+    base = directory or next(iter(tmpdirs)) or "/tmp"
+    return f"{base.rstrip('/')}/{PurePosixPath(template).name}\n"
+
+
 def static_output(node: Node, expander: Expander) -> str | None:
     """What a command substitution, pipeline or command writes to its standard output,
     when it only prints text given in the command itself; ``None`` otherwise."""
@@ -430,7 +465,9 @@ def pipeline_output(commands: Sequence[Node], expander: Expander) -> str | None:
         argvs = expander.argvs([name, *command.children_by_field_name("argument")])
         if len(argvs) != 1 or not argvs[0] or any(DYNAMIC in field for field in argvs[0]):
             return None
-        text = _filter(argvs[0], text)
+        argv = argvs[0]
+        fresh = PurePosixPath(argv[0]).name == "mktemp" and text is None
+        text = _mktemp(argv[1:], expander.scope) if fresh else _filter(argv, text)
         if text is None:
             return None
     return text

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -47,10 +47,13 @@ def _tokens(command: str) -> tuple[str, ...]:
 
 
 def decide(
-    command: str, cwd: str | os.PathLike[str], config: Mapping[str, Any]
+    command: str,
+    cwd: str | os.PathLike[str],
+    config: Mapping[str, Any],
+    environ: Mapping[str, str] | None = None,
 ) -> tuple[bool, str]:
-    """``(allowed, reason)`` for ``command`` run in ``cwd`` under ``config``."""
-    from tai_sandbox._analysis import Analysis
+    """``(allowed, reason)`` for ``command`` run in ``cwd`` under ``config``, with the
+    environment ``environ`` (default: this process's, where ``HOME`` comes from)."""
 
     text = command.strip()
     if not text:
@@ -59,9 +62,11 @@ def decide(
     guard = _guard(here, tuple(config.get("protected_paths", [])))
 
     def protection(path: str, base: str | None) -> str | None:
-        return None if base is None else guard.protected(resolve(path, Path(base)))
+        # The words are expanded already: a leading ~ left in a path is a literal name.
+        literal = "./" + path if path.startswith("~") else path
+        return None if base is None else guard.protected(resolve(literal, Path(base)))
 
-    reason = Analysis(here, os.environ, protection).check(text)
+    reason = _analysed(text, here, os.environ if environ is None else environ, protection)
     if reason:
         return False, reason
     allowed = list(config.get("allowed_shell_commands") or [])
@@ -71,6 +76,24 @@ def decide(
         return True, "it is listed in allowed_shell_commands"
     listed = "; ".join(allowed)
     return False, f"it is not in allowed_shell_commands (matched as whole commands): {listed}"
+
+
+def _analysed(
+    text: str,
+    cwd: str,
+    environ: Mapping[str, str],
+    protection: Callable[[str, str | None], str | None],
+) -> str | None:
+    """Why ``text`` is refused, or ``None``. A failure of the analysis itself is a
+    refusal too: a command the policy could not finish looking at is not one it has seen."""
+    from tai_sandbox._analysis import Analysis
+
+    try:
+        return Analysis(cwd, environ, protection).check(text)
+    except RecursionError:
+        return "the command is nested too deeply to check"
+    except Exception as error:  # noqa: BLE001 - any failure must refuse, never escape
+        return f"the policy could not analyse the command ({type(error).__name__}: {error})"
 
 
 @cache
