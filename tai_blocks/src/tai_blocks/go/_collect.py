@@ -1,8 +1,8 @@
 """``collect``: from a load to the tiered parts of the first request (reference 5.2-5.5).
 
 Files the load withheld as secrets are named in withheld parts (the prompt's closing
-list); a package with a withheld Go file shows no ``go doc`` text, since documentation
-with ``-u`` prints constants and variables with their values.
+list); a package with a withheld Go file shows a note instead of its ``go doc`` text
+(:meth:`~tai_blocks.go._load.Load.doc`).
 """
 
 from __future__ import annotations
@@ -112,10 +112,6 @@ class _Context:
     def display(self, file: str | Path) -> str:
         return display(file, self.load.cwd)
 
-    def secret_go_files(self, package: Package) -> list[str]:
-        """The package's Go files withheld as secrets (its documentation would show them)."""
-        return [f for f in package.withheld if f.endswith(".go")]
-
     def category(self, package: Package) -> int:
         if package.path in self.load.focus:
             return FOCUS
@@ -163,8 +159,6 @@ class _Context:
         return parts
 
     def doc_part(self, package: Package, level: int) -> list[ContextPart]:
-        if self.secret_go_files(package):
-            return []
         flags = ("-all", "-cmd") if level == budget.DOC else ("-cmd",)
         doc = self.docs.get(package.path, *flags)
         if not doc:
@@ -191,16 +185,9 @@ class _Context:
         files = [*package.go_files, *package.test_files, *package.other_files]
         read_only = bool(files) and self.read_only(files[0])
         flags = ("-all", "-cmd", "-u")
-        secrets = self.secret_go_files(package)
-        doc = (
-            "(documentation withheld: it would show what the secret files "
-            f"{', '.join(self.display(f) for f in secrets)} hold)\n"
-            if secrets
-            else self.docs.get(package.path, *flags)
-        )
         text = focus_outline(
             package.path,
-            doc=doc,
+            doc=self.docs.get(package.path, *flags),
             error=self.docs.errors.get((package.path, *flags), ""),
             sources={f: self.load.files.get(f, b"") for f in package.go_files},
             tests={f: self.load.files.get(f, b"") for f in package.test_files},

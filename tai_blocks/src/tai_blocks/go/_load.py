@@ -78,8 +78,16 @@ class Load:
     withheld: Mapping[str, str] = attrs.field(factory=dict)
 
     def doc(self, flags: Sequence[str], path: str) -> str:
-        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content)."""
+        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content); a
+        note instead when a Go file of the package is withheld as a secret, since its
+        documentation (``-u`` above all) prints constants and variables with their
+        values."""
         package = self.packages.get(path)
+        secrets = (
+            [display(f, self.cwd) for f in package.withheld if f.endswith(".go")] if package else []
+        )
+        if secrets:
+            return f"(documentation withheld: it would show what {', '.join(secrets)} holds)\n"
         if package is None or package.standard:
             return run_go(["doc", *flags, path], self.dir, self.doc_env)
         files = {name: self.files.get(name, b"") for name in package.go_files}
