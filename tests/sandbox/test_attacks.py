@@ -43,8 +43,8 @@ def test_a_journal_planted_inside_is_refused_at_the_next_start(work: Path, env) 
     victim.write_text("precious\n")
     planted = (
         "mkdir -p .tai-journal && printf '%s' "
-        f"'{{\"version\": 2, \"id\": \"1-x\", \"dirs\": [], \"mac\": \"00\", \"entries\": "
-        f"[{{\"path\": \"{victim}\", \"temp\": null, \"old\": null, \"new\": null}}]}}' "
+        f'\'{{"version": 2, "id": "1-x", "dirs": [], "mac": "00", "entries": '
+        f'[{{"path": "{victim}", "temp": null, "old": null, "new": null}}]}}\' '
         "> .tai-journal/1-x.commit"
     )
     assert sandboxed(planted, work, env).returncode == 0
@@ -292,7 +292,7 @@ def test_the_environment_policy_is_configurable(work: Path, env) -> None:
 
 def test_the_network_can_be_cut_for_blocks(work: Path, env, openai_server) -> None:
     probe = (
-        "python3 -c \"import socket,sys; s=socket.socket(); s.settimeout(3);"
+        'python3 -c "import socket,sys; s=socket.socket(); s.settimeout(3);'
         f" sys.exit(s.connect_ex(('127.0.0.1', {openai_server.root_url.rsplit(':', 1)[1]})))\""
     )
     assert sandboxed(probe, work, env).returncode == 0

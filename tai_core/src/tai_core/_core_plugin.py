@@ -1,10 +1,11 @@
 """The core's own plugin, ``tai-core``: registered like any other, never blockable.
 
 It carries the default block hooks (a kind validates and runs itself; the programs blocks
-start lose tai's secrets from their environment, :mod:`tai_core.blocks._environment`) and
-the core's commands (``tai plugins``, ``tai parse``, ``tai next``, ``tai ping``,
-``tai record``), added through ``tai_register_commands`` exactly as a third party would
-add one.
+start lose tai's secrets from their environment, :mod:`tai_core.blocks._environment`), the
+name rules of secret files (``tai_secret_file``: never blockable, so a file named like a
+secret is withheld whatever else is installed) and the core's commands (``tai plugins``,
+``tai parse``, ``tai next``, ``tai ping``, ``tai record``), added through
+``tai_register_commands`` exactly as a third party would add one.
 """
 
 from __future__ import annotations
@@ -22,9 +23,22 @@ from tai_core.commands.code import code_command
 from tai_core.commands.next import next_command
 from tai_core.commands.ping import ping_command
 from tai_core.commands.record import record_command
+from tai_core.context._secrets import secret_name
 from tai_core.plugins._markers import hookimpl
 
-__all__ = ["tai_block_process", "tai_register_commands", "tai_run_block", "tai_validate_block"]
+__all__ = [
+    "tai_block_process",
+    "tai_register_commands",
+    "tai_run_block",
+    "tai_secret_file",
+    "tai_validate_block",
+]
+
+
+@hookimpl(tryfirst=True)
+def tai_secret_file(path: str, config: Mapping[str, Any]) -> str | None:
+    """Withhold files by name (answered before any content scan, which it spares)."""
+    return secret_name(path, config)
 
 
 @hookimpl

@@ -399,6 +399,40 @@ def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
 
 
 @hookspec(firstresult=True)
+def tai_secret_file(path: str, data: bytes | None, config: Mapping[str, Any]) -> str | None:
+    """Say why a file must not be sent to the model (it holds or may hold a secret).
+
+    Called before a file's content is put in a request: by the context providers for each
+    file they would show (through :attr:`tai_core.context.ContextRequest.secret`), by
+    ``-file`` for each file a glob matched (a file named exactly is sent with a warning:
+    the user decided), and by ``ingest`` for ``<file>`` (refused) and ``<glob>`` (listed
+    with a mark). A withheld file is never shown; it is named, with the reason, in the
+    context's closing list "Files withheld as secrets". Stops at the first non-``None``
+    answer, so any plugin that gives a reason withholds the file.
+
+    The core's own plugin answers first (``tryfirst``) with the name rules of
+    :mod:`tai_core.context._secrets` and the configuration's ``secret_files``; it cannot
+    be disabled, so with no other plugin installed files are still withheld by name.
+
+    :param path: the file's path as the model would see it: relative to the working
+        directory (``/``-separated), or absolute outside it (a symbolic link's target is
+        asked about under its own path too).
+    :param data: the bytes about to be sent, or ``None`` when only the name is judged (a
+        listing that shows no content); an implementation that judges content returns
+        ``None`` for ``None``.
+    :param config: the merged configuration of the run.
+    :return: the reason, a short phrase naming what the file is (``"environment
+        file"``, ``"holds what looks like an AWS access key"``) — never the secret
+        itself — or ``None`` to leave the file to other plugins. When no plugin answers,
+        the file is sent.
+
+    Where it may be implemented: secret detectors (tai-sandbox's ``secrets`` plugin scans
+    content); policy plugins with rules of their own (``tryfirst`` to answer before the
+    content scan).
+    """
+
+
+@hookspec(firstresult=True)
 def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
     """Decide whether a path may be read or written.
 

@@ -22,6 +22,13 @@ in the next round. Why it is shaped this way:
   named in one closing part instead of being dropped silently, so the model knows they
   exist and can fetch the ones it needs with ``ingest``. Stopping at the first overflow
   (not skipping to smaller files) keeps the cut a prefix of the sorted list.
+- **Secrets are withheld, and named.** Before a file is shown, ``request.secret`` (the
+  ``tai_secret_file`` hook) judges its shown path, the path a symbolic link leads to
+  (``notes -> ~/.aws/credentials`` is judged as the credentials it is), and then the
+  bytes about to be sent. A withheld file costs no budget and is named in the prompt's
+  closing list, so the model knows it exists; ingest refuses ``<file>`` of one with the
+  reason and marks it in ``<glob>`` listings. Names are judged before reading, so a
+  large secret (a Terraform state) is never read.
 - **Ingest stays inside the project.** Paths resolve against the working directory;
   ``..`` escapes and symbolic links leading outside are refused with the reason, and the
   ``tai_path_policy`` hook may refuse more. Web fetches are bounded in size and time and

@@ -11,6 +11,10 @@ text or, as in the original's ``request-context`` blocks, its attribute (``path`
 A bare ``&`` (common in URLs) is read as ``&amp;``. Every request answers with one
 ``<context>`` element (its content, or an ``[error: …]`` line); a body that is not
 well-formed answers ``[ingest parse error: …]`` alone.
+
+Secret files (``tai_secret_file``) are never read out: ``<file>`` of one is refused with
+the reason (judged by its name, its real path when it is a link, and its content), and
+``<glob>`` lists it by name with the mark :data:`WITHHELD_MARK`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tai_blocks.anytext._fetch import fetch
-from tai_blocks.anytext._text import read_text
-from tai_blocks.anytext._walk import Ignores, PatternError, Walker
+from tai_blocks.anytext._text import decode_text, read_data
+from tai_blocks.anytext._walk import Ignores, PatternError, Walker, shown_path
+from tai_core.context import SecretCheck, hook_check
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -35,6 +40,8 @@ DEFAULT_MAX_BYTES = 1_000_000
 DEFAULT_TIMEOUT = 20.0
 #: Most entries a ``<glob>`` lists.
 MAX_GLOB_ENTRIES = 500
+#: What follows the name of a secret file in a ``<glob>`` listing.
+WITHHELD_MARK = " (withheld: secret)"
 
 _HEADERS = ("user-agent", "referer", "cookie")
 _TARGET_ATTRIBUTE = {"file": "path", "glob": "pattern", "fetch": "addr"}
@@ -82,12 +89,28 @@ def _project_file(name: str, context: RunContext) -> tuple[Path, str]:
     return real, relative
 
 
+def _secret(relative: str, real: str, secret: SecretCheck, data: bytes | None) -> str | None:
+    """Why a file is withheld: its name, its real path's name (a link), its content."""
+    reason = secret(relative, data)
+    if reason is None and real != relative:
+        reason = secret(real, None)
+    return reason
+
+
 def _file(name: str, context: RunContext, max_bytes: int) -> str:
-    path, _ = _project_file(name, context)
+    path, relative = _project_file(name, context)
+    secret = hook_check(context.hook, context.config)
+    real = shown_path(path, context.cwd.resolve())
+    reason = _secret(relative, real, secret, None)
     try:
-        text = read_text(path)
+        data = None if reason else read_data(path)
     except OSError as error:
         raise Refused(f"{name}: {error.strerror}") from None
+    text = None if data is None else decode_text(data)
+    if not reason and data is not None and text is not None:
+        reason = secret(relative, data)
+    if reason:
+        raise Refused(f"{name} is withheld as a secret ({reason}); its content is never sent")
     if text is None:
         raise Refused(f"{name} is binary ({path.stat().st_size} bytes); content omitted")
     data = text.encode("utf-8")
@@ -103,7 +126,17 @@ def _glob(pattern: str, context: RunContext) -> str:
         found = walker.expand(pattern)
     except PatternError as error:
         raise Refused(str(error)) from None
-    names = [item.shown for item in found[:MAX_GLOB_ENTRIES]]
+    secret = hook_check(context.hook, context.config)
+    real_root = context.cwd.resolve()
+    names = [
+        item.shown
+        + (
+            WITHHELD_MARK
+            if _secret(item.shown, shown_path(item.path.resolve(), real_root), secret, None)
+            else ""
+        )
+        for item in found[:MAX_GLOB_ENTRIES]
+    ]
     if len(found) > MAX_GLOB_ENTRIES:
         more = len(found) - MAX_GLOB_ENTRIES
         names.append(f"[… {more} more not listed; narrow the pattern]")

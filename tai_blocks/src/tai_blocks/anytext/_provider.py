@@ -1,18 +1,30 @@
-"""The any-text context provider: the files in focus, whole, within a byte budget."""
+"""The any-text context provider: the files in focus, whole, within a byte budget.
+
+Secret files (``request.secret``) are withheld before anything else: a file named like a
+secret is never read, one whose content holds a credential is read but not shown, and
+both are named in the prompt's closing list; they spend nothing of the budget.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from tai_blocks.anytext._text import binary_note, file_block, has_binary_head, read_text
-from tai_blocks.anytext._walk import Found, Ignores, PatternError, Walker
+from tai_blocks.anytext._text import (
+    binary_note,
+    decode_text,
+    file_block,
+    has_binary_head,
+    read_data,
+)
+from tai_blocks.anytext._walk import Found, Ignores, PatternError, Walker, shown_path
 from tai_core.context import (
     TIER_CONTEXT,
     TIER_HINTS,
     ContextError,
     ContextPart,
     ContextRequest,
+    withheld,
 )
 
 #: The default of ``max_context_bytes``: the total size of file parts.
@@ -40,13 +52,29 @@ def _files(request: ContextRequest) -> list[Found]:
     ]
 
 
+def secret_by_name(item: Found, request: ContextRequest) -> str | None:
+    """Why ``item`` is withheld by its name: the path it is shown under or, reached through
+    a symbolic link, the path of what the link leads to (``notes -> ~/.aws/credentials``)."""
+    reason = request.secret(item.shown, None)
+    if reason is None:
+        real = shown_path(item.path.resolve(), request.cwd.resolve())
+        reason = request.secret(real, None) if real != item.shown else None
+    return reason
+
+
 def _render(item: Found, request: ContextRequest, room: int) -> ContextPart | None:
-    """The part of ``item``, or ``None`` when it cannot fit in ``room`` bytes."""
+    """The part of ``item`` (the withheld part when its content holds a secret), or
+    ``None`` when it cannot fit in ``room`` bytes."""
     read_only = not request.is_writable(item.path.resolve())
     try:
         if item.size > room and not has_binary_head(item.path):
             return None  # text at least as long as the file: do not read it
-        content = read_text(item.path)
+        data = read_data(item.path)
+        content = None if data is None else decode_text(data)
+        if data is not None and content is not None:
+            reason = request.secret(item.shown, data)
+            if reason:
+                return withheld(item.shown, reason)
     except OSError as error:
         text = f"``` file {item.shown}: not readable ({error.strerror}), content omitted\n"
     else:
@@ -90,12 +118,16 @@ class AnyTextProvider:
 
     def collect(self, request: ContextRequest) -> tuple[ContextPart, ...]:
         """File parts in path order until the budget is spent, then the list of the files
-        left out, then the working-directory hint."""
+        left out, then the working-directory hint; secret files as withheld parts."""
         budget = int(request.config.get("max_context_bytes", DEFAULT_MAX_CONTEXT_BYTES))
         parts: list[ContextPart] = []
         left_out: list[str] = []
         used = 0
         for item in _files(request):
+            reason = secret_by_name(item, request)
+            if reason:
+                parts.append(withheld(item.shown, reason))
+                continue
             part = None if left_out else _render(item, request, budget - used)
             if part is None:
                 left_out.append(item.shown)

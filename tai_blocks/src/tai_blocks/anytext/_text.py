@@ -25,8 +25,8 @@ def has_binary_head(path: Path) -> bool:
         return b"\0" in stream.read(SNIFF_BYTES)
 
 
-def read_text(path: Path) -> str | None:
-    """The text of the file at ``path``, or ``None`` when it is binary.
+def read_data(path: Path) -> bytes | None:
+    """The bytes of the file at ``path``, or ``None`` when its head holds a NUL byte.
 
     The head is read first, so a large binary is recognised without reading it whole.
     """
@@ -34,7 +34,13 @@ def read_text(path: Path) -> str | None:
         head = stream.read(SNIFF_BYTES)
         if b"\0" in head:
             return None
-        return decode_text(head + stream.read())
+        return head + stream.read()
+
+
+def read_text(path: Path) -> str | None:
+    """The text of the file at ``path``, or ``None`` when it is binary."""
+    data = read_data(path)
+    return None if data is None else decode_text(data)
 
 
 def file_block(shown: str, content: str, *, read_only: bool = False) -> str:

@@ -25,6 +25,12 @@ function names, theory constants, a declaration's exact source for ``go-src`` â€
 from tree-sitter-go, the parser the change blocks already use: no Go toolchain helper to
 build, and it reads code that does not compile.
 
+*Secrets never enter the snapshot.* Every file a load reads is judged by the
+``tai_secret_file`` hook (by name; the project's own files by content too) before it
+joins the snapshot, so no part, theory constant or ``go-src`` answer can show it, and a
+package with a secret Go file shows a note instead of its ``go doc`` (which prints
+constants with their values). Withheld files are named in the prompt's closing list.
+
 *Why the snapshot.* ``go-src`` must answer from the tree as the model saw it before its
 round's changes (the reply's edits are applied in memory while it streams, and the disk
 changes only when the round succeeds). A load reads every file of its packages once;

@@ -1,4 +1,9 @@
-"""``collect``: from a load to the tiered parts of the first request (reference 5.2-5.5)."""
+"""``collect``: from a load to the tiered parts of the first request (reference 5.2-5.5).
+
+Files the load withheld as secrets are named in withheld parts (the prompt's closing
+list); a package with a withheld Go file shows a note instead of its ``go doc`` text
+(:meth:`~tai_blocks.go._load.Load.doc`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tai_blocks.go import _budget as budget
-from tai_blocks.go._load import Load, Package, distances, git_counts, load
+from tai_blocks.go._load import Load, Package, display, distances, git_counts, load
 from tai_blocks.go._render import file_block, focus_outline, package_block
 from tai_blocks.go._select import (
     CONTEXT,
@@ -33,6 +38,7 @@ from tai_core.context import (
     ContextError,
     ContextPart,
     ContextRequest,
+    withheld,
 )
 
 _MINIMUM = {
@@ -104,8 +110,7 @@ class _Context:
         )
 
     def display(self, file: str | Path) -> str:
-        relative = os.path.relpath(file, self.load.cwd)
-        return str(file) if relative.startswith("..") else relative
+        return display(file, self.load.cwd)
 
     def category(self, package: Package) -> int:
         if package.path in self.load.focus:
@@ -144,7 +149,7 @@ class _Context:
             files += [*package.test_files, *package.other_files]
         parts = []
         for file in files:
-            if not self.keep(file):
+            if not self.keep(file) or file in self.load.withheld:
                 continue
             read_only = self.read_only(file)
             text = file_block(role, self.display(file), self.load.files.get(file, b""), read_only)
@@ -186,7 +191,11 @@ class _Context:
             error=self.docs.errors.get((package.path, *flags), ""),
             sources={f: self.load.files.get(f, b"") for f in package.go_files},
             tests={f: self.load.files.get(f, b"") for f in package.test_files},
-            file_names=[self.display(f) for f in files if f.endswith(".go") or self.keep(f)],
+            file_names=[
+                self.display(f)
+                for f in files
+                if (f.endswith(".go") or self.keep(f)) and f not in self.load.withheld
+            ],
             read_only=read_only,
         )
         return ContextPart(TIER_FOCUS, self.key(package), text, str(package.dir), read_only)
@@ -214,6 +223,16 @@ def _markdown_part(context: _Context) -> list[ContextPart]:
     return parts
 
 
+def _withheld_parts(context: _Context) -> list[ContextPart]:
+    """A withheld part for each secret file of the packages the context reaches."""
+    reasons = context.load.withheld
+    return [
+        withheld(context.display(file), reasons[file])
+        for package in context.packages.values()
+        for file in package.withheld
+    ]
+
+
 def _doc_parts(context: _Context, allowance: int) -> list[ContextPart]:
     parts = []
     for path in context.request.docs:
@@ -239,7 +258,7 @@ def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     """The parts of a Go project's first request (see :mod:`tai_blocks.go`)."""
     with ThreadPoolExecutor(1) as pool:
         changes = pool.submit(git_counts, request.cwd)
-        loaded = load(request.cwd, request.focus, request.context, request.config)
+        loaded = load(request.cwd, request.focus, request.context, request.config, request.secret)
         context = _Context(request, loaded, changes.result())
     ordered = sorted(
         context.packages.values(),
@@ -273,6 +292,7 @@ def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     for package in others:
         parts += context.parts_at(package, levels[package.path])
     parts += _markdown_part(context)
+    parts += _withheld_parts(context)
     parts += _doc_parts(context, allowance)
     parts.append(hint_part(loaded.cwd))
     return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

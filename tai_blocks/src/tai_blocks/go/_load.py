@@ -6,10 +6,17 @@ into their package (test files and test imports join it). Every file of the load
 non-standard packages is read once, into :attr:`Load.files`: the snapshot the parts are
 rendered from and ``go-src`` answers from. The last load of each working directory is
 kept for the process (:func:`last_load`).
+
+Secret files never enter the snapshot, so nothing rendered from it — file parts, theory
+constants, ``go-src`` answers — can show them: every file is judged by its name (and a
+link's target), and the files of the project's own modules by their content too (those of
+the module cache are published code, and scanning every dependency would cost more than
+the collection). A withheld file is recorded in :attr:`Load.withheld` with its reason.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import threading
@@ -21,7 +28,7 @@ from typing import Any
 import attrs
 
 from tai_blocks.go._gocmd import base_environment, environments, go_doc, go_list, run_go
-from tai_core.context import ContextError
+from tai_core.context import ContextError, SecretCheck, names_only
 
 #: Non-Go files bigger than this (embedded assets) are left out of a load.
 EMBED_LIMIT = 64 * 1024
@@ -48,6 +55,8 @@ class Package:
     standard: bool
     #: The embedded files among ``other_files`` (dropped when bigger than 64 KiB).
     embedded: tuple[str, ...] = ()
+    #: Files of the package withheld as secrets (not in the snapshot; see the module).
+    withheld: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -65,10 +74,20 @@ class Load:
     module_roots: tuple[Path, ...] = ()
     #: The modules of the workspace the load ran in (none outside workspace mode).
     workspace: tuple[Path, ...] = ()
+    #: Files withheld as secrets (absolute path -> reason); none of them is in ``files``.
+    withheld: Mapping[str, str] = attrs.field(factory=dict)
 
     def doc(self, flags: Sequence[str], path: str) -> str:
-        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content)."""
+        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content); a
+        note instead when a Go file of the package is withheld as a secret, since its
+        documentation (``-u`` above all) prints constants and variables with their
+        values."""
         package = self.packages.get(path)
+        secrets = (
+            [display(f, self.cwd) for f in package.withheld if f.endswith(".go")] if package else []
+        )
+        if secrets:
+            return f"(documentation withheld: it would show what {', '.join(secrets)} holds)\n"
         if package is None or package.standard:
             return run_go(["doc", *flags, path], self.dir, self.doc_env)
         files = {name: self.files.get(name, b"") for name in package.go_files}
@@ -121,6 +140,56 @@ def _read(path: str) -> bytes | None:
 
 def _text_file(data: bytes, embedded: bool) -> bool:
     return b"\0" not in data[:8192] and not (embedded and len(data) > EMBED_LIMIT)
+
+
+def display(file: str | Path, cwd: Path) -> str:
+    """How a file is named to the model: relative to ``cwd``, or absolute outside it."""
+    relative = os.path.relpath(file, cwd)
+    return str(file) if relative.startswith("..") else relative
+
+
+class _Judge:
+    """Withholds secret files: by name always, by content for ``scan`` packages."""
+
+    def __init__(self, secret: SecretCheck, cwd: Path) -> None:
+        self.secret = secret
+        self.cwd = cwd
+        self.withheld: dict[str, str] = {}
+
+    def __call__(self, name: str, data: bytes | None) -> bool:
+        """True (and the reason recorded) when ``name`` is withheld; ``data`` is ``None``
+        to judge the name alone."""
+        reason = self.secret(display(name, self.cwd), data)
+        if reason is None and data is None and Path(name).is_symlink():
+            reason = self.secret(display(Path(name).resolve(), self.cwd), None)
+        if reason:
+            self.withheld[name] = reason
+        return bool(reason)
+
+
+def _snapshot(package: Package, judge: _Judge, scan: bool, files: dict[str, bytes]) -> Package:
+    """Read ``package``'s files into ``files``, leaving secrets out; the package with its
+    kept other files and its withheld files."""
+    withheld = []
+    for name in (*package.go_files, *package.test_files):
+        data = _read(name) or b""
+        if judge(name, None) or (scan and judge(name, data)):
+            withheld.append(name)
+        else:
+            files[name] = data
+    kept = []
+    for name in package.other_files:
+        if judge(name, None):
+            withheld.append(name)
+            continue
+        data = _read(name)
+        if data is not None and _text_file(data, name in package.embedded):
+            if scan and judge(name, data):
+                withheld.append(name)
+            else:
+                files[name] = data
+                kept.append(name)
+    return attrs.evolve(package, other_files=tuple(kept), withheld=tuple(withheld))
 
 
 def _dir_files(directory: Path) -> list[str]:
@@ -181,9 +250,14 @@ def _entries(
 
 
 def load(
-    cwd: Path, focus: Sequence[str], context: Sequence[str], config: Mapping[str, Any]
+    cwd: Path,
+    focus: Sequence[str],
+    context: Sequence[str],
+    config: Mapping[str, Any],
+    secret: SecretCheck | None = None,
 ) -> Load:
     """Load ``focus`` (default ``./...``) and ``context`` in ``cwd``; remember the load.
+    ``secret`` judges the files (default: the name rules alone).
 
     Raises :class:`ContextError` when ``go`` fails, a package has errors or a pattern
     matches nothing.
@@ -218,22 +292,17 @@ def load(
         extra = [f for f in _dir_files(package.dir) if f not in package.other_files]
         packages[path] = attrs.evolve(package, other_files=(*package.other_files, *extra))
     files: dict[str, bytes] = {}
-    for package in packages.values():
+    judge = _Judge(secret or names_only(config), cwd)
+    for package in list(packages.values()):
         if package.standard and package.path not in (*in_focus, *in_context):
             continue
-        for name in (*package.go_files, *package.test_files):
-            files[name] = _read(name) or b""
-        kept = []
-        for name in package.other_files:
-            data = _read(name)
-            if data is not None and _text_file(data, name in package.embedded):
-                files[name] = data
-                kept.append(name)
-        packages[package.path] = attrs.evolve(package, other_files=tuple(kept))
+        scan = package.module_dir is not None and package.module_dir in module_roots
+        packages[package.path] = _snapshot(package, judge, scan, files)
     result = Load(
         cwd=cwd, dir=run_dir, packages=packages, focus=tuple(in_focus),
         context=tuple(in_context), files=files, doc_env=doc_env,
         module_roots=tuple(module_roots), workspace=tuple(found[1] if found else ()),
+        withheld=judge.withheld,
     )  # fmt: skip
     with _lock:
         _loads[cwd] = result

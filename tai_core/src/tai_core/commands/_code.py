@@ -33,7 +33,7 @@ from tai_core.commands._session import (
     open_workspace,
     resolve,
 )
-from tai_core.context import ContextError, ContextProvider, ContextRequest
+from tai_core.context import ContextError, ContextProvider, ContextRequest, hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.runtime import EventBus, Runtime
 
@@ -117,6 +117,7 @@ class CodeRun:
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
         is_writable = _writable(app)
+        secret = hook_check(app.host.pm.hook, self.config)
         go = dict(self.config.get("go") or {})
         self.request = ContextRequest(
             cwd=self.cwd, command=self.command,
@@ -126,8 +127,9 @@ class CodeRun:
             match=(*options.match, *self.config.get("match", [])),
             ignore=(*options.ignore, *self.config.get("ignore", [])),
             all_src=options.all_src, config=self.config, is_writable=is_writable,
+            secret=secret,
         )  # fmt: skip
-        self.files = file_parts(flags.files, self.cwd, is_writable)
+        self.files = file_parts(flags.files, self.cwd, is_writable, secret)
         self.runtime = Runtime(
             app.host.pm.hook, EventBus(),
             schedule_interval=self.config.get("schedule_interval", 0.0),

@@ -4,6 +4,11 @@ Patterns are globs relative to the working directory (``**`` crosses directories
 paths; matches are sorted and deduplicated. Text files are included whole between begin and
 end markers; a file that is not UTF-8 text is named with a note instead, so the model knows
 it exists. A pattern that matches nothing is an error: a silently empty context is worse.
+
+Secret files (``secret``, the ``tai_secret_file`` hook): a file named exactly, without a
+glob, is the user's decision and is sent, with one warning line on stderr; one that only a
+glob matched is withheld — named in the prompt's closing list, never shown — because a
+``-file '**/*'`` should not carry a ``.env`` along unseen.
 """
 
 from __future__ import annotations
@@ -13,12 +18,16 @@ from pathlib import Path
 
 import click
 
-from tai_core.context import TIER_FILES, ContextPart
+from tai_core.context import TIER_FILES, ContextPart, SecretCheck, withheld
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(char in pattern for char in "*?[")
 
 
 def _matches(pattern: str, cwd: Path) -> list[Path]:
     path = Path(pattern).expanduser()
-    if not any(char in pattern for char in "*?["):
+    if not _is_glob(pattern):
         full = path if path.is_absolute() else cwd / path
         return [full] if full.is_file() else []
     base = Path(path.anchor) if path.is_absolute() else cwd
@@ -26,20 +35,51 @@ def _matches(pattern: str, cwd: Path) -> list[Path]:
     return [match for match in base.glob(relative) if match.is_file()]
 
 
+def _secret(path: Path, shown: str, data: bytes | None, secret: SecretCheck) -> str | None:
+    """Why the file is withheld, judged under its shown path and, for a link, its target."""
+    reason = secret(shown, data)
+    real = path.resolve()
+    if reason is None and real != path:
+        reason = secret(str(real), None)
+    return reason
+
+
 def file_parts(
-    patterns: Sequence[str], cwd: Path, is_writable: Callable[[Path], bool] | None = None
+    patterns: Sequence[str],
+    cwd: Path,
+    is_writable: Callable[[Path], bool] | None = None,
+    secret: SecretCheck | None = None,
 ) -> list[ContextPart]:
     """One context part per file of ``patterns`` (none without patterns), last in the
-    prompt (``TIER_FILES``), in path order; files the run may not change are marked."""
+    prompt (``TIER_FILES``), in path order; files the run may not change are marked; with
+    ``secret``, secret files are withheld or warned about (see the module docstring)."""
     files: list[Path] = []
+    named: set[Path] = set()
     for pattern in patterns:
         found = _matches(pattern, cwd)
         if not found:
             raise click.UsageError(f"-file {pattern}: no file matches")
         files.extend(found)
+        if not _is_glob(pattern):
+            named.update(found)
     parts = []
     for path in sorted(set(files)):
         shown = str(path.relative_to(cwd) if path.is_relative_to(cwd) else path)
+        if secret is not None:
+            try:
+                data: bytes | None = path.read_bytes()
+            except OSError:
+                data = None
+            reason = _secret(path, Path(shown).as_posix(), data, secret)
+            if reason and path not in named:
+                parts.append(withheld(Path(shown).as_posix(), reason))
+                continue
+            if reason:
+                click.echo(
+                    f"tai: warning: -file {shown} looks like a secret ({reason}); "
+                    "sending it because you named it",
+                    err=True,
+                )
         read_only = is_writable is not None and not is_writable(path)
         marker = f"{shown} (read-only)" if read_only else shown
         try:

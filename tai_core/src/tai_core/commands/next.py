@@ -29,6 +29,7 @@ def next_command(app: Any, **params: Any) -> None:
     """Answer a task from the context, as text (changes no files)."""
     from tai_core.commands._files import file_parts
     from tai_core.commands._session import run_session
+    from tai_core.context import hook_check
     from tai_core.context._prompt import build_prompt
 
     flags = parse_flags(params)
@@ -37,9 +38,11 @@ def next_command(app: Any, **params: Any) -> None:
         task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
+    secret = hook_check(app.host.pm.hook, app.config.values)
     prompt = build_prompt(
         base=THEORY_OF_NEXT, kinds=app.host.registry.block_kinds.values(), command="next",
-        parts=file_parts(flags.files, Path.cwd()), task=task, config=app.config.values,
+        parts=file_parts(flags.files, Path.cwd(), secret=secret), task=task,
+        config=app.config.values,
     )  # fmt: skip
     code = run_session(
         app, flags, command="next", system=prompt.system, user=prompt.user,

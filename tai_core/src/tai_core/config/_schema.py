@@ -95,6 +95,10 @@ CONFIG_SCHEMA: Schema = {
         "table",
         {"exclude": "strs", "include_only": "strs", "set": "map", "keep_secrets": bool},
     ),
+    # Gitignore-style patterns of further secret files: withheld from every context and
+    # fetch and named as withheld; "!pattern" sends again what a built-in rule withholds
+    # (the rules and their syntax: tai_core.context._secrets).
+    "secret_files": "strs",
     "max_context_bytes": int,
     "ingest_max_bytes": int,
     "ingest_timeout": float,

@@ -3,7 +3,8 @@
 Providers (plugins: the Go provider, the any-text provider) collect parts; the prompt
 builder (``_prompt``) orders them by tier and key and places the dynamic material — the
 time, the task, loop feedback — last, so that the static prefix is byte-identical across
-requests and stays in the model provider's cache.
+requests and stays in the model provider's cache. Secret files are withheld from every
+part and named in one closing list (``_secrets``: the name rules and the theory).
 """
 
 from tai_core.context._contract import (
@@ -16,9 +17,19 @@ from tai_core.context._contract import (
     ContextPart,
     ContextProvider,
     ContextRequest,
+    withheld,
+)
+from tai_core.context._secrets import (
+    SECRET_NAMES,
+    SecretCheck,
+    hook_check,
+    names_only,
+    secret_name,
+    withheld_section,
 )
 
 __all__ = [
+    "SECRET_NAMES",
     "TIER_CONTEXT",
     "TIER_EXTERNAL",
     "TIER_FILES",
@@ -28,4 +39,10 @@ __all__ = [
     "ContextPart",
     "ContextProvider",
     "ContextRequest",
+    "SecretCheck",
+    "hook_check",
+    "names_only",
+    "secret_name",
+    "withheld",
+    "withheld_section",
 ]

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from tai_core.context._secrets import SecretCheck, names_only
+
 #: Tiers, in prompt order. Files of modules outside the project come first, the project's
 #: context next, its focus last; explicit ``-file`` files and hints close the context.
 TIER_EXTERNAL = 0
@@ -51,6 +53,13 @@ class ContextRequest:
     #: Whether a path may be written in this run (the sandbox's answer); parts of files
     #: that may not are marked read-only.
     is_writable: Callable[[Path], bool] = _always_writable
+    #: Why a file is withheld as a secret (``None``: it may be sent): called with the
+    #: file's shown path and its bytes (``None`` to judge the name alone). The commands
+    #: pass one that asks the ``tai_secret_file`` hook; the default judges names only
+    #: (:mod:`tai_core.context._secrets`), so a provider called directly still withholds.
+    secret: SecretCheck = attrs.field(
+        default=attrs.Factory(lambda self: names_only(self.config), takes_self=True)
+    )
 
 
 @attrs.frozen
@@ -59,7 +68,9 @@ class ContextPart:
 
     ``tier`` and ``key`` decide its place (see the module docstring); ``path`` names the
     file or package it shows, and ``read_only`` marks one the run may not change (the
-    prompt names those files so the model never targets them).
+    prompt names those files so the model never targets them). A part with ``withheld``
+    (the reason) stands for a secret file: its ``text`` is not shown; the prompt builder
+    names every such ``path`` in one closing list instead (see :func:`withheld`).
     """
 
     tier: int
@@ -67,6 +78,12 @@ class ContextPart:
     text: str
     path: str = ""
     read_only: bool = False
+    withheld: str = ""
+
+
+def withheld(path: str, reason: str) -> ContextPart:
+    """The part that names the secret file ``path`` as withheld for ``reason``."""
+    return ContextPart(TIER_HINTS, f"withheld {path}", "", path=path, withheld=reason)
 
 
 class ContextProvider(Protocol):

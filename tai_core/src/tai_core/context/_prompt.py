@@ -7,6 +7,7 @@ per enabled kind, the disabled kinds, the read-only files, the configured extra 
 never changes within a project; the user prompt's context parts come in ``(tier, key)``
 order — other modules' files, then the project's context, then its focus, then files
 named with ``-file`` — so editing a focus file changes nothing before the focus tier; the
+closing list of the files withheld as secrets (each named once, by path) and the
 restatements follow; and what changes on every request — loop feedback, the time, the
 task — comes last. The same inputs give byte-identical prompts (nothing here reads a
 clock or iterates a set unless the caller passes the time in).
@@ -21,6 +22,7 @@ import attrs
 
 from tai_core.blocks import BlockKind, block_prompts
 from tai_core.context._contract import ContextPart
+from tai_core.context._secrets import withheld_section
 
 
 @attrs.frozen
@@ -50,7 +52,9 @@ def extra_system_prompts(config: Mapping[str, Any], family: str, command: str) -
 
 
 def _read_only_section(parts: Sequence[ContextPart]) -> str:
-    paths = sorted({part.path for part in parts if part.read_only and part.path})
+    paths = sorted(
+        {part.path for part in parts if part.read_only and part.path and not part.withheld}
+    )
     if not paths:
         return ""
     listed = "\n".join(f"- {path}" for path in paths)
@@ -96,9 +100,19 @@ def build_prompt(
         f"Current time: {now}" if now else "",
         f"# Task\n\n{task.strip()}",
     ]
+    shown = [part for part in ordered(parts) if not part.withheld]
+    sent = {part.path for part in shown}  # a file the user named with -file is sent
+    secrets = withheld_section(
+        {p.path: p.withheld for p in ordered(parts) if p.withheld and p.path not in sent}
+    )
     user = "\n\n".join(
         text
-        for text in (*(part.text.rstrip() for part in ordered(parts)), restatement, *dynamic)
+        for text in (
+            *(part.text.rstrip() for part in shown),
+            secrets.rstrip(),
+            restatement,
+            *dynamic,
+        )
         if text
     )
     return Prompt(system=system, user=user)
