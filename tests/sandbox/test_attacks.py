@@ -270,8 +270,10 @@ def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env)
 
 
 def test_blocks_run_without_tais_secrets(work: Path, env) -> None:
-    secret_env = {**env, "OPENAI_API_KEY": "sk-probe-1", "GITHUB_TOKEN": "ghp-probe-2",
-                  "MY_SERVICE_SECRET": "probe-3", "SSH_AUTH_SOCK": "/tmp/agent", "KEEP_ME": "ok"}  # fmt: skip
+    secret_env = {
+        **env, "OPENAI_API_KEY": "sk-probe-1", "GITHUB_TOKEN": "ghp-probe-2",
+        "MY_SERVICE_SECRET": "probe-3", "SSH_AUTH_SOCK": "/tmp/agent", "KEEP_ME": "ok",
+    }  # fmt: skip
     result = shell_run(work, secret_env, "env > seen.txt")
     assert result.returncode == 0, result.stderr
     seen = (work / "seen.txt").read_text()
