@@ -75,6 +75,7 @@ def test_a_real_run_sends_no_secret_of_a_go_module(
     )
     openai_server.script(Reply(text=SUMMARY), Reply(text=SUMMARY))
     result = run_tai("-max-loops", "1", "chat", "look", cwd=tmp_path, env=isolated_env)
+    assert openai_server.requests, result.stderr
     sent = json.dumps(openai_server.requests[0].body)
     for marker in (AWS_KEY, "marker-env", "marker-pem", "sk-marker-api-key"):
         assert marker not in sent, result.stderr

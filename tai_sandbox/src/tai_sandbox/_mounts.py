@@ -17,16 +17,17 @@ relies on the one before:
 5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
    from a handle opened in step 2, and so, read-only, is tai's own installation when it
    lives under ``/tmp`` (a CI checkout): the forked tai still imports modules lazily.
-6. Go's caches get an overlay each: the user's cache below, read-only, and a layer of the
-   run's own above (in tai's cache directory, removed when the run ends), so builds inside
-   find what is cached and write what they make where nothing outside reads it. Where the
-   kernel refuses an overlay the cache stays read-only and the run uses private caches
-   instead (:class:`Layer`, ``fallbacks``).
+6. Go's caches get an overlay each, mounted right after step 2 and kept out of step 3 (and
+   bound again in step 5 when under ``/tmp``): the user's cache below, read-only, and a
+   layer of the run's own above (in tai's cache directory, removed when the run ends), so
+   builds inside find what is cached and write what they make where nothing outside reads
+   it. Where the kernel refuses an overlay the cache stays read-only and the run uses
+   private caches instead (:class:`Layer`, ``fallbacks``).
 7. Protected paths are bound read-only over themselves; the directories between a
    writable root and a protected path are bound onto themselves too, because a mount
    point cannot be renamed or removed (EBUSY): ``mv .git x; mkdir .git`` would otherwise
    replace the protected hooks by writable ones. Hidden paths (tai's keys) get an empty
-   read-only file system over them.
+   read-only file system over them (readable, so tools walking past it do not fail).
 
 The mounts stay in force because tai drops every capability before it goes on
 (``_linux.drop_capabilities``): without ``CAP_SYS_ADMIN`` nothing can be remounted or
@@ -179,7 +180,7 @@ def _overlay(layer: Layer) -> str | None:
 
 def _hide(path: Path) -> None:
     flags = _linux.MS_RDONLY | _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
-    _linux.mount("tmpfs", str(path), "tmpfs", flags, "mode=000,size=4k")
+    _linux.mount("tmpfs", str(path), "tmpfs", flags, "mode=555,size=4k")
 
 
 def build_view(
@@ -208,10 +209,18 @@ def build_view(
     for root in host_roots:
         _bind(root, root)
         _linux.remount(str(root), _linux.MS_NOSUID | _linux.MS_NODEV)
+    fallbacks, overlaid = [], []
+    for layer in layers:
+        problem = _overlay(layer)
+        fallbacks += [problem] if problem else []
+        overlaid += [] if problem else [layer.target]
     keep = [path for path in hidden_by_fresh_mounts(visible) if not _inside(path, host_roots)]
-    handles = {root: os.open(root, os.O_PATH | os.O_CLOEXEC) for root in [*host_roots, *keep]}
+    handles = {
+        root: os.open(root, os.O_PATH | os.O_CLOEXEC)
+        for root in [*host_roots, *keep, *hidden_by_fresh_mounts(overlaid)]
+    }
     for point in reversed(_mountpoints()):
-        if _inside(point, host_roots) or _inside(point, _REPLACED):
+        if _inside(point, [*host_roots, *overlaid]) or _inside(point, _REPLACED):
             continue
         try:
             _linux.remount_readonly(str(point))
@@ -223,7 +232,6 @@ def build_view(
     _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
-    fallbacks = [problem for layer in layers if (problem := _overlay(layer))]
     for anchor in _anchors([*protected, *writable.hidden], tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):

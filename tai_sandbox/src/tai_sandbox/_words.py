@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -50,10 +51,19 @@ def _parser() -> object:
     return Parser(Language(tree_sitter_bash.language()))
 
 
+#: The trees of the latest parses, kept alive while their nodes are walked: a node read
+#: after its tree is freed crashes the interpreter (py-tree-sitter issue 472, a
+#: use-after-free in 0.26 seen here under fuzzing), so the walk never relies on the
+#: binding to keep a tree alive.
+_LIVE_TREES: deque[object] = deque(maxlen=256)
+
+
 def parse(text: str) -> tuple[Node, bytes]:
     """The syntax tree of ``text`` (its root node) and the bytes it indexes."""
-    source = text.encode()
-    return _parser().parse(source).root_node, source  # type: ignore[attr-defined]
+    source = text.encode(errors="surrogateescape")
+    tree = _parser().parse(source)  # type: ignore[attr-defined]
+    _LIVE_TREES.append(tree)
+    return tree.root_node, source
 
 
 def node_text(node: Node, source: bytes) -> str:

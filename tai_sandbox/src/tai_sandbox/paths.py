@@ -227,7 +227,7 @@ def writable_set(
     data_dir, cache_dir = data_dir.resolve(), cache_dir.resolve()
     roots = [here, data_dir, cache_dir, *SCRATCH_ROOTS]
     go = go_writable_dirs() if go_dirs is None else go_dirs
-    overlays = [path for path in go if not any(_inside(path, s) for s in SCRATCH_ROOTS)]
+    overlays = [path for path in go if path not in SCRATCH_ROOTS]
     extra = [resolve(entry, here) for entry in config.get("protected_paths", [])]
     hooks = _hooks_path(here)
     if hooks is not None:
