@@ -55,6 +55,24 @@ def test_a_journal_planted_inside_is_refused_at_the_next_start(work: Path, env) 
     assert (work / ".tai-journal" / "1-x.commit").exists()  # left for the user
 
 
+def test_a_forged_journal_inside_the_rules_is_refused_too(work: Path, env) -> None:
+    import hashlib
+
+    old = hashlib.sha256((work / "README").read_bytes()).hexdigest()
+    entry = f'{{"path": "README", "temp": null, "old": "{old}", "new": null}}'
+    forged = "0" * 64
+    planted = (
+        "mkdir -p .tai-journal && printf '%s' "
+        f'\'{{"version": 2, "id": "1-x", "dirs": [], "mac": "{forged}", '
+        f'"entries": [{entry}]}}\' > .tai-journal/1-x.commit'
+    )
+    assert sandboxed(planted, work, env).returncode == 0
+    (work / ".AI").write_text("nothing\n")
+    result = run_tai("patch", cwd=work, env=env)
+    assert "its signature is not tai's for this directory" in result.stderr
+    assert (work / "README").read_text() == "hello\n"
+
+
 def test_a_journal_in_a_subdirectory_is_swept(work: Path, env) -> None:
     result = sandboxed("mkdir -p sub/.tai-journal && echo '{}' > sub/.tai-journal/1-x.commit",
                        work, env)  # fmt: skip
@@ -256,12 +274,14 @@ def _wait_for(condition, what: str, limit: float = 20.0) -> None:
 @pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
 def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env) -> None:
     marker = f"tai-kill-probe-{sent.name}-{os.getpid()}"
-    script = f": {marker}; (setsid sh -c 'while :; do sleep 0.05; done; : {marker}' &); sleep 60"
+    # The loop's own command line says "<marker>-loop" only once the shell expands it, so
+    # seeing it means the sandbox is up and a detached process runs inside.
+    script = f'm={marker}; (setsid sh -c "while :; do sleep 0.05; done; : $m-loop" &); sleep 60'
     process = subprocess.Popen(
         [tai_executable(), "sandbox", "run", "--", "sh", "-c", script],
         cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    _wait_for(lambda: len(_alive(marker)) >= 2, "the sandboxed processes to start")
+    _wait_for(lambda: _alive(f"{marker}-loop"), "the detached process inside to start")
     process.send_signal(sent)
     process.wait(timeout=20)
     _wait_for(lambda: not _alive(marker), "every sandboxed process to end")
@@ -303,3 +323,22 @@ def test_the_network_can_be_cut_for_blocks(work: Path, env, openai_server) -> No
     assert cut.returncode != 0
     listing = sandboxed("cat /proc/net/dev", work, env, "-no-network").stdout
     assert [line.split(":")[0].strip() for line in listing.splitlines()[2:]] == ["lo"]
+
+
+def test_ctrl_c_stops_running_blocks_and_their_children(work: Path, env) -> None:
+    duration = f"{37 + os.getpid() % 1000 / 1000:.3f}"  # a unique argument to look for
+    body = f"(sleep {duration}; : child) & sleep {duration}"
+    (work / ".model.replay").write_text(
+        f"@@@ reply\nWaiting.\n<<甲乙 shell\n{body}\n甲乙\n"
+        "@@@ reply\nDone.\n<<丙丁 summary\n- waited\n丙丁\n"
+    )
+    process = subprocess.Popen(
+        [tai_executable(), "-shell", "-model", "replay:.model.replay", "chat", "wait"],
+        cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )  # fmt: skip
+    _wait_for(lambda: len(_alive(duration)) >= 2, "both sleeps to start")
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130, stderr
+    _wait_for(lambda: not _alive(duration), "the block's processes to end", limit=5)

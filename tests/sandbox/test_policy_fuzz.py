@@ -81,3 +81,20 @@ def test_an_error_inside_the_analysis_is_a_refusal(
 def test_deep_nesting_is_refused_not_raised(repo: Path) -> None:
     allowed, reason = decide("(" * 3000 + "ls" + ")" * 3000, repo, {})
     assert not allowed and reason
+
+
+def test_characters_that_crash_the_bash_parser_get_a_decision(repo: Path) -> None:
+    # In a child process: the parser's crash would kill the whole test run otherwise.
+    program = (
+        "from tai_sandbox.policy import decide\n"
+        "for _ in range(300):\n"
+        "    for text in ('{\\U000e0001', '{\\U000a3a08ÝË', 'echo \\U0001f389 > x'):\n"
+        "        allowed, reason = decide(text, '.', {})\n"
+        "print(decide('echo \\U0001f389 done', '.', {}))\n"
+    )
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", program], cwd=repo, capture_output=True,
+                            text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("(True,")
