@@ -235,6 +235,45 @@ def test_go_caches_written_inside_are_dropped(work: Path, env) -> None:
     assert not (buildcache / "tai-probe").exists()
 
 
+def _module_proxy(root: Path) -> str:
+    """A file-based module proxy serving example.com/dep v1.0.0 (V() returns "good")."""
+    import zipfile
+
+    versions = root / "example.com" / "dep" / "@v"
+    versions.mkdir(parents=True)
+    (versions / "list").write_text("v1.0.0\n")
+    (versions / "v1.0.0.info").write_text('{"Version":"v1.0.0"}')
+    (versions / "v1.0.0.mod").write_text("module example.com/dep\n")
+    with zipfile.ZipFile(versions / "v1.0.0.zip", "w") as archive:
+        archive.writestr("example.com/dep@v1.0.0/go.mod", "module example.com/dep\n")
+        archive.writestr("example.com/dep@v1.0.0/dep.go",
+                         'package dep\n\nfunc V() string { return "good" }\n')  # fmt: skip
+    return f"file://{root}"
+
+
+def test_a_dependency_edited_in_the_module_cache_does_not_reach_go_build(work: Path, env) -> None:
+    cache = work.parent / "modcache"
+    go = {**env, "GOMODCACHE": str(cache), "GOFLAGS": "-mod=mod", "GOSUMDB": "off",
+          "GOPROXY": _module_proxy(work.parent / "proxy")}  # fmt: skip
+    (work / "go.mod").write_text(
+        "module example.com/app\n\ngo 1.20\n\nrequire example.com/dep v1.0.0\n"
+    )
+    (work / "main.go").write_text(
+        'package main\n\nimport "example.com/dep"\n\nfunc main() { println(dep.V()) }\n'
+    )
+    assert subprocess.run(["go", "mod", "download"], cwd=work, env=go).returncode == 0
+    source = cache / "example.com" / "dep@v1.0.0" / "dep.go"
+    evil = 'package dep\n\nfunc V() string { return "evil" }\n'
+    inside = sandboxed(
+        f"chmod -R u+w {source.parent} && printf '{evil}' > {source} && go run .", work, go
+    )
+    assert inside.returncode == 0, inside.stderr
+    assert "evil" in inside.stderr  # the edit took effect inside …
+    outside = subprocess.run(["go", "run", "."], cwd=work, env=go, capture_output=True, text=True)
+    assert outside.stderr.strip() == "good"  # … and not in the user's next build
+    assert "evil" not in source.read_text()
+
+
 def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:
     result = sandboxed(
         "cp /bin/sh ./sh; chmod u+s ./sh; chmod g+s ./sh; chmod 4755 ./sh;"

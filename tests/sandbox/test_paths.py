@@ -168,3 +168,19 @@ def test_installation_under_tmp_is_kept_visible(tmp_path: Path) -> None:
         [venv, venv / "lib" / "site", src, tmp_path / "gone", Path("/usr")]
     )
     assert kept == [src.resolve(), venv.resolve()]  # outermost first, then by name
+
+
+def test_the_paths_command_lists_what_a_run_may_write(repo: Path, isolated_env) -> None:
+    from ..conftest import run_tai
+
+    (repo / "sub" / ".vscode").mkdir(parents=True)
+    result = run_tai("sandbox", "paths", cwd=repo, env=isolated_env)
+    assert result.returncode == 0, result.stderr
+    sections = result.stdout.split("\n")
+    writable = sections[sections.index("writable:") + 1]
+    assert writable == f"  {repo.resolve()}"
+    protected = result.stdout.split("protected (read-only inside the sandbox):\n")[1]
+    assert f"  {repo.resolve() / '.git'}\n" in protected
+    assert f"  {repo.resolve() / 'sub' / '.vscode'}\n" in protected
+    assert f"  {Path(isolated_env['TAI_DATA_DIR']).resolve() / 'keys'}\n" in result.stdout
+    assert "removed after each block and when the run ends" in result.stdout

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import attrs
 
-from tai_sandbox.paths import JOURNAL_DIR, WritableSet, link_targets, protection, walk_protected
+from tai_sandbox.paths import WritableSet, link_targets, named_protected, protection
 
 
 @attrs.frozen
@@ -53,15 +53,10 @@ def _identity(path: Path) -> tuple[str, int, int] | None:
     return (str(path), info.st_dev, info.st_ino)
 
 
-def _named(root: Path) -> list[Path]:
-    journal = root / JOURNAL_DIR
-    return [path for path in walk_protected(root) if path != journal]
-
-
-def take(writable: WritableSet) -> Inventory:
-    """The inventory of ``writable``'s working directory, now."""
+def take(writable: WritableSet, named: list[Path]) -> Inventory:
+    """The inventory of ``writable``'s working directory, whose protected paths by name
+    are ``named`` (:func:`~tai_sandbox.paths.named_protected`, now)."""
     root = writable.cwd
-    named = _named(root)
     present = frozenset(identity for path in named if (identity := _identity(path)))
     candidates = [*writable.extra, *link_targets(named)]
     watched = tuple(
@@ -88,7 +83,7 @@ def sweep(inventory: Inventory) -> list[str]:
     """Remove what was created under protected names since ``inventory``; one sentence
     per path found, saying what was done."""
     root = inventory.root
-    found = [path for path in _named(root) if _identity(path) not in inventory.present]
+    found = [path for path in named_protected(root) if _identity(path) not in inventory.present]
     found += [path for path in inventory.watched if os.path.lexists(path)]
     messages = []
     for path in sorted(set(found)):

@@ -28,6 +28,7 @@ from tai_sandbox.paths import (
     current,
     existing_protected,
     installation,
+    named_protected,
     writable_set,
 )
 
@@ -147,8 +148,9 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     try:
         writable = writable_set(Path(cwd), config)
         activate(writable)
-        protected = existing_protected(writable)
-        inventory = take(writable)
+        named = named_protected(writable.cwd)
+        protected = existing_protected(writable, named)
+        inventory = take(writable, named)
         cache = user_cache_dir().expanduser().resolve()
         run, layers = _layers(writable, cache)
     except OSError as error:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -284,22 +284,30 @@ def _git_file_target(path: Path) -> Path | None:
     return resolve(first[0].removeprefix("gitdir:").strip(), path.parent)
 
 
-def walk_protected(root: Path) -> Iterator[Path]:
+#: The names :func:`protection` protects wherever they stand (a walk that does not enter
+#: them finds exactly the protected paths by name alone).
+PROTECTED_NAMES = frozenset({".git", ".vscode", JOURNAL_DIR, *FILE_NAMES})
+
+
+def walk_protected(root: Path) -> list[Path]:
     """Every path under ``root`` that :func:`protection` protects, as it is now (links
-    not followed; a protected directory is not entered)."""
-    pending = [root]
+    not followed; a protected directory is not entered). The whole tree is walked — a
+    bound would leave deeper repositories writable — by name and directory type alone,
+    without a ``stat`` per entry."""
+    found: list[Path] = []
+    pending = [str(root)]
     while pending:
         directory = pending.pop()
         try:
-            entries = list(os.scandir(directory))
+            with os.scandir(directory) as entries:
+                for entry in entries:
+                    if entry.name in PROTECTED_NAMES:
+                        found.append(Path(entry.path))
+                    elif entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
         except OSError:
             continue
-        for entry in entries:
-            path = Path(entry.path)
-            if protection(path.relative_to(root).parts):
-                yield path
-            elif entry.is_dir(follow_symlinks=False):
-                pending.append(path)
+    return found
 
 
 def link_targets(paths: Iterable[Path]) -> list[Path]:
@@ -316,12 +324,20 @@ def link_targets(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def existing_protected(writable: WritableSet) -> list[Path]:
+def named_protected(root: Path) -> list[Path]:
+    """The protected paths under ``root`` by name, but tai's own journal at the root (tai
+    writes it inside the sandbox; recovery checks what it holds)."""
+    own_journal = root / JOURNAL_DIR
+    return [path for path in walk_protected(root) if path != own_journal]
+
+
+def existing_protected(writable: WritableSet, named: list[Path] | None = None) -> list[Path]:
     """The protected paths that exist now, for the mount layer to bind read-only: found by
-    walking the whole working directory, with what they lead to, and the extra paths —
-    those inside a writable root, resolved, without repeats, shortest first."""
-    own_journal = writable.cwd / JOURNAL_DIR  # tai writes it inside; recovery checks it
-    named = [path for path in walk_protected(writable.cwd) if path != own_journal]
+    walking the whole working directory (or given as ``named``, from
+    :func:`named_protected`), with what they lead to, and the extra paths — those inside a
+    writable root, resolved, without repeats, shortest first."""
+    if named is None:
+        named = named_protected(writable.cwd)
     candidates = [
         *(path for path in named if not path.is_symlink()),
         *link_targets(named),
