@@ -130,6 +130,27 @@ def test_a_new_repository_made_inside_is_removed(work: Path, env) -> None:
     assert not (work / "sub" / ".git").exists()
 
 
+def test_a_bare_repository_made_inside_is_removed(work: Path, env) -> None:
+    marker = work.parent / "git-ran-it"
+    plant = (
+        "mkdir -p src/objects src/refs/heads && echo 'ref: refs/heads/main' > src/HEAD &&"
+        f" printf '[core]\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = touch {marker}\\n'"
+        " > src/config"
+    )
+    result = sandboxed(plant, work, env)
+    assert result.returncode == 0, result.stderr
+    assert "src was created inside the sandbox and is removed" in result.stderr
+    (work / "src").mkdir(exist_ok=True)
+    subprocess.run(["git", "status"], cwd=work / "src", capture_output=True)
+    assert not marker.exists()
+
+
+def test_an_existing_bare_repository_is_read_only(work: Path, env) -> None:
+    subprocess.run(["git", "init", "-q", "--bare", "fixtures/remote.git"], cwd=work, check=True)
+    result = sandboxed("echo x > fixtures/remote.git/config", work, env)
+    assert "Read-only file system" in result.stderr
+
+
 def test_reading_git_commands_work_inside(work: Path, env) -> None:
     subprocess.run(["git", "add", "README"], cwd=work, check=True)
     result = sandboxed("git status --short && git diff --cached --stat && git log -1 || true",
@@ -274,6 +295,29 @@ def test_a_dependency_edited_in_the_module_cache_does_not_reach_go_build(work: P
     assert "evil" not in source.read_text()
 
 
+def test_io_uring_is_refused_inside(work: Path, env) -> None:
+    probe = (
+        'python3 -c "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True);'
+        " r = libc.syscall(425, 8, ctypes.create_string_buffer(120));"
+        ' print(r, os.strerror(ctypes.get_errno()))"'
+    )
+    result = sandboxed(probe, work, env)
+    assert result.stdout.strip() == "-1 Operation not permitted", result.stderr
+
+
+def test_the_overlay_layers_are_out_of_reach_inside(work: Path, env) -> None:
+    runs = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "sandbox-runs"
+    outside = work.parent / "outside" / "40000"
+    outside.mkdir(parents=True)
+    result = sandboxed(
+        f"mv {runs} {runs}.old; ln -s {outside.parent} {runs}; ln -s {outside} {runs}/99001",
+        work, env,
+    )  # fmt: skip
+    assert "Device or resource busy" in result.stderr or "Read-only" in result.stderr
+    sandboxed("true", work, env)  # the next start removes stale layers
+    assert outside.is_dir() and runs.is_dir() and not runs.is_symlink()
+
+
 def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:
     result = sandboxed(
         "cp /bin/sh ./sh; chmod u+s ./sh; chmod g+s ./sh; chmod 4755 ./sh;"
@@ -340,6 +384,20 @@ def test_blocks_run_without_tais_secrets(work: Path, env) -> None:
     assert "KEEP_ME=ok" in seen
     for leaked in ("sk-probe-1", "ghp-probe-2", "probe-3", "SSH_AUTH_SOCK"):
         assert leaked not in seen
+
+
+def test_nothing_a_block_leaves_running_outlives_it(work: Path, env) -> None:
+    (work / ".model.replay").write_text(
+        "@@@ reply\nStarting.\n<<甲乙 shell\n"
+        "(setsid sh -c 'while :; do sleep 0.05; done; : stray-loop' &); sleep 0.3\n甲乙\n"
+        "@@@ reply\nLooking.\n<<甲乙 shell\n"
+        "python3 -c \"import os; print([p for p in os.listdir('/proc') if p.isdigit() and"
+        " b'stray' + b'-loop' in open(f'/proc/{p}/cmdline', 'rb').read()])\" > strays.txt\n"
+        "甲乙\n@@@ reply\nDone.\n<<丙丁 summary\n- looked\n丙丁\n"
+    )
+    result = run_tai("-shell", "-model", "replay:.model.replay", "chat", "go", cwd=work, env=env)
+    assert result.returncode == 0, result.stderr
+    assert (work / "strays.txt").read_text() == "[]\n"
 
 
 def test_the_environment_policy_is_configurable(work: Path, env) -> None:

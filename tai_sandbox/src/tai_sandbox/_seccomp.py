@@ -7,8 +7,10 @@ sandbox the same file is seen through the host's mount), and a sweep after the r
 have to ``stat`` every file. So the bit is refused where it is set: the filter answers
 ``EPERM`` to ``chmod``, ``fchmod``, ``fchmodat``, ``fchmodat2``, ``mknod``, ``mknodat``,
 ``creat`` and ``open``/``openat`` with ``O_CREAT``/``O_TMPFILE`` whenever the mode asks for
-``S_ISUID`` or ``S_ISGID``, and ``ENOSYS`` to ``openat2`` (its mode is behind a pointer a
-filter cannot read; C libraries fall back to ``openat``). System calls of another ABI (32-bit
+``S_ISUID`` or ``S_ISGID``, ``ENOSYS`` to ``openat2`` (its mode is behind a pointer a
+filter cannot read; C libraries fall back to ``openat``) and ``EPERM`` to
+``io_uring_setup`` (io_uring opens files without any system call a filter sees; programs
+fall back to ordinary calls, as under Docker's default profile). System calls of another ABI (32-bit
 or x32 on x86-64) are refused, since their numbers differ and would slip past the checks.
 
 The filter is a classic BPF program built here (about 25 instructions), installed with
@@ -45,13 +47,14 @@ _TABLES: dict[str, tuple[int, dict[str, int], bool]] = {
     "x86_64": (
         0xC000003E,
         {"chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452, "creat": 85,
-         "mknod": 133, "mknodat": 259, "open": 2, "openat": 257, "openat2": 437},
+         "mknod": 133, "mknodat": 259, "open": 2, "openat": 257, "openat2": 437,
+         "io_uring_setup": 425},
         True,
     ),
     "aarch64": (
         0xC00000B7,
         {"fchmod": 52, "fchmodat": 53, "fchmodat2": 452, "mknodat": 33, "openat": 56,
-         "openat2": 437},
+         "openat2": 437, "io_uring_setup": 425},
         False,
     ),
 }  # fmt: skip
@@ -60,6 +63,10 @@ _TABLES: dict[str, tuple[int, dict[str, int], bool]] = {
 #: the creating flags, which are in the argument before it).
 _MODE_ARGUMENT = {"chmod": 1, "fchmod": 1, "fchmodat": 2, "fchmodat2": 2, "creat": 1,
                   "mknod": 1, "mknodat": 2, "open": 2, "openat": 3}  # fmt: skip
+
+
+#: Calls refused whatever their arguments, and how.
+_REFUSED = {"openat2": "enosys", "io_uring_setup": "eperm"}
 
 
 def _arg(index: int) -> int:
@@ -79,12 +86,12 @@ def program(machine: str) -> list[tuple[int, int, int, int]]:
     if x32:
         code.append((_JGE, "eperm", 0, 0x40000000))
     for name, number in numbers.items():
-        target = "enosys" if name == "openat2" else f"check-{name}"
+        target = _REFUSED.get(name, f"check-{name}")
         code.append((_JEQ, target, 0, number))
     code.append((_RET, 0, 0, _RET_ALLOW))
     labels: dict[str, int] = {}
     for name in numbers:
-        if name == "openat2":
+        if name in _REFUSED:
             continue
         labels[f"check-{name}"] = len(code)
         mode = _MODE_ARGUMENT[name]

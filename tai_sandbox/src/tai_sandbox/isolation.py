@@ -10,9 +10,12 @@ command inside the sandbox tai would use here; list the writable and protected `
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
+import signal
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -26,6 +29,7 @@ from tai_sandbox.paths import (
     WritableSet,
     activate,
     current,
+    RUNS_DIR,
     existing_protected,
     installation,
     named_protected,
@@ -38,8 +42,6 @@ INSIDE_VARIABLE = "TAI_IN_SANDBOX"
 DISABLE_VARIABLE = "TAI_NO_SANDBOX"
 NO_SANDBOX_FLAGS = ("-no-sandbox", "--no-sandbox")
 NO_NETWORK_FLAGS = ("-no-network", "--no-network")
-#: The per-run directories of the Go cache overlays, in tai's cache directory.
-RUNS_DIR = "sandbox-runs"
 #: Go's caches for runs where the kernel refuses overlays (never read outside).
 PRIVATE_GO_DIR = "go-sandbox"
 _OPT_OUT_HINT = "run with -no-sandbox (or TAI_NO_SANDBOX=1) to run model output unsandboxed"
@@ -76,25 +78,35 @@ def network_cut(argv: Sequence[str], config: Mapping[str, Any]) -> bool:
     return config.get("sandbox_network") is False
 
 
-def _stale_runs(runs: Path) -> None:
-    """Remove the overlay layers of runs whose tai is gone (killed with ``-9``)."""
+def _real_directory(path: Path) -> bool:
     try:
-        entries = list(runs.iterdir())
+        return stat.S_ISDIR(path.lstat().st_mode)
     except OSError:
+        return False
+
+
+def _stale_runs(runs: Path) -> None:
+    """Remove the overlay layers of runs whose tai is gone (killed with ``-9``). Links are
+    never followed: neither ``runs`` nor an entry of it may lead elsewhere."""
+    if not _real_directory(runs):
         return
-    for entry in entries:
+    for entry in runs.iterdir():
         if entry.name.isdigit() and not Path(f"/proc/{entry.name}").exists():
             _remove_tree(entry)
 
 
 def _remove_tree(path: Path) -> None:
+    """Remove the directory ``path`` (a run's layers) without following a link anywhere."""
+
     def writable_again(function: Any, name: str, _: Any) -> None:
-        # overlayfs leaves its work directory without permissions
-        Path(name).parent.chmod(0o700)
-        Path(name).chmod(0o700)
+        # overlayfs leaves its work directory without permissions: open real directories
+        # only (a link in a layer was made inside, and may lead anywhere)
+        for directory in (Path(name).parent, Path(name)):
+            if _real_directory(directory):
+                directory.chmod(0o700)
         function(name)
 
-    if path.exists():
+    if _real_directory(path):
         shutil.rmtree(path, onerror=writable_again)
 
 
@@ -193,15 +205,28 @@ def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
     return True, f"{path} is inside the writable directories"
 
 
+def _end_strays() -> None:
+    """End every process of the sandbox but tai and PID 1: what a block left running in
+    the background (``setsid``, a double fork). A block's programs are over when its
+    result is fed back; one left running could read what tai's own helpers (``go``,
+    ``goimports``) carry later, through ``/proc``."""
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in (1, me):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry), signal.SIGKILL)
+
+
 @hookimpl(wrapper=True)
 def tai_run_block(block: Any, kind: Any, context: Any) -> Any:
-    """After a block that ran inside the sandbox, remove the protected paths it created;
-    the block then fails with what was removed."""
+    """After a block that ran inside the sandbox, end what it left running and remove the
+    protected paths it created; the block then fails with what was removed."""
     result = yield
     if "inventory" not in _entered or kind.streams:
         return result
     from tai_sandbox._sweep import sweep
 
+    _end_strays()
     messages = sweep(_entered["inventory"])
     if not messages:
         return result

@@ -27,9 +27,11 @@ later, outside the sandbox (the rule to test against is *write now, run later*):
 * editor task files (``.vscode``), tai's configuration files (``tai.toml``, ``.tai.toml``)
   and its flush journals (``.tai-journal``) at any depth, and whatever ``protected_paths``
   and git's ``core.hooksPath`` name;
+* directories git takes for a repository whatever their name (``HEAD``, ``objects/`` and
+  ``refs/`` in them: a bare repository, found by any git command run inside it);
 * tai's own installation where it lies inside a writable root (a virtual environment or an
-  editable checkout under the working directory), and the helper programs tai installs
-  (``bin/`` of the cache directory);
+  editable checkout under the working directory), the helper programs tai installs
+  (``bin/`` of the cache directory) and the overlay layers of runs (``sandbox-runs/``);
 * *hidden* behind an empty read-only mount: tai's keys (``keys/`` of the data directory).
 
 Rules are matched on path components, so they also cover paths that do not exist yet.
@@ -60,6 +62,9 @@ JOURNAL_DIR = ".tai-journal"
 KEYS_DIR = "keys"
 #: The helper programs tai installs, in the cache directory.
 BIN_DIR = "bin"
+#: The per-run layers of the Go cache overlays, in the cache directory (read-only inside:
+#: the next start removes what it finds there, so nothing inside may plant links in it).
+RUNS_DIR = "sandbox-runs"
 
 
 def protection(parts: Sequence[str]) -> str | None:
@@ -222,7 +227,7 @@ def writable_set(
     here = cwd.resolve()
     data_dir = user_data_dir(environ).expanduser()
     cache_dir = user_cache_dir(environ).expanduser()
-    for directory in (data_dir / KEYS_DIR, cache_dir / BIN_DIR):
+    for directory in (data_dir / KEYS_DIR, cache_dir / BIN_DIR, cache_dir / RUNS_DIR):
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # so the sandbox can bind it
     data_dir, cache_dir = data_dir.resolve(), cache_dir.resolve()
     roots = [here, data_dir, cache_dir, *SCRATCH_ROOTS]
@@ -232,7 +237,7 @@ def writable_set(
     hooks = _hooks_path(here)
     if hooks is not None:
         extra.append(hooks)
-    extra.append(cache_dir / BIN_DIR)
+    extra += [cache_dir / BIN_DIR, cache_dir / RUNS_DIR]
     extra += [
         path
         for path in installation()
@@ -289,24 +294,35 @@ def _git_file_target(path: Path) -> Path | None:
 PROTECTED_NAMES = frozenset({".git", ".vscode", JOURNAL_DIR, *FILE_NAMES})
 
 
+#: What makes git take a directory for a repository of its own, whatever its name: a
+#: bare repository (``safe.bareRepository`` is ``all`` by default) is found by any ``git``
+#: run inside it, and its ``config`` runs code (``core.fsmonitor``).
+GIT_DIRECTORY_ENTRIES = frozenset({"HEAD", "objects", "refs"})
+
+
 def walk_protected(root: Path) -> list[Path]:
-    """Every path under ``root`` that :func:`protection` protects, as it is now (links
-    not followed; a protected directory is not entered). The whole tree is walked — a
-    bound would leave deeper repositories writable — by name and directory type alone,
-    without a ``stat`` per entry."""
+    """Every path under ``root`` that is protected, as it is now: by name
+    (:func:`protection`), or a directory git takes for a repository (it holds ``HEAD``,
+    ``objects`` and ``refs``). Links are not followed and a protected directory is not
+    entered. The whole tree is walked — a bound would leave deeper repositories writable
+    — by names and directory types alone, without a ``stat`` per entry."""
     found: list[Path] = []
     pending = [str(root)]
     while pending:
         directory = pending.pop()
         try:
-            with os.scandir(directory) as entries:
-                for entry in entries:
-                    if entry.name in PROTECTED_NAMES:
-                        found.append(Path(entry.path))
-                    elif entry.is_dir(follow_symlinks=False):
-                        pending.append(entry.path)
+            with os.scandir(directory) as listing:
+                entries = list(listing)
         except OSError:
             continue
+        if directory != str(root) and GIT_DIRECTORY_ENTRIES <= {e.name for e in entries}:
+            found.append(Path(directory))
+            continue
+        for entry in entries:
+            if entry.name in PROTECTED_NAMES:
+                found.append(Path(entry.path))
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
     return found
 
 
