@@ -306,7 +306,8 @@ def test_io_uring_is_refused_inside(work: Path, env) -> None:
 
 
 def test_the_overlay_layers_are_out_of_reach_inside(work: Path, env) -> None:
-    runs = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "sandbox-runs"
+    env = {**env, "XDG_CACHE_HOME": str(work.parent / "cache")}  # never the user's
+    runs = work.parent / "cache" / "tai" / "sandbox-runs"
     outside = work.parent / "outside" / "40000"
     outside.mkdir(parents=True)
     result = sandboxed(
@@ -316,6 +317,20 @@ def test_the_overlay_layers_are_out_of_reach_inside(work: Path, env) -> None:
     assert "Device or resource busy" in result.stderr or "Read-only" in result.stderr
     sandboxed("true", work, env)  # the next start removes stale layers
     assert outside.is_dir() and runs.is_dir() and not runs.is_symlink()
+
+
+def test_a_link_planted_for_the_overlay_layers_is_replaced_not_followed(work: Path, env) -> None:
+    env = {**env, "XDG_CACHE_HOME": str(work.parent / "cache")}
+    runs = work.parent / "cache" / "tai" / "sandbox-runs"
+    victim = work.parent / "backups" / "40000"
+    victim.mkdir(parents=True)
+    (victim / "db").write_text("precious\n")
+    runs.parent.mkdir(parents=True)
+    runs.symlink_to(victim.parent)  # as a run of an older tai could have left it
+    result = sandboxed("true", work, env)
+    assert result.returncode == 0, result.stderr
+    assert (victim / "db").read_text() == "precious\n"
+    assert runs.is_dir() and not runs.is_symlink()
 
 
 def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:

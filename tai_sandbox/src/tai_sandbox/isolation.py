@@ -26,10 +26,10 @@ import click
 
 from tai_core import BlockResult, IsolationError, hookimpl
 from tai_sandbox.paths import (
+    RUNS_DIR,
     WritableSet,
     activate,
     current,
-    RUNS_DIR,
     existing_protected,
     installation,
     named_protected,
@@ -211,10 +211,10 @@ def _end_strays() -> None:
     result is fed back; one left running could read what tai's own helpers (``go``,
     ``goimports``) carry later, through ``/proc``."""
     me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) not in (1, me):
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in (1, me):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(int(entry), signal.SIGKILL)
+                os.kill(int(entry.name), signal.SIGKILL)
 
 
 @hookimpl(wrapper=True)

@@ -42,6 +42,7 @@ protected name is found and removed by the sweep.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
@@ -216,6 +217,19 @@ def installation() -> list[Path]:
     return [path.resolve() for path in found if path.exists()]
 
 
+def _own_directory(path: Path) -> None:
+    """Make sure ``path`` is a real directory of tai's: made when missing, and a link or a
+    file in its place — which tai never makes there — replaced (never followed)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        path.mkdir(mode=0o700, parents=True)
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        path.unlink()
+        path.mkdir(mode=0o700)
+
+
 def writable_set(
     cwd: Path,
     config: Mapping[str, Any],
@@ -228,7 +242,7 @@ def writable_set(
     data_dir = user_data_dir(environ).expanduser()
     cache_dir = user_cache_dir(environ).expanduser()
     for directory in (data_dir / KEYS_DIR, cache_dir / BIN_DIR, cache_dir / RUNS_DIR):
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # so the sandbox can bind it
+        _own_directory(directory)  # so the sandbox can bind it
     data_dir, cache_dir = data_dir.resolve(), cache_dir.resolve()
     roots = [here, data_dir, cache_dir, *SCRATCH_ROOTS]
     go = go_writable_dirs() if go_dirs is None else go_dirs
@@ -315,7 +329,7 @@ def walk_protected(root: Path) -> list[Path]:
                 entries = list(listing)
         except OSError:
             continue
-        if directory != str(root) and GIT_DIRECTORY_ENTRIES <= {e.name for e in entries}:
+        if directory != str(root) and {e.name for e in entries} >= GIT_DIRECTORY_ENTRIES:
             found.append(Path(directory))
             continue
         for entry in entries:
