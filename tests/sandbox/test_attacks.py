@@ -13,12 +13,13 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from ..conftest import run_tai, tai_executable
+from ..processes import alive as _alive
+from ..processes import wait_for as _wait_for
 from .conftest import sandboxed
 
 pytestmark = pytest.mark.usefixtures("namespaces")
@@ -347,26 +348,6 @@ def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:
 
 
 # -- kill means stop ---------------------------------------------------------------------------
-
-
-def _alive(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def _wait_for(condition, what: str, limit: float = 20.0) -> None:
-    deadline = time.monotonic() + limit
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"still waiting for {what}")
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])

@@ -121,6 +121,16 @@ class RoundEnded:
 
 
 @attrs.frozen
+class ChangesWritten:
+    """A round's changes reached the disk (the flush is done): the files it wrote or
+    deleted, by path relative to the working directory."""
+
+    session_id: str
+    round: int
+    paths: tuple[str, ...]
+
+
+@attrs.frozen
 class TreeChanged:
     """The session tree after a write (the whole tree: it is immutable and cheap to share)."""
 
@@ -151,7 +161,8 @@ class RunFailed:
 
 @attrs.frozen
 class RunCancelled:
-    """The run was cancelled; nothing of the interrupted round was applied."""
+    """The run was cancelled: the interrupted round's changes were not applied unless a
+    :class:`ChangesWritten` of that round came before (its blocks were then stopped)."""
 
     session_id: str
     report: str = ""
@@ -176,6 +187,7 @@ Event: TypeAlias = (
     | UsageReported
     | Notice
     | RoundEnded
+    | ChangesWritten
     | TreeChanged
     | RunFinished
     | RunFailed

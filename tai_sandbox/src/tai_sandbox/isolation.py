@@ -42,6 +42,10 @@ INSIDE_VARIABLE = "TAI_IN_SANDBOX"
 DISABLE_VARIABLE = "TAI_NO_SANDBOX"
 NO_SANDBOX_FLAGS = ("-no-sandbox", "--no-sandbox")
 NO_NETWORK_FLAGS = ("-no-network", "--no-network")
+#: The default command's dry run: the working directory becomes a throwaway overlay.
+DRY_RUN_FLAGS = ("-no-apply", "--no-apply")
+#: Set inside a dry run to the working directory that is overlaid.
+DRY_RUN_VARIABLE = "TAI_DRY_RUN_OVERLAY"
 #: Go's caches for runs where the kernel refuses overlays (never read outside).
 PRIVATE_GO_DIR = "go-sandbox"
 _OPT_OUT_HINT = "run with -no-sandbox (or TAI_NO_SANDBOX=1) to run model output unsandboxed"
@@ -110,15 +114,17 @@ def _remove_tree(path: Path) -> None:
         shutil.rmtree(path, onerror=writable_again)
 
 
-def _layers(writable: WritableSet, cache: Path) -> tuple[Path, list[Any]]:
-    """This run's directory for overlay layers, and one layer per Go cache."""
+def _layers(writable: WritableSet, cache: Path, dry_run: bool) -> tuple[Path, list[Any]]:
+    """This run's directory for overlay layers, and one layer per Go cache — and for the
+    working directory itself in a dry run (its writes, flushes included, are dropped)."""
     from tai_sandbox._mounts import Layer
 
     runs = cache / RUNS_DIR
     _stale_runs(runs)
     run = runs / str(os.getpid())
     layers = []
-    for index, target in enumerate(writable.overlays):
+    targets = [writable.cwd] if dry_run else []
+    for index, target in enumerate([*targets, *writable.overlays]):
         target.mkdir(parents=True, exist_ok=True)
         upper, work = run / str(index) / "upper", run / str(index) / "work"
         upper.mkdir(parents=True, exist_ok=True)
@@ -164,7 +170,8 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         protected = existing_protected(writable, named)
         inventory = take(writable, named)
         cache = user_cache_dir().expanduser().resolve()
-        run, layers = _layers(writable, cache)
+        dry_run = any(word in DRY_RUN_FLAGS for word in _words(argv))
+        run, layers = _layers(writable, cache, dry_run)
     except OSError as error:
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
 
@@ -183,6 +190,15 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
     os.environ[INSIDE_VARIABLE] = "1"
     _entered.update(inventory=inventory, network=not network_cut(argv, config))
+    if dry_run:
+        refused_worktree = [p for p in refused_overlays if p.startswith(f"{writable.cwd}: ")]
+        if refused_worktree:
+            raise IsolationError(
+                f"a dry run (-no-apply) needs an overlay of the working directory, which the "
+                f"kernel refused ({refused_worktree[0]}); run without -no-apply"
+            )
+        os.environ[DRY_RUN_VARIABLE] = str(writable.cwd)
+        refused_overlays = [p for p in refused_overlays if p not in refused_worktree]
     if refused_overlays:
         os.environ.update(_private_go_caches(cache))
         _warn_once(

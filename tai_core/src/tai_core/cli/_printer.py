@@ -13,6 +13,7 @@ from typing import TextIO
 
 from tai_core.runtime import (
     BlockFinished,
+    ChangesWritten,
     Event,
     Notice,
     RoundStarted,
@@ -40,6 +41,9 @@ class Printer:
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None
+        #: What reached the disk, round by round, and the round running now.
+        self.written: dict[int, tuple[str, ...]] = {}
+        self.round = 0
 
     def _end_line(self) -> None:
         if self._line_open:
@@ -56,7 +60,10 @@ class Printer:
         elif isinstance(event, ThoughtReceived):
             if self.thoughts:
                 self.err.write(event.text)
+        elif isinstance(event, ChangesWritten):
+            self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
         elif isinstance(event, RoundStarted):
+            self.round = event.round
             if event.round > 1 or event.attempt > 1:
                 self._end_line()
                 self.err.write(f"--- round {event.round}, attempt {event.attempt} ---\n")
@@ -86,7 +93,19 @@ class Printer:
         if isinstance(event, RunFailed):
             self.err.write(f"tai: error: {event.message}\n")
         elif isinstance(event, RunCancelled):
-            self.err.write("tai: cancelled; nothing of the interrupted round was applied\n")
+            self.err.write(f"tai: cancelled; {self.cancelled_state()}\n")
+
+    def cancelled_state(self) -> str:
+        """Exactly what reached the disk before a cancel, for its last line."""
+        said = [
+            f"round {number}'s changes were written: {', '.join(paths)}"
+            for number, paths in sorted(self.written.items())
+        ]
+        if self.round in self.written:
+            said.append(f"round {self.round}'s blocks were stopped")
+        elif self.round:
+            said.append(f"nothing of round {self.round} was applied")
+        return "; ".join(said) or "nothing was applied"
 
     async def follow(self, subscription: Subscription, session_id: str) -> None:
         """Render events until the session's run has ended."""

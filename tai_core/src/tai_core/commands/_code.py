@@ -3,15 +3,24 @@
 Inside a Go module (the ``go`` context provider applies) the task runs as goal loops, each
 with context collected afresh; elsewhere the ``any`` provider's files give the context of
 one session of any-text generation. Either way the prompt comes from the same builder, the
-changes go to a file store flushed per successful round (or kept in memory with
-``-no-apply``, which then prints the diff it would have written), and ``-review`` ends the
-run with a review session over everything it changed.
+changes go to a file store flushed per successful round, and ``-review`` ends the run with a
+review session over everything it changed.
+
+A dry run (``-no-apply``) must not lie to the model: a test that passes against the
+unchanged tree says nothing about the change. So inside the sandbox a dry run is a real run
+in a throwaway overlay of the working directory (the sandbox mounts it and says so in
+``TAI_DRY_RUN_OVERLAY``): rounds flush, tests and commands see the changes, later loops see
+earlier loops' work, the final diff is their sum — and nothing reaches the user's tree.
+Without that overlay (``-no-sandbox``) the changes stay in memory and the kinds that run
+programs are switched off, so the model is told it cannot test instead of being told a
+stale tree passed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +45,11 @@ from tai_core.commands._session import (
 from tai_core.context import ContextError, ContextProvider, ContextRequest, hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.runtime import EventBus, Runtime
+
+#: Variable the sandbox sets to the working directory it overlays for a dry run.
+DRY_RUN_VARIABLE = "TAI_DRY_RUN_OVERLAY"
+#: Kinds that run programs against the tree: off in a dry run without an overlay.
+PROGRAM_KINDS = frozenset({"shell", "go-test"})
 
 THEORY_OF_CODING = """\
 You are changing a software project to accomplish the task at the end of this request. The \
@@ -112,8 +126,16 @@ class CodeRun:
         self.command = "go" if self.provider.name == "go" else "any"
         overrides = {"shell": True} if options.shell else {}
         self.config: Mapping[str, Any] = {**app.config.values, **overrides}
+        #: A dry run inside the sandbox's overlay: rounds flush, into the overlay.
+        self.overlaid = not options.apply and os.environ.get(DRY_RUN_VARIABLE) == str(
+            self.cwd.resolve()
+        )
+        self.flushes = options.apply or self.overlaid
         kinds = app.host.registry.block_kinds
-        self.disabled = frozenset(n for n, k in kinds.items() if not k.available(self.config))
+        self.disabled = frozenset(
+            n for n, k in kinds.items()
+            if not k.available(self.config) or (not self.flushes and n in PROGRAM_KINDS)
+        )  # fmt: skip
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
         is_writable = _writable(app)
@@ -160,11 +182,11 @@ class CodeRun:
             self.app.host, self.config, model or self.model, command=self.command,
             system=prompt.system, require_completion=True, cwd=self.cwd, workspace=workspace,
             handoff=self.handoff,
-            describe=describe_changes if self.options.apply else _pending_diff,
+            describe=describe_changes if self.flushes else _pending_diff,
         )  # fmt: skip
         setup = attrs.evolve(
             setup,
-            options=attrs.evolve(setup.options, disabled=self.disabled, flush=self.options.apply),
+            options=attrs.evolve(setup.options, disabled=self.disabled, flush=self.flushes),
         )
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
         printer = Printer(thoughts=self.flags.thoughts)
@@ -187,6 +209,12 @@ class CodeRun:
             status = exit_status_of(await self.session(task, ""))
         if status == 0 and self.options.review:
             status = await self._review(task)
+        if self.overlaid:
+            click.echo(
+                "tai: dry run (-no-apply): nothing was written to your working tree; the run "
+                "worked in a throwaway overlay of it",
+                err=True,
+            )
         return status
 
     async def _review(self, task: str) -> int:
@@ -205,7 +233,7 @@ class CodeRun:
 
         merged: dict[str, Change] = {}
         for store in self.stores:
-            changes = store.changes() if self.options.apply else store.pending()
+            changes = store.changes() if self.flushes else store.pending()
             for change in changes:
                 first = merged.get(change.path)
                 merged[change.path] = Change(change.path, first.old if first else change.old,

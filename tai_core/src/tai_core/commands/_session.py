@@ -4,7 +4,8 @@ The command-line side of the runtime for single-shot commands (``next``, the goa
 it resolves the model from flags and configuration, starts a session, submits the task,
 lets the :class:`~tai_core.cli._printer.Printer` render the events, and turns the run's
 ending into an exit status (0 done, 1 failed, 130 cancelled). Ctrl-C sends a ``Cancel``
-command: the stream stops at once and nothing of the interrupted round is applied.
+command: the stream stops at once, running blocks are killed, and the last line says
+exactly which rounds' changes reached the disk.
 """
 
 from __future__ import annotations
@@ -188,7 +189,12 @@ async def follow(
         else None
     )
     loop = asyncio.get_running_loop()
-    cancel = lambda: runtime.handle(Cancel(session_id))  # noqa: E731
+    cancelled: list[bool] = []
+
+    def cancel() -> None:
+        cancelled.append(True)
+        runtime.handle(Cancel(session_id))
+
     if sys.platform != "win32":
         loop.add_signal_handler(signal.SIGINT, cancel)
     try:
@@ -202,4 +208,9 @@ async def follow(
         subscription.close()
         if sys.platform != "win32":
             loop.remove_signal_handler(signal.SIGINT)
+            if cancelled:
+                # The run is ending with status 130; a Ctrl-C that arrives twice (from the
+                # terminal and forwarded by the sandbox's outer process) must not turn into
+                # a KeyboardInterrupt now.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
     return printer.outcome

@@ -20,6 +20,7 @@ import attrs
 
 from tai_core.blocks import Block, RunContext
 from tai_core.events import (
+    ChangesWritten,
     Notice,
     RoundEnded,
     RoundStarted,
@@ -283,10 +284,14 @@ class Pipeline:
         self, state: RunState, attempt: Attempt
     ) -> tuple[RunState, list[str] | None]:
         if self.options.flush and state.workspace is not None and hasattr(state.workspace, "flush"):
+            pending = getattr(state.workspace, "pending", tuple)  # a workspace may not list
+            written = tuple(change.path for change in pending())
             try:
                 state = attrs.evolve(state, workspace=state.workspace.flush())
             except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
                 raise RunError(f"writing the round's changes failed: {error}") from None
+            if written:
+                self.emit(ChangesWritten(self.options.session_id, state.round, written))
         applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
         dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
         valid, invalid = self._validate(
