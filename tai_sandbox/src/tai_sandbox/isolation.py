@@ -6,6 +6,11 @@ sandbox lets them write), a ``tai_run_block`` wrapper that sweeps protected path
 by a block (``_sweep``), ``tai_block_process`` (the network cut, ``_netless``), the global
 flags ``-no-sandbox`` and ``-no-network``, and the command ``tai sandbox`` (``run`` a
 command inside the sandbox tai would use here; list the writable and protected ``paths``).
+
+A dry run of the default command (``-no-apply``) gets the working directory itself as an
+overlay whose writes are dropped (``TAI_DRY_RUN_OVERLAY`` says so to the command): the run
+flushes, tests and commands see its changes, and the user's tree is never written. Where
+the kernel refuses that overlay the dry run stops (fail closed) rather than write for real.
 """
 
 from __future__ import annotations
