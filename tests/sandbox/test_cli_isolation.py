@@ -31,3 +31,19 @@ from tai_core.plugins import PluginHost
 def test_model_commands_are_isolated(host: PluginHost, args: list[str], isolated: bool) -> None:
     assert host.cli is not None
     assert runs_model_output(host.cli, args) is isolated
+
+
+@pytest.mark.parametrize(
+    ("args", "dry"),
+    [
+        (["code", "-no-apply", "chat", "x"], True),
+        (["-p", "no:memory", "code", "--no-apply", "-model", "m", "chat", "x"], True),
+        (["code", "chat", "x"], False),
+        (["patch", "-no-apply"], False),
+        (["sandbox", "run", "--", "code", "-no-apply"], False),
+    ],
+)
+def test_only_the_default_command_dry_runs_in_an_overlay(args: list[str], dry: bool) -> None:
+    from tai_sandbox.isolation import dry_run
+
+    assert dry_run(args) is dry

@@ -79,6 +79,22 @@ def _opted_out(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _subcommand(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs (the default command is named by then: ``code``)."""
+    words = iter(_words(argv))
+    for word in words:
+        if word in ("-p", "--plugin"):
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def dry_run(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` is a dry run of the default command (``tai code -no-apply``)."""
+    return _subcommand(argv) == "code" and any(w in DRY_RUN_FLAGS for w in _words(argv))
+
+
 def network_cut(argv: Sequence[str], config: Mapping[str, Any]) -> bool:
     """Whether the programs of blocks run without network (``-no-network``, or
     ``sandbox_network = false``)."""
@@ -175,8 +191,8 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         protected = existing_protected(writable, named)
         inventory = take(writable, named)
         cache = user_cache_dir().expanduser().resolve()
-        dry_run = any(word in DRY_RUN_FLAGS for word in _words(argv))
-        run, layers = _layers(writable, cache, dry_run)
+        dry = dry_run(argv)
+        run, layers = _layers(writable, cache, dry)
     except OSError as error:
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
 
@@ -195,7 +211,7 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
     os.environ[INSIDE_VARIABLE] = "1"
     _entered.update(inventory=inventory, network=not network_cut(argv, config))
-    if dry_run:
+    if dry:
         refused_worktree = [p for p in refused_overlays if p.startswith(f"{writable.cwd}: ")]
         if refused_worktree:
             raise IsolationError(
