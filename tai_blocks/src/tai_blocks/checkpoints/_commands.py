@@ -68,7 +68,7 @@ def undo_command(app: Any, round_number: int | None) -> None:
     edited after the run ended are kept and named. Ignored files and files over
     checkpoint_max_file_bytes are never touched.
     """
-    from tai_blocks.checkpoints._restore import restore
+    from tai_blocks.checkpoints._restore import now_of, restore
     from tai_core.store import PathError, PathGuard, host_policy
 
     config = app.config.values if app is not None else {}
@@ -90,8 +90,11 @@ def undo_command(app: Any, round_number: int | None) -> None:
 
     try:
         wanted = store.manifest(target["manifest"])
-        now = store.scan(max_file_bytes(config))
-        end = store.manifest(ends[-1]["manifest"]) if ends else now
+        if ends:
+            end = store.manifest(ends[-1]["manifest"])
+            now = now_of(store.root, wanted, end)
+        else:
+            end = now = store.scan(max_file_bytes(config))
         outcome = restore(store, wanted, end, now, check)
     except (StoreError, OSError) as error:
         _fail(f"undo failed: {error}")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import attrs
 
-from tai_blocks.checkpoints._scan import Entry, Manifest
+from tai_blocks.checkpoints._scan import Entry, Manifest, entry_of
 from tai_blocks.checkpoints._store import CheckpointStore, StoreError
 
 
@@ -36,9 +36,16 @@ class Outcome:
 
 
 def plan(target: Manifest, end: Manifest, now: Manifest) -> tuple[list[str], list[str]]:
-    """The paths to set back to the target, and those edited after the run (kept)."""
+    """The paths to set back to the target, and those edited after the run (kept).
+
+    Only paths where the target and the run's end differ can need anything: where they
+    agree, the path is either as both left it or was edited by the user, and kept. So
+    ``now`` need only hold those paths (:func:`now_of`), not a scan of the whole tree.
+    """
     change, kept = [], []
     for path in sorted(target.keys() | end.keys() | now.keys()):
+        if target.get(path) == end.get(path):
+            continue
         current = now.get(path)
         if current == target.get(path):
             continue
@@ -47,6 +54,17 @@ def plan(target: Manifest, end: Manifest, now: Manifest) -> tuple[list[str], lis
         else:
             change.append(path)
     return change, kept
+
+
+def now_of(root: Path, target: Manifest, end: Manifest) -> Manifest:
+    """The entries now of the paths the run changed (where ``target`` and ``end`` differ)."""
+    now: Manifest = {}
+    for path in target.keys() | end.keys():
+        if target.get(path) != end.get(path):
+            found = entry_of(root / path)
+            if found is not None:
+                now[path] = found
+    return now
 
 
 def restore(

@@ -146,6 +146,20 @@ class Scanner:
         return (digest, stat.S_IMODE(info.st_mode), link), row
 
 
+def entry_of(path: Path) -> Entry | None:
+    """The entry ``path`` has now (``None`` when it is missing or not a file or link),
+    hashed without storing anything."""
+    try:
+        info = path.lstat()
+        link = stat.S_ISLNK(info.st_mode)
+        if not (link or stat.S_ISREG(info.st_mode)):
+            return None
+        data = os.fsencode(path.readlink()) if link else path.read_bytes()
+    except OSError:
+        return None
+    return digest_of(data), stat.S_IMODE(info.st_mode), link
+
+
 def _read(path: str) -> bytes:
     return Path(path).read_bytes()
 
