@@ -447,3 +447,41 @@ def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
 
     Where it may be implemented: the sandbox distribution; policy plugins.
     """
+
+
+# ---------------------------------------------------------------------------------------
+# Checkpoints (called by the pipeline)
+# ---------------------------------------------------------------------------------------
+
+
+@hookspec
+def tai_checkpoint(
+    root: str, session_id: str, round_number: int, reason: str, config: Mapping[str, Any]
+) -> None:
+    """Record the working tree as it is now, so that ``tai undo`` can bring it back.
+
+    Called by the pipeline with ``reason``:
+
+    * ``"write"`` — right before a round's changes are flushed to disk (only when the
+      round has changes to write);
+    * ``"run"`` — right before the first block of a round whose kind starts programs
+      (:attr:`tai_core.blocks.BlockKind.runs_programs`: ``shell``, ``go-test``), after
+      that round's flush;
+    * ``"end"`` — when the run ends (done, failed or cancelled): the tree as the run left
+      it, which tells ``tai undo`` the edits made after the run from the run's own.
+
+    Synchronous: the pipeline waits, since the point is to record the tree before it
+    changes. An implementation must not fail the run: it reports its own problems (a
+    warning) and returns.
+
+    :param root: the working directory (its real path is the key of its checkpoints).
+    :param session_id: the id of the session (the run) the checkpoint belongs to.
+    :param round_number: the round about to write or run programs (for ``"end"``: the
+        last round).
+    :param reason: ``"write"``, ``"run"`` or ``"end"``.
+    :param config: the merged configuration of the run (``checkpoint_max_file_bytes``).
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: the checkpoint plugin (``checkpoints`` in tai-blocks);
+    plugins that keep the tree elsewhere (a VCS snapshot, a backup service).
+    """

@@ -8,6 +8,15 @@ is shell code and checked as such (a value only known at run time is refused).
 Configuration given on the command line (``-c``, ``--config-env``, ``GIT_CONFIG_KEY_n``)
 that loads code or configuration from elsewhere — ``core.hooksPath``, ``include.path``,
 ``includeIf.*`` — is refused outright: nothing here can see what it loads.
+
+What destroys what no checkpoint holds is refused too: force-pushes (shared history),
+``git stash drop``/``clear`` and ``git branch -D`` (history that lives only in ``.git``,
+which checkpoints never include), and ``git clean`` with ``-x``/``-X`` (ignored files,
+which checkpoints leave out: ``.env``, local builds). What only changes the working tree
+— ``git checkout -- .``, ``git restore .``, ``git reset --hard``, ``git clean -fd`` — is
+allowed: a checkpoint precedes every round of shell blocks, so ``tai undo`` brings the
+files back (and inside the sandbox ``.git`` is read-only, so the index and refs cannot
+move at all).
 """
 
 from __future__ import annotations
@@ -139,6 +148,29 @@ def _push(checker: Checker, name: str, rest: list[str]) -> None:
             checker.refuse(f"{name} push {arg} is a force-push, which rewrites shared history")
 
 
+def _short_flags(rest: list[str]) -> set[str]:
+    """The letters of the short options in ``rest`` (``-fdx`` gives ``f``, ``d``, ``x``)."""
+    return {
+        char for arg in rest if arg[:1] == "-" and arg[1:2] not in ("-", "") for char in arg[1:]
+    }
+
+
+def _history(checker: Checker, name: str, command: str, rest: list[str]) -> None:
+    """Refuse what destroys history or files that no checkpoint holds."""
+    short = _short_flags(rest)
+    if command == "stash" and rest[:1] in (["drop"], ["clear"]):
+        checker.refuse(f"{name} stash {rest[0]} destroys stashed work, which lives only in .git")
+    elif command == "branch":
+        deletes = "d" in short or "--delete" in rest
+        forced = "f" in short or "--force" in rest
+        if "D" in short or (deletes and forced):
+            checker.refuse(f"{name} branch -D deletes a branch with its unmerged commits")
+    elif command == "clean":
+        dry = "n" in short or "--dry-run" in rest
+        if not dry and {"x", "X"} & short:
+            checker.refuse(f"{name} clean -x deletes ignored files, which checkpoints do not keep")
+
+
 def _config(checker: Checker, name: str, rest: list[str], scope: Scope) -> None:
     options, operands = split_arguments(rest)
     elsewhere = {"--global", "--system", "--file", "-f", "--blob"} & set(options)
@@ -174,4 +206,5 @@ def git(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         _push(checker, name, rest)
     elif command == "config":
         _config(checker, name, rest, scope)
+    _history(checker, name, command, rest)
     _runners(checker, command, rest, scope)

@@ -36,6 +36,7 @@ class GoTestKind(BlockKind):
     name = "go-test"
     params = TREE_PARAMS
     triggers_round = True
+    runs_programs = True
     max_rounds = 10
     commands = CODE_COMMANDS
     prompt_section = """\

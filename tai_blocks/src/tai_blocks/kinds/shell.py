@@ -59,6 +59,7 @@ class ShellKind(BlockKind):
     name = "shell"
     params = TREE_PARAMS
     triggers_round = True
+    runs_programs = True
     max_rounds = 50
     commands = frozenset({"go", "any", "ai"})
     prompt_section = """\

@@ -91,6 +91,8 @@ CONFIG_SCHEMA: Schema = {
     "disabled_plugins": "strs",
     "protected_paths": "strs",
     "sandbox_network": bool,
+    # Files larger than this many bytes are left out of checkpoints (tai undo).
+    "checkpoint_max_file_bytes": int,
     "shell_environment": (
         "table",
         {"exclude": "strs", "include_only": "strs", "set": "map", "keep_secrets": bool},

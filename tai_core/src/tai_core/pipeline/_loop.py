@@ -133,7 +133,16 @@ class Pipeline:
         except RunError as error:
             self._event(state, str(error), event="error")
             raise RunFailure(str(error), usage_table(state.usage_rows)) from None
+        finally:
+            self._checkpoint(state.round, "end")
         return RunResult(state, usage_table(state.usage_rows))
+
+    def _checkpoint(self, round_no: int, reason: str) -> None:
+        """Let the checkpoint plugin record the tree (``tai_checkpoint``) for ``tai undo``."""
+        self.hook.tai_checkpoint(
+            root=str(self.context.cwd), session_id=self.options.session_id,
+            round_number=round_no, reason=reason, config=self.context.config,
+        )  # fmt: skip
 
     async def _round(self, state: RunState) -> tuple[RunState, list[str] | None]:
         """One round with its retries; returns the state after it and the next round's
@@ -284,8 +293,10 @@ class Pipeline:
         self, state: RunState, attempt: Attempt
     ) -> tuple[RunState, list[str] | None]:
         if self.options.flush and state.workspace is not None and hasattr(state.workspace, "flush"):
-            pending = getattr(state.workspace, "pending", tuple)  # a workspace may not list
-            written = tuple(change.path for change in pending())
+            pending = getattr(state.workspace, "pending", None)  # a workspace may not list
+            written = tuple(change.path for change in pending()) if pending else ()
+            if pending is None or written:
+                self._checkpoint(state.round, "write")
             try:
                 state = attrs.evolve(state, workspace=state.workspace.flush())
             except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
@@ -382,8 +393,12 @@ class Pipeline:
     ) -> tuple[RunState, list[str]]:
         results: list[str] = []
         counted: set[str] = set()
+        checkpointed = False
         for block in self.executor.in_order(blocks):
             kind = self.kinds[block.kind]
+            if getattr(kind, "runs_programs", False) and not checkpointed:
+                checkpointed = True
+                self._checkpoint(state.round, "run")
             if block.kind not in counted:
                 counted.add(block.kind)
                 used = state.kind_rounds.get(block.kind, 0) + 1

@@ -1,0 +1,163 @@
+"""Checkpoints and ``tai undo`` on real runs: a run's model wipes, edits and creates
+files through change and shell blocks (inside the sandbox), and ``tai undo`` brings the
+tree back without overwriting what the user edited after the run."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ..conftest import run_tai
+from ..sandbox.conftest import namespaces_refused
+
+
+def replay(root: Path, *replies: str) -> None:
+    """The transcript of a run, inside the working directory (the sandbox hides /tmp)."""
+    (root / ".model.replay").write_text("".join(f"@@@ reply\n{reply}" for reply in replies))
+
+
+def change(path: str, text: str) -> str:
+    return f'<<甲乙 change(op="WRITE", file-path="{path}")\n{text}甲乙\n'
+
+
+def shell(command: str) -> str:
+    return f"<<甲乙 shell\n{command}\n甲乙\n"
+
+
+DONE = "Done.\n<<丙丁 summary\n- done\n丙丁\n"
+
+
+def run(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    result = run_tai("-shell", "-model", "replay:.model.replay", "chat", "go", cwd=root, env=env)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+@pytest.fixture
+def env(isolated_env: dict[str, str]) -> dict[str, str]:
+    if namespaces_refused():
+        return {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    return isolated_env
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "work"
+    (root / "src" / "deep").mkdir(parents=True)
+    (root / "a.txt").write_text("alpha\n")
+    (root / "src" / "main.py").write_text("print('hi')\n")
+    (root / "src" / "deep" / "data.bin").write_bytes(bytes(range(256)))
+    (root / "run.sh").write_text("echo run\n")
+    (root / "run.sh").chmod(0o755)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.parts and path.name != ".model.replay"
+    }
+
+
+def test_undo_brings_back_a_tree_a_shell_block_wiped(tree: Path, env) -> None:
+    before = snapshot(tree)
+    replay(
+        tree,
+        "Wiping.\n" + change("wipe.sh", "rm -rf a.txt src run.sh\n") + shell("sh wipe.sh"),
+        DONE,
+    )
+    run(tree, env)
+    assert not (tree / "src").exists() and (tree / "wipe.sh").exists()
+    result = run_tai("undo", cwd=tree, env=env)
+    assert result.returncode == 0, result.stderr
+    assert snapshot(tree) == before
+    assert (tree / "run.sh").stat().st_mode & 0o777 == 0o755
+    assert "removed wipe.sh" in result.stdout and "restored src/main.py" in result.stdout
+    assert (tree / ".git" / "HEAD").exists()  # the user's repository is untouched
+
+
+def test_edits_made_after_the_run_are_kept_and_named(tree: Path, env) -> None:
+    replay(tree, "Editing.\n" + change("a.txt", "by the run\n") + change("b.txt", "new\n") + DONE)
+    run(tree, env)
+    (tree / "a.txt").write_text("by the user\n")
+    result = run_tai("undo", cwd=tree, env=env)
+    assert result.returncode == 1
+    assert (tree / "a.txt").read_text() == "by the user\n"
+    assert not (tree / "b.txt").exists()
+    assert "kept a.txt: edited after the run ended" in result.stdout
+
+
+def test_undo_to_before_a_round(tree: Path, env) -> None:
+    replay(
+        tree,
+        "One.\n" + change("one.txt", "1\n") + shell("echo ok"),
+        "Two.\n" + change("two.txt", "2\n") + shell("rm a.txt"),
+        DONE,
+    )
+    run(tree, env)
+    listing = run_tai("checkpoints", cwd=tree, env=env)
+    assert listing.returncode == 0
+    assert "before writing" in listing.stdout and "before programs" in listing.stdout
+    result = run_tai("undo", "-round", "2", cwd=tree, env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tree / "one.txt").exists() and not (tree / "two.txt").exists()
+    assert (tree / "a.txt").read_text() == "alpha\n"
+    missing = run_tai("undo", "-round", "9", cwd=tree, env=env)
+    assert missing.returncode == 2 and "no checkpoint at or after round 9" in missing.stderr
+
+
+def test_ignored_and_large_files_are_left_alone(tree: Path, env) -> None:
+    (tree / ".gitignore").write_text("*.log\n")
+    (tree / "debug.log").write_text("log\n")
+    (tree / "big.dat").write_bytes(b"x" * 2000)
+    (tree / "tai.toml").write_text("checkpoint_max_file_bytes = 1000\n")
+    script = "rm debug.log big.dat; echo made > new.log; head -c 3000 /dev/zero > huge.dat\n"
+    replay(tree, "Go.\n" + change("w.sh", script) + shell("sh w.sh"), DONE)
+    run(tree, env)
+    result = run_tai("undo", cwd=tree, env=env)
+    assert result.returncode == 0, result.stderr
+    assert not (tree / "debug.log").exists() and not (tree / "big.dat").exists()
+    assert (tree / "new.log").exists() and (tree / "huge.dat").exists()
+    assert not (tree / "w.sh").exists()
+
+
+def test_without_checkpoints_undo_says_why(tmp_path: Path, isolated_env) -> None:
+    result = run_tai("undo", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert "no checkpoints of" in result.stderr
+    assert "no checkpoints of" in run_tai("checkpoints", cwd=tmp_path, env=isolated_env).stdout
+
+
+@pytest.mark.parametrize(
+    "command", ["git checkout -- .", "git restore .", "git reset --hard", "git clean -fd"]
+)
+def test_working_tree_resets_are_undone(tree: Path, env, command: str) -> None:
+    subprocess.run(["git", "-C", str(tree), "add", "-A"], check=True)
+    subprocess.run(
+        ["git", "-C", str(tree), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"],
+        check=True,
+    )
+    (tree / "a.txt").write_text("uncommitted work\n")
+    (tree / "untracked.txt").write_text("not yet added\n")
+    before = snapshot(tree)
+    replay(tree, "Reset.\n" + shell(command), DONE)
+    run(tree, env)
+    assert run_tai("undo", cwd=tree, env=env).returncode == 0
+    assert snapshot(tree) == before
+
+
+def test_a_damaged_store_is_refused_not_restored(tree: Path, env, isolated_env) -> None:
+    replay(tree, "Go.\n" + change("a.txt", "changed\n") + DONE)
+    run(tree, env)
+    objects = Path(isolated_env["TAI_DATA_DIR"]) / "checkpoints"
+    for path in objects.rglob("objects/*/*"):
+        if path.read_bytes() == b"alpha\n":
+            path.write_bytes(b"planted\n")
+    result = run_tai("undo", cwd=tree, env=env)
+    assert result.returncode == 1
+    assert "was altered" in result.stdout
+    assert (tree / "a.txt").read_text() == "changed\n"
