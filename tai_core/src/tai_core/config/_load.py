@@ -147,18 +147,16 @@ def read_file(path: Path) -> dict[str, Any]:
     """One configuration file, checked against the schema, aliases resolved."""
     import tomllib
 
+    from tai_core.textfile import NotUTF8Error, decode_utf8
+
     try:
         data = path.read_bytes()
     except OSError as error:
         raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ConfigError(
-            f"{path}: line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); "
-            "TOML files are UTF-8"
-        ) from None
+        raw = tomllib.loads(decode_utf8(data, str(path)))
+    except NotUTF8Error as error:
+        raise ConfigError(f"{error}; TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
     return _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)

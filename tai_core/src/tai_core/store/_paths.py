@@ -136,19 +136,19 @@ class PathGuard:
         joined = os.path.normpath(self.root / raw)
         if len(os.fsencode(joined)) > PATH_MAX:
             raise PathError(
-                f"{shown(raw)}: path too long ({len(os.fsencode(joined))} bytes with the "
+                f"{shown_path(raw)}: path too long ({len(os.fsencode(joined))} bytes with the "
                 f"working directory; the limit is {PATH_MAX})"
             )
         if not _inside(joined, root):
-            raise PathError(f"{shown(raw)}: escapes the working directory {root}")
+            raise PathError(f"{shown_path(raw)}: escapes the working directory {root}")
         real = os.path.realpath(joined)
         if not _inside(real, root):
             raise PathError(
-                f"{shown(raw)}: resolves to {shown(real)}, outside the working directory "
+                f"{shown_path(raw)}: resolves to {shown_path(real)}, outside the working directory "
                 "(through a symbolic link)"
             )
         if real == root:
-            raise PathError(f"{shown(raw)}: names the working directory itself, not a file")
+            raise PathError(f"{shown_path(raw)}: names the working directory itself, not a file")
         return Path(os.path.relpath(real, root)).as_posix()
 
     def check(self, key: str, operation: str) -> None:
@@ -166,7 +166,7 @@ class PathGuard:
                 raise PathError(f"{key}: {operation} refused by the path policy: {answer[1]}")
 
 
-def shown(path: str) -> str:
+def shown_path(path: str) -> str:
     """``path`` as a message shows it: printable (``repr`` when it holds control characters
     or undecodable bytes) and cut to a readable length."""
     text = path if path.isprintable() else repr(path)[1:-1]
@@ -177,15 +177,17 @@ def _check_name(path: str) -> None:
     """Refuse a path no file system takes: a NUL byte, characters that have no bytes, a
     segment longer than :data:`NAME_MAX` bytes (``PATH_MAX`` is checked once joined)."""
     if "\0" in path:
-        raise PathError(f"{shown(path)}: a file name cannot contain a NUL byte")
+        raise PathError(f"{shown_path(path)}: a file name cannot contain a NUL byte")
     try:
         data = os.fsencode(path)
     except UnicodeError:
-        raise PathError(f"{shown(path)}: not a valid file name (unencodable characters)") from None
+        raise PathError(
+            f"{shown_path(path)}: not a valid file name (unencodable characters)"
+        ) from None
     longest = max(len(part) for part in data.split(b"/"))
     if longest > NAME_MAX:
         raise PathError(
-            f"{shown(path)}: file name too long ({longest} bytes; the limit is {NAME_MAX})"
+            f"{shown_path(path)}: file name too long ({longest} bytes; the limit is {NAME_MAX})"
         )
 
 
