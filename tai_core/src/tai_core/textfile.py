@@ -32,3 +32,13 @@ def read_utf8(path: Path) -> str:
     """The text of the file ``path`` (see :func:`decode_utf8`); ``OSError`` when it cannot
     be read."""
     return decode_utf8(path.read_bytes(), str(path))
+
+
+def is_utf8(text: str) -> bool:
+    """True when ``text`` (a file name, say) can be written as UTF-8: no lone surrogates,
+    which is how Python gives the undecodable bytes of a name."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
