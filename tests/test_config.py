@@ -78,7 +78,27 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
         ('[[generators]]\nname = "a"\nbase = "x"\n', "unknown key 'generators[0].base'"),
         ("model = 3\n", "key 'model' must be a string, not int"),
         ("shell = 1\n", "key 'shell' must be true or false, not int"),
-        ("max_tokens = true\n", "key 'max_tokens' must be an integer, not bool"),
+        ("max_tokens = true\n", "key 'max_tokens' must be a positive integer, not bool"),
+        ("max_tokens = 0\n", "key 'max_tokens' must be a positive integer, not 0"),
+        ("max_context_bytes = -1\n", "key 'max_context_bytes' must be a positive integer, not -1"),
+        (
+            "ingest_max_bytes = 1.5\n",
+            "key 'ingest_max_bytes' must be a positive integer, not float",
+        ),
+        ("shell_timeout = inf\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
+        ("shell_timeout = -5\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
+        ("shell_timeout = nan\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
+        ("go_test_timeout = 0\n", "key 'go_test_timeout' must be a finite number of seconds"),
+        (
+            'shell_timeout = "5"\n',
+            "key 'shell_timeout' must be a finite number of seconds above 0, not str",
+        ),
+        (
+            '[[generators]]\nname = "a"\nread_timeout = -inf\n',
+            "key 'generators[0].read_timeout' must be a finite number of seconds above 0",
+        ),
+        ('[[generators]]\nname = "a"\ntemperature = -1\n', "key 'generators[0].temperature'"),
+        ("durable = 1\n", "key 'durable' must be true or false, not int"),
         ("disabled_plugins = [1]\n", "key 'disabled_plugins' must be a list of strings"),
         ("generators = 3\n", "key 'generators' must be a list of tables, not int"),
         ("model = \n", "invalid TOML"),
@@ -91,6 +111,32 @@ def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: s
         load_config(layout["cwd"], env_for(layout))
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'model = "\xff"\n', "line 1: not UTF-8 text (byte 0xff)"),
+        (b'model = "a"\n\n# caf\xe9\n', "line 3: not UTF-8 text (byte 0xe9)"),
+    ],
+)
+def test_non_utf8_names_file_and_line(layout: dict[str, Path], data: bytes, message: str) -> None:
+    path = layout["cwd"] / "tai.toml"
+    path.write_bytes(data)
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value).endswith(f"tai.toml: {message}; TOML files are UTF-8")
+
+
+def test_ranges_accept_their_edges(layout: dict[str, Path]) -> None:
+    (layout["cwd"] / "tai.toml").write_text(
+        "shell_timeout = 0.5\nmax_context_bytes = 1\ntemperature = 0\ndurable = false\n"
+        '[[generators]]\nname = "a"\nmax_thinking_tokens = 0\n'
+    )
+    values = load_config(layout["cwd"], env_for(layout)).values
+    assert values["shell_timeout"] == 0.5 and values["max_context_bytes"] == 1
+    assert values["temperature"] == 0.0 and values["durable"] is False
+    assert values["generators"][0]["max_thinking_tokens"] == 0
 
 
 def test_numbers_accept_integers(layout: dict[str, Path]) -> None:

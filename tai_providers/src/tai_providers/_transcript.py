@@ -101,10 +101,17 @@ def _text(lines: list[str]) -> str:
 
 def parse(path: Path) -> tuple[ScriptedReply, ...]:
     """The replies of the transcript at ``path``."""
+    from tai_core.textfile import NotUTF8Error, read_utf8
+
     try:
-        lines = path.read_text("utf-8").splitlines(keepends=True)
-    except (OSError, UnicodeDecodeError) as error:
-        raise TranscriptError(f"{path}: cannot read the transcript: {error}") from error
+        # Split at \n only: a reply's \r (and \f, \x1c, U+2028, which splitlines also
+        # splits at) is the reply's text, to reach the parser as a model would send it.
+        lines = read_utf8(path).split("\n")
+    except NotUTF8Error as error:
+        raise TranscriptError(f"{error}: a transcript is UTF-8") from None
+    except OSError as error:
+        raise TranscriptError(f"{path}: cannot read the transcript: {error.strerror}") from None
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
     replies: list[ScriptedReply] = []
     body: list[str] = []
     for number, line in enumerate(lines, 1):

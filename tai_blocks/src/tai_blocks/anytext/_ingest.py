@@ -29,6 +29,7 @@ from tai_blocks.anytext._fetch import fetch
 from tai_blocks.anytext._text import decode_text, read_data
 from tai_blocks.anytext._walk import Ignores, PatternError, Walker, shown_path
 from tai_core.context import SecretCheck, hook_check
+from tai_core.store import shown_path as shown_path_text
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
@@ -170,6 +171,8 @@ def _answer(request: Element, context: RunContext) -> tuple[bool, str]:
             return _fetch(request, context.config)
     except Refused as refusal:
         return False, f"[error: {refusal}]"
+    except OSError as error:  # a name or path too long for the file system, a loop of links
+        return False, f"[error: {shown_path_text(target)}: {error.strerror}]"
     return False, f"[error: unknown request <{request.tag}>; use <file>, <glob> or <fetch>]"
 
 

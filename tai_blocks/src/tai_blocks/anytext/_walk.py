@@ -14,7 +14,8 @@ file (taken even when ignored: it was asked for by name) or a directory to walk.
 is never entered. Symbolic links are followed, except a link to a directory inside the
 tree being walked (its files are shown once, under their own path — this also ends every
 cycle through an ancestor); a directory outside already walked (by device and inode) is
-not walked again, which ends cycles out there; broken links are skipped. Results come
+not walked again, which ends cycles out there; broken links are skipped, and so are names
+that are not UTF-8 (no prompt can carry them). Results come
 sorted by their shown path, whatever order the file system lists entries in.
 """
 
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
+from tai_core.textfile import is_utf8
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -165,8 +168,8 @@ class Walker:
         except OSError:
             return
         for path in paths:
-            if path.name == ".git":
-                continue
+            if path.name == ".git" or not is_utf8(path.name):
+                continue  # a name not UTF-8 cannot be shown to a model or named back
             try:
                 info = path.stat()
             except OSError:

@@ -14,9 +14,9 @@ from pathlib import Path
 from tai_blocks.changes._error_log import try_error_log
 from tai_blocks.changes._format import FormatError, format_go
 from tai_blocks.changes._go_edit import ADD_OPS, GoEditError, edit_go, valid_go
-from tai_blocks.changes._text import TextEditError, edit_edge, edit_text
+from tai_blocks.changes._text import TextEditError, edit_edge, edit_text, line_end
 from tai_core import Block
-from tai_core.store import ApplyError, FileStore, StoreError
+from tai_core.store import ApplyError, FileStore, StoreError, shown_path
 
 GO_DECL_OPS = ("MODIFY", *ADD_OPS, "DELETE")
 TEXT_OPS = ("REPLACE", "INSERT_BEFORE", "INSERT_AFTER")
@@ -36,8 +36,10 @@ class ChangeError(ApplyError):
         super().__init__(self._message())
 
     def _message(self) -> str:
-        what = " ".join(part for part in (self.op or "change", self.target) if part)
-        text = f"{what} in {self.file}: {self.reason}" if self.file else f"{what}: {self.reason}"
+        parts = (self.op or "change", shown_path(self.target) if self.target else "")
+        what = " ".join(part for part in parts if part)
+        where = shown_path(self.file)
+        text = f"{what} in {where}: {self.reason}" if self.file else f"{what}: {self.reason}"
         return text + (f" (details in {self.log})" if self.log else "")
 
     def logged(
@@ -126,7 +128,7 @@ def _apply(store: FileStore, block: Block) -> FileStore:
         if op == "DELETE" and target == "*":
             return store.delete(path)
         if op == "WRITE":
-            text = block.body + "\n" if block.body else ""
+            text = block.body + line_end(block.body) if block.body else ""
             return store.write(
                 path, valid_go(text.encode("utf-8", "surrogateescape")) if is_go(key) else text
             )

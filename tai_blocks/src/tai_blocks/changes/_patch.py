@@ -126,20 +126,28 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     a crash-atomic write), one line is printed per applied block, and the applied blocks
     are removed from FILE. On an error, what was applied before it is kept and written,
     the error is printed and the exit status is 1: running the command again continues.
+    FILE must be UTF-8 (else nothing is applied, exit status 1); bodies are written byte
+    for byte, \r included. `durable = false` in tai.toml skips syncing to the disk.
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
     written: the unified diff the blocks would make is printed instead.
     """
     from tai_core.store import FileStore, PathError, StoreError, host_policy
+    from tai_core.textfile import NotUTF8Error, read_utf8
 
     path = Path(file)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path)  # bytes as they are: a body's \r stays
+    except NotUTF8Error as error:
+        raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
+    except ValueError:  # a NUL byte in the name
+        raise click.ClickException(f"cannot read {file!r}: a file name cannot hold NUL") from None
     fresh = FileStore.open(
         Path.cwd(),
         protected=app.config.get("protected_paths", []),
         policy=host_policy(app.host),
+        durable=app.config.get("durable", True),
     )
     store, applied, touched, error = _apply_all(fresh, app.host, text)
     store, applied, finish_error = _finish(fresh, store, applied, touched)
@@ -164,7 +172,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
             click.echo(f"Error: {failure}", err=True)
             sys.exit(1)
         if not inside:
-            path.write_text(remainder, encoding="utf-8")
+            path.write_bytes(remainder.encode("utf-8"))
     for block in applied:
         click.echo(f"Applied {_summary(block)}")
     if error:

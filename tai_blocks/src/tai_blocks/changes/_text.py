@@ -5,6 +5,11 @@ occurrences means the model's picture of the file is wrong, several mean the edi
 ambiguous, and guessing in either case would put text where nobody asked for it. Bodies
 arrive stripped (the block parser strips them), so an inserted body is put on lines of its
 own: a newline is added between it and the anchor unless one is already there.
+
+Bodies keep their bytes, ``\r`` included. The parser's strip takes the body's last line
+ending with it, so the one put back is the body's own: ``\r\n`` when its lines end so
+(:func:`line_end`), and a WRITE of a body written with ``\r\n`` writes ``\r\n``
+throughout. A one-line body carries no line ending to go by and gets ``\n``.
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ class TextEditError(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def line_end(body: str) -> str:
+    """The line ending ``body`` uses: ``\r\n`` when its lines end so, else ``\n``."""
+    return "\r\n" if "\r\n" in body else "\n"
 
 
 def _closest_line(text: str, find: str) -> str:
@@ -59,7 +69,7 @@ def edit_text(text: str | None, op: str, find: str, body: str) -> str:
 def edit_edge(text: str | None, target: str, body: str) -> str:
     """``text`` with ``body`` added at its start (``BEGIN``) or end (``END``); a missing
     file is created with the body."""
-    body = body if body.endswith("\n") else body + "\n"
+    body = body if body.endswith("\n") else body + line_end(body)
     if not text:
         return body
     if target == "BEGIN":

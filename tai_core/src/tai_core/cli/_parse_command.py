@@ -51,19 +51,29 @@ def parse_stream(stream: IO[str]) -> list[Block | BlockParseError]:
 
 
 @click.command("parse")
-@click.argument("reply", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("reply", type=click.File("rb"), default="-")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of lines.")
 @click.pass_obj
-def parse_command(app: Any, reply: IO[str], as_json: bool) -> None:
+def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
     """Parse a model's REPLY (a file, or - for stdin) and check every block.
 
     Nothing is run. Each block is reported with its kind's verdict: ok, invalid (with the
     problems) or unknown (no installed plugin registers that kind). Exits with 1 when a
-    block is malformed, unclosed or invalid.
+    block is malformed, unclosed or invalid, or the reply is not UTF-8.
     """
+    import io
+
+    from tai_core.textfile import NotUTF8Error, decode_utf8
+
+    # Bytes, decoded here: text mode would turn each \r into \n (universal newlines).
+    name = "standard input" if reply.name == "<stdin>" else str(reply.name)
+    try:
+        text = decode_utf8(reply.read(), name)
+    except NotUTF8Error as error:
+        raise click.ClickException(str(error)) from None
     host: PluginHost = app.host
     entries: list[dict[str, Any]] = []
-    for result in parse_stream(reply):
+    for result in parse_stream(io.StringIO(text, newline="")):
         if isinstance(result, BlockParseError):
             entries.append(
                 {

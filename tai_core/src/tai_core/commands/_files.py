@@ -3,7 +3,9 @@
 Patterns are globs relative to the working directory (``**`` crosses directories) or plain
 paths; matches are sorted and deduplicated. Text files are included whole between begin and
 end markers; a file that is not UTF-8 text is named with a note instead, so the model knows
-it exists. A pattern that matches nothing is an error: a silently empty context is worse.
+it exists. A pattern that matches nothing is an error: a silently empty context is worse,
+and so is a name no file system takes (too long) or a named file whose name is not UTF-8
+(it cannot be sent; a glob leaves such files out): each is one line, usage exit status.
 
 Secret files (``secret``, the ``tai_secret_file`` hook): a file named exactly, without a
 glob, is the user's decision and is sent, with one warning line on stderr; one that only a
@@ -13,12 +15,15 @@ glob matched is withheld — named in the prompt's closing list, never shown —
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
 from tai_core.context import TIER_FILES, ContextPart, SecretCheck, withheld
+from tai_core.store import shown_path
+from tai_core.textfile import is_utf8
 
 
 def _is_glob(pattern: str) -> bool:
@@ -56,7 +61,18 @@ def file_parts(
     files: list[Path] = []
     named: set[Path] = set()
     for pattern in patterns:
-        found = _matches(pattern, cwd)
+        shown_pattern = os.fsencode(pattern).decode("utf-8", "backslashreplace")
+        try:
+            found = _matches(pattern, cwd)
+        except OSError as error:  # a name or path too long for the file system
+            raise click.UsageError(f"-file {shown_path(shown_pattern)}: {error.strerror}") from None
+        if _is_glob(pattern):  # what a glob matches and no prompt can name is left out
+            found = [path for path in found if is_utf8(str(path))]
+        elif not is_utf8(pattern):
+            raise click.UsageError(
+                f"-file {shown_path(shown_pattern)}: the file name is not UTF-8, so it cannot "
+                "be sent to a model (rename the file)"
+            )
         if not found:
             raise click.UsageError(f"-file {pattern}: no file matches")
         files.extend(found)

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, Schema
+from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, Bounded, Schema
 
 #: File names looked for in each configuration directory, in this order.
 FILE_NAMES: tuple[str, ...] = ("tai.toml", ".tai.toml")
@@ -147,13 +147,18 @@ def read_file(path: Path) -> dict[str, Any]:
     """One configuration file, checked against the schema, aliases resolved."""
     import tomllib
 
+    from tai_core.textfile import NotUTF8Error, decode_utf8
+
     try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+        data = path.read_bytes()
     except OSError as error:
         raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+    try:
+        raw = tomllib.loads(decode_utf8(data, str(path)))
+    except NotUTF8Error as error:
+        raise ConfigError(f"{error}; TOML files are UTF-8") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
     return _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
 
 
@@ -167,6 +172,8 @@ def _type_name(kind: Any) -> str:
         "str|strs": "a string or a list of strings",
         "map": "a table",
     }
+    if isinstance(kind, Bounded):
+        return kind.description
     if isinstance(kind, tuple):
         return "a list of tables" if kind[0] == "tables" else "a table"
     return names[kind]
@@ -178,6 +185,16 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
             f"{path}: key {key!r} must be {_type_name(kind)}, not {type(value).__name__}"
         )
 
+    if isinstance(kind, Bounded):
+        try:
+            number = _check_value(value, kind.type, path, key)
+        except ConfigError:
+            number = None
+        if number is None or not kind.accepts(number):
+            # The wrong type is named by its type, a value out of range by itself.
+            shown = type(value).__name__ if number is None else repr(value)
+            raise ConfigError(f"{path}: key {key!r} must be {kind.description}, not {shown}")
+        return number
     if kind is bool:
         if not isinstance(value, bool):
             raise wrong()

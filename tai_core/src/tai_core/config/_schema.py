@@ -8,13 +8,50 @@ written in TOML; a few have aliases kept from the original (``model_name`` for
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-#: Value types: scalar types, ``"strs"`` (list of strings, concatenated across files),
-#: ``"str|strs"`` (a string or a list; lists concatenate), ``"tables"`` (list of tables,
-#: concatenated), ``"table"`` (nested keys with their own schema), ``"map"`` (free keys).
+import attrs
+
+#: Value types: scalar types, a :class:`Bounded` number, ``"strs"`` (list of strings,
+#: concatenated across files), ``"str|strs"`` (a string or a list; lists concatenate),
+#: ``"tables"`` (list of tables, concatenated), ``"table"`` (nested keys with their own
+#: schema), ``"map"`` (free keys).
 Schema = Mapping[str, Any]
+
+
+@attrs.frozen
+class Bounded:
+    """A number with a range, checked where the type is: TOML accepts ``inf``, ``nan`` and
+    negative numbers, and a timeout of ``nan`` or a size of ``-1`` set by mistake would
+    otherwise be obeyed silently (a run that never times out, a context that is always
+    full). Keeping the range in the schema checks every key in one place, with the file
+    and the key in the message."""
+
+    #: ``int`` or ``float`` (an integer is taken where a float is expected).
+    type: type
+    #: What a valid value is, for the message: "… must be <description>".
+    description: str
+    minimum: float = 0
+    #: Whether ``minimum`` itself is allowed.
+    inclusive: bool = False
+
+    def accepts(self, value: float) -> bool:
+        """True when ``value`` (already of :attr:`type`) is finite and in range."""
+        if not math.isfinite(value):
+            return False
+        return value >= self.minimum if self.inclusive else value > self.minimum
+
+
+#: Seconds to wait: finite and above zero (a zero or negative timeout ends everything at once).
+DURATION = Bounded(float, "a finite number of seconds above 0")
+#: Bytes or tokens: a whole number above zero.
+SIZE = Bounded(int, "a positive integer")
+#: A count where zero means none (thinking tokens).
+COUNT = Bounded(int, "an integer of 0 or more", inclusive=True)
+#: A sampling temperature: finite, not negative.
+TEMPERATURE = Bounded(float, "a finite number of 0 or more", inclusive=True)
 
 GENERATOR_SCHEMA: Schema = {
     "name": str,
@@ -24,10 +61,10 @@ GENERATOR_SCHEMA: Schema = {
     "base_url": str,
     "api_key": str,
     "api_version": str,
-    "context_tokens": int,
-    "max_generate_tokens": int,
-    "max_thinking_tokens": int,
-    "temperature": float,
+    "context_tokens": SIZE,
+    "max_generate_tokens": SIZE,
+    "max_thinking_tokens": COUNT,
+    "temperature": TEMPERATURE,
     "reasoning_effort": str,
     "disable_search": bool,
     "disable_tools": bool,
@@ -41,7 +78,7 @@ GENERATOR_SCHEMA: Schema = {
     "no_proxy": bool,
     "preserved_thinking": bool,
     "zero_data_retention": bool,
-    "read_timeout": float,
+    "read_timeout": DURATION,
     "provider": "map",
     "variants": "tables",
 }
@@ -64,7 +101,7 @@ CONFIG_SCHEMA: Schema = {
     "fast_model": str,
     "handoff_model": str,
     "review_models": "strs",
-    "max_tokens": int,
+    "max_tokens": SIZE,
     "extra_system_prompt": "str|strs",
     "family_extra_system_prompt": "map",
     "match": "strs",
@@ -72,11 +109,11 @@ CONFIG_SCHEMA: Schema = {
     "files": "strs",
     "focus": "strs",
     "effort": str,
-    "temperature": float,
+    "temperature": TEMPERATURE,
     "shell": bool,
     "allowed_shell_commands": "str|strs",
-    "shell_timeout": float,
-    "go_test_timeout": float,
+    "shell_timeout": DURATION,
+    "go_test_timeout": DURATION,
     "thoughts": bool,
     "summarize_thoughts": bool,
     "summary_language": str,
@@ -87,9 +124,12 @@ CONFIG_SCHEMA: Schema = {
     "review": bool,
     "log_level": str,
     "proxy": str,
-    "schedule_interval": float,
+    "schedule_interval": DURATION,
     "disabled_plugins": "strs",
     "protected_paths": "strs",
+    # Sync every flush to the disk before it commits, so a power loss cannot leave a file
+    # half written (tai_core.store._flush); false trades that for speed.
+    "durable": bool,
     "sandbox_network": bool,
     # Files larger than this many bytes are left out of checkpoints (tai undo).
     "checkpoint_max_file_bytes": int,
@@ -101,9 +141,9 @@ CONFIG_SCHEMA: Schema = {
     # fetch and named as withheld; "!pattern" sends again what a built-in rule withholds
     # (the rules and their syntax: tai_core.context._secrets).
     "secret_files": "strs",
-    "max_context_bytes": int,
-    "ingest_max_bytes": int,
-    "ingest_timeout": float,
+    "max_context_bytes": SIZE,
+    "ingest_max_bytes": SIZE,
+    "ingest_timeout": DURATION,
     "generators": ("tables", GENERATOR_SCHEMA),
     "go": ("table", GO_SCHEMA),
     "cmd_ai": ("table", {"model": str, "fast_model": str, "handoff_model": str}),

@@ -30,7 +30,13 @@ formatted without the pipeline knowing about Go.
 from tai_core.store._diff import Change, render_diff
 from tai_core.store._errors import ApplyError, ConflictError, FlushError, PathError, StoreError
 from tai_core.store._journal import Recovery, recover
-from tai_core.store._paths import BUILTIN_PROTECTED, JOURNAL_DIR, PathGuard, host_policy
+from tai_core.store._paths import (
+    BUILTIN_PROTECTED,
+    JOURNAL_DIR,
+    PathGuard,
+    host_policy,
+    shown_path,
+)
 from tai_core.store._store import FileStore, Seen
 
 
@@ -57,4 +63,5 @@ __all__ = [
     "pending_diff",
     "recover",
     "render_diff",
+    "shown_path",
 ]

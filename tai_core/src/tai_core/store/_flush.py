@@ -8,7 +8,8 @@ process left behind:
 2. the plan is written to the journal and fsynced;
 3. missing directories are made and each new content is staged as a temporary file in its
    target's directory (same file system, so the final rename is atomic), with the target's
-   permission bits;
+   permission bits; when durable, each staged file is fsynced, then every directory that
+   got a new entry;
 4. the plan is committed (one atomic rename of the journal file);
 5. each staged file is renamed over its target, each deleted file unlinked;
 6. the journal is removed.
@@ -17,14 +18,23 @@ A failure before step 4 undoes steps 2 and 3 and raises; the disk is as before. 
 the flush is complete in every sense that matters: if the process dies the next
 :func:`~tai_core.store.recover` finishes it (see :mod:`tai_core.store._journal`).
 
-Cost. Renames and one fsynced journal make the flush safe against the death of the process
-at any instant, which is the invariant (DESIGN §4.2), for little more than writing the files.
-Surviving a power loss as well needs every staged file and directory fsynced, which costs
-a disk round trip per file: ``durable=True`` asks for it.
+Durability. Renames and one fsynced journal make the flush safe against the death of the
+process at any instant (DESIGN §4.2). A power loss is harsher: what the kernel had not yet
+written is gone, so a committed plan could name staged files whose content or directory
+entry never reached the disk, and recovery would have nothing whole to roll forward to.
+So by default (``durable``) everything the commit depends on is synced before it: the staged
+files, then the directories holding them and those the flush made; after the renames the
+target directories are synced before the journal goes. This costs a disk round trip per
+file (``benchmarks/durable_flush.py``); ``durable = false`` in ``tai.toml`` trades it back
+for speed, keeping the guarantee against a killed process only.
+
+A failure before step 4 (a full disk, a file-size limit) undoes steps 2 and 3 and raises a
+:class:`~tai_core.store.FlushError` naming the file and the reason.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import secrets
@@ -43,6 +53,7 @@ from tai_core.store._journal import (
     commit_plan,
     digest,
     fsync_dir,
+    journal_path,
     recover_locked,
     remove_plan,
     roll_back,
@@ -79,6 +90,21 @@ def _stage(path: Path, data: bytes, mode: int | None, durable: bool) -> None:
             os.fsync(fd)
 
 
+def reason(error: OSError) -> str:
+    """Why an operation failed, in words (``EFBIG`` names the usual culprit)."""
+    if error.errno == errno.EFBIG:
+        return "file too large (over the file-size limit: ulimit -f, or the file system's)"
+    return error.strerror or str(error)
+
+
+def _dirs_to_sync(journal: Journal) -> list[str]:
+    """The directories that got new entries while staging: the parents of staged files
+    and of made directories (``""`` is the working directory), deepest first."""
+    made = [*journal.dirs, *(entry.temp for entry in journal.entries if entry.temp)]
+    parents = {name.rpartition("/")[0] for name in made}
+    return sorted(parents, key=lambda name: (-name.count("/"), name))
+
+
 def _mode(path: Path) -> int | None:
     try:
         return stat.S_IMODE(path.stat().st_mode)
@@ -106,6 +132,37 @@ def flush_store(
     return store.flushed(written)
 
 
+def _stage_and_commit(
+    root: Path,
+    journal: Journal,
+    data: dict[str, bytes | None],
+    durable: bool,
+    step: Callable[[str], None],
+) -> None:
+    """Steps 3 and 4: stage, sync when ``durable``, commit; on a failure before the commit,
+    roll back and raise a :class:`FlushError` saying what could not be done and why."""
+    doing = ""
+    try:
+        for directory in journal.dirs:
+            doing = f"make the directory {directory}"
+            (root / directory).mkdir()
+        for entry in journal.entries:
+            if entry.temp is not None:
+                doing = f"stage {entry.path}"
+                content = data[entry.path] or b""
+                _stage(root / entry.temp, content, _mode(root / entry.path), durable)
+                step(f"stage {entry.path}")
+        for directory in _dirs_to_sync(journal) if durable else ():
+            doing = f"sync the directory {directory or root}"
+            fsync_dir(root / directory)
+        doing = "commit the flush"
+        commit_plan(root, journal)
+    except OSError as error:
+        if not journal_path(root, journal, ".commit").exists():
+            roll_back(root, journal)
+            raise FlushError(f"nothing was written: cannot {doing}: {reason(error)}") from None
+
+
 def _write(
     root: Path,
     work: dict[str, str | None],
@@ -129,19 +186,15 @@ def _write(
         ),
         dirs=_missing_dirs(root, [key for key in keys if data[key] is not None]),
     )
-    write_plan(root, journal)
-    step("journal")
     try:
-        for directory in journal.dirs:
-            (root / directory).mkdir()
-        for entry in journal.entries:
-            if entry.temp is not None:
-                _stage(root / entry.temp, data[entry.path], _mode(root / entry.path), durable)
-                step(f"stage {entry.path}")
+        write_plan(root, journal)
     except OSError as error:
-        roll_back(root, journal)
-        raise FlushError(f"nothing was written: cannot stage {error.filename}: {error}") from None
-    commit_plan(root, journal)
+        remove_plan(root, journal, ".prepare")
+        raise FlushError(
+            f"nothing was written: cannot write the flush journal in {root}: {reason(error)}"
+        ) from None
+    step("journal")
+    _stage_and_commit(root, journal, data, durable, step)
     step("commit")
     failed: list[str] = []
     for entry in journal.entries:
@@ -152,11 +205,14 @@ def _write(
             else:
                 (root / entry.temp).replace(target)
         except OSError as error:
-            failed.append(f"{entry.path}: {error.strerror}")
+            failed.append(f"{entry.path}: {reason(error)}")
         step(f"{'delete' if entry.temp is None else 'replace'} {entry.path}")
     if durable:
         for directory in sorted({(root / key).parent for key in keys}):
-            fsync_dir(directory)
+            try:
+                fsync_dir(directory)
+            except OSError as error:
+                failed.append(f"{directory}: {reason(error)}")
     if failed:
         raise FlushError(
             "flush interrupted ("

@@ -39,6 +39,15 @@ PathPolicy = Callable[[str, str], "tuple[bool, str] | None"]
 #: The directory of the flush journal (see :mod:`tai_core.store._journal`).
 JOURNAL_DIR = ".tai-journal"
 
+#: The longest file name (one path segment) and whole path, in bytes, that POSIX file
+#: systems take (``NAME_MAX``, ``PATH_MAX`` less the terminating NUL). A longer name is
+#: refused with a sentence before the operating system's ``ENAMETOOLONG`` can surface.
+NAME_MAX = 255
+PATH_MAX = 4095
+
+#: How much of an unusable path a message shows: enough to find it, one line whatever it is.
+_SHOWN = 80
+
 #: Built-in protected patterns and why each is protected.
 BUILTIN_PROTECTED: tuple[tuple[str, str], ...] = (
     (".git", "git's directory (hooks, configuration, …) runs code when git runs later"),
@@ -115,24 +124,31 @@ class PathGuard:
         """The key of ``path``: its real path relative to the working directory.
 
         Raises :class:`PathError` for an empty path, a path that leaves the working directory
-        (``..``, an absolute path elsewhere, a symbolic link leading outside) or the working
-        directory itself.
+        (``..``, an absolute path elsewhere, a symbolic link leading outside), the working
+        directory itself, and a path no file system takes (a NUL byte, a name over
+        :data:`NAME_MAX` or a path over :data:`PATH_MAX` bytes).
         """
         if not path or not path.strip():
             raise PathError("empty file path")
         raw = path.strip()
         root = str(self.root)
+        _check_name(raw)
         joined = os.path.normpath(self.root / raw)
+        if len(os.fsencode(joined)) > PATH_MAX:
+            raise PathError(
+                f"{shown_path(raw)}: path too long ({len(os.fsencode(joined))} bytes with the "
+                f"working directory; the limit is {PATH_MAX})"
+            )
         if not _inside(joined, root):
-            raise PathError(f"{raw}: escapes the working directory {root}")
+            raise PathError(f"{shown_path(raw)}: escapes the working directory {root}")
         real = os.path.realpath(joined)
         if not _inside(real, root):
             raise PathError(
-                f"{raw}: resolves to {real}, outside the working directory "
+                f"{shown_path(raw)}: resolves to {shown_path(real)}, outside the working directory "
                 "(through a symbolic link)"
             )
         if real == root:
-            raise PathError(f"{raw}: names the working directory itself, not a file")
+            raise PathError(f"{shown_path(raw)}: names the working directory itself, not a file")
         return Path(os.path.relpath(real, root)).as_posix()
 
     def check(self, key: str, operation: str) -> None:
@@ -148,6 +164,31 @@ class PathGuard:
             answer = self.policy(key, operation)
             if answer is not None and not answer[0]:
                 raise PathError(f"{key}: {operation} refused by the path policy: {answer[1]}")
+
+
+def shown_path(path: str) -> str:
+    """``path`` as a message shows it: printable (``repr`` when it holds control characters
+    or undecodable bytes) and cut to a readable length."""
+    text = path if path.isprintable() else repr(path)[1:-1]
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 20]}…{text[-19:]}"
+
+
+def _check_name(path: str) -> None:
+    """Refuse a path no file system takes: a NUL byte, characters that have no bytes, a
+    segment longer than :data:`NAME_MAX` bytes (``PATH_MAX`` is checked once joined)."""
+    if "\0" in path:
+        raise PathError(f"{shown_path(path)}: a file name cannot contain a NUL byte")
+    try:
+        data = os.fsencode(path)
+    except UnicodeError:
+        raise PathError(
+            f"{shown_path(path)}: not a valid file name (unencodable characters)"
+        ) from None
+    longest = max(len(part) for part in data.split(b"/"))
+    if longest > NAME_MAX:
+        raise PathError(
+            f"{shown_path(path)}: file name too long ({longest} bytes; the limit is {NAME_MAX})"
+        )
 
 
 def _inside(path: str, root: str) -> bool:

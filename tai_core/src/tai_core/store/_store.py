@@ -87,6 +87,8 @@ class Seen:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except (FileNotFoundError, NotADirectoryError):
             return cls(None, read_ns=now)
+        except OSError as error:  # a name too long, a loop of links, no permission
+            raise PathError(f"{name or path}: cannot be read: {error.strerror}") from None
         try:
             info = os.fstat(fd)
             if stat.S_ISDIR(info.st_mode):
@@ -139,6 +141,10 @@ class FileStore:
     finishers: PMap[str, Callable[[FileStore], FileStore]] = attrs.field(
         factory=pmap, eq=False, repr=False
     )
+    #: Whether :meth:`flush` survives a power loss too (see :meth:`flush`). Carried by the
+    #: store so that whoever opens it (from the configuration's ``durable``) decides, not
+    #: each caller of ``flush``.
+    durable: bool = True
 
     @classmethod
     def open(
@@ -147,13 +153,15 @@ class FileStore:
         *,
         protected: Iterable[str] = (),
         policy: PathPolicy | None = None,
+        durable: bool = True,
     ) -> FileStore:
         """An empty store over the working directory ``root``.
 
         :param protected: extra protected patterns (the configuration's ``protected_paths``).
         :param policy: asked before every write (see :func:`host_policy`).
+        :param durable: the default of :meth:`flush` (the configuration's ``durable``).
         """
-        return cls(PathGuard.create(root, protected, policy))
+        return cls(PathGuard.create(root, protected, policy), durable=durable)
 
     @property
     def root(self) -> Path:
@@ -274,7 +282,7 @@ class FileStore:
         return tuple(change.path for change in self.changes())
 
     def flush(
-        self, *, durable: bool = False, on_step: Callable[[str], None] | None = None
+        self, *, durable: bool | None = None, on_step: Callable[[str], None] | None = None
     ) -> FileStore:
         """Finish the pending edits (:meth:`finished`), write them to disk, all or none, and
         return the flushed store.
@@ -283,14 +291,18 @@ class FileStore:
         :class:`~tai_core.store.ConflictError` (nothing written) when a file changed on disk
         since tai read it, :class:`~tai_core.store.FlushError` on a failure.
 
-        :param durable: also survive a power loss (fsync every file), at some cost; the
-            default survives the death of the process at any instant.
+        :param durable: also survive a power loss: every staged file and the directories
+            it touches are synced before the commit point, at the cost of a disk round trip
+            per file. ``False`` survives the death of the process at any instant, not a
+            power loss. ``None`` (the default): the store's :attr:`durable`, itself ``True``
+            unless the store was opened with ``durable=False``.
         :param on_step: called with the name of each protocol step as it completes (for
             tests that stop the process in mid-flush).
         """
         from tai_core.store._flush import flush_store
 
-        return flush_store(self.finished(), durable=durable, on_step=on_step)
+        chosen = self.durable if durable is None else durable
+        return flush_store(self.finished(), durable=chosen, on_step=on_step)
 
     def flushed(self, written: PMap[str, Seen]) -> FileStore:
         """This store after a flush wrote ``written``: no pending edits, a new base."""
