@@ -86,8 +86,9 @@ def open_workspace(host: PluginHost, config: Mapping[str, Any], cwd: Path) -> An
     from tai_core.store import FileStore, host_policy
 
     return FileStore.open(
-        cwd, protected=config.get("protected_paths", []), policy=host_policy(host)
-    )
+        cwd, protected=config.get("protected_paths", []), policy=host_policy(host),
+        durable=config.get("durable", True),
+    )  # fmt: skip
 
 
 def describe_changes(workspace: Any) -> str:
