@@ -140,9 +140,35 @@ def test_a_bare_repository_made_inside_is_removed(work: Path, env) -> None:
     )
     result = sandboxed(plant, work, env)
     assert result.returncode == 0, result.stderr
-    assert "src was created inside the sandbox and is removed" in result.stderr
+    assert "src/HEAD was created inside the sandbox and is removed" in result.stderr
+    assert (work / "src" / "config").exists()  # the rest is the user's to review
     (work / "src").mkdir(exist_ok=True)
     subprocess.run(["git", "status"], cwd=work / "src", capture_output=True)
+    assert not marker.exists()
+
+
+def test_the_working_directory_made_a_repository_by_change_blocks(tmp_path: Path, env) -> None:
+    outer = tmp_path / "mono"
+    work = outer / "svc"
+    work.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=outer, check=True)
+    (work / "objects").mkdir()  # the user's own directory of that name stays
+    (work / "objects" / "mine.txt").write_text("mine\n")
+    marker = tmp_path / "git-ran-it"
+    config = f"[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = touch {marker}\n"
+    blocks = "".join(
+        f'<<甲乙 change(op="WRITE", file-path="{name}")\n{text}\n甲乙\n'
+        for name, text in (("HEAD", "ref: refs/heads/main"), ("refs/README", "x"),
+                           ("objects/README", "x"), ("config", config))
+    )  # fmt: skip
+    (work / ".model.replay").write_text(
+        f"@@@ reply\nPlanting.\n{blocks}<<丙丁 summary\n- x\n丙丁\n"
+    )
+    result = run_tai("-model", "replay:.model.replay", "chat", "go", cwd=work, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "HEAD was created inside the sandbox and is removed" in result.stderr
+    assert (work / "objects" / "mine.txt").read_text() == "mine\n"
+    subprocess.run(["git", "status"], cwd=work, capture_output=True)
     assert not marker.exists()
 
 

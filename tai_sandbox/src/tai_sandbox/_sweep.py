@@ -13,12 +13,14 @@ inventory of the protected paths when the run starts (:func:`take`), and compare
   ended (``_process.enter``'s ``on_exit``): nothing started in the background escapes this
   one, because nothing of the sandbox is left to race it.
 
-A path counts as created when it is protected by name (:func:`~tai_sandbox.paths.protection`)
-and was not in the inventory with the same device and inode, or when it is one of the
-watched paths (``protected_paths``, ``core.hooksPath``, the target of a dangling link at a
-protected name) that did not exist. Removal never follows links: a link is unlinked, a
-directory removed with ``shutil.rmtree``, which works on file descriptors and does not
-follow links either. tai's own journal directory at the root is left to recovery, which
+A path counts as created when it is protected (by name, or a directory git takes for a
+repository: ``_survey``) and was not in the inventory with the same device and inode, or
+when it is one of the watched paths (``protected_paths``, ``core.hooksPath``, the target of
+a dangling link at a protected name) that did not exist. For a directory git would take for
+a repository only the members the run added (``HEAD``, ``objects``, ``refs``) are removed:
+that breaks the shape and keeps the user's own files in it. Removal never follows links: a
+link is unlinked, a directory removed with ``shutil.rmtree``, which works on file
+descriptors and does not follow links either. tai's own journal directory at the root is left to recovery, which
 refuses journals tai did not sign.
 """
 
@@ -31,7 +33,11 @@ from pathlib import Path
 
 import attrs
 
+from tai_sandbox._survey import GIT_DIRECTORY_ENTRIES, PROTECTED_NAMES, Survey, git_shaped
 from tai_sandbox.paths import WritableSet, link_targets, named_protected, protection
+
+#: Why a directory git would take for a repository is protected.
+_GIT_SHAPED = "git takes a directory holding HEAD, objects and refs for a repository"
 
 
 @attrs.frozen
@@ -43,6 +49,8 @@ class Inventory:
     present: frozenset[tuple[str, int, int]]
     #: Protected paths that did not exist (each created one is removed).
     watched: tuple[Path, ...]
+    #: ``(path, device, inode)`` of each entry named ``HEAD``, ``objects`` or ``refs``.
+    members: frozenset[tuple[str, int, int]] = frozenset()
 
 
 def _identity(path: Path) -> tuple[str, int, int] | None:
@@ -53,16 +61,19 @@ def _identity(path: Path) -> tuple[str, int, int] | None:
     return (str(path), info.st_dev, info.st_ino)
 
 
-def take(writable: WritableSet, named: list[Path]) -> Inventory:
-    """The inventory of ``writable``'s working directory, whose protected paths by name
-    are ``named`` (:func:`~tai_sandbox.paths.named_protected`, now)."""
+def _identities(paths: tuple[Path, ...]) -> frozenset[tuple[str, int, int]]:
+    return frozenset(identity for path in paths if (identity := _identity(path)))
+
+
+def take(writable: WritableSet, found: Survey) -> Inventory:
+    """The inventory of ``writable``'s working directory, which holds ``found``
+    (:func:`~tai_sandbox.paths.named_protected`, now)."""
     root = writable.cwd
-    present = frozenset(identity for path in named if (identity := _identity(path)))
-    candidates = [*writable.extra, *link_targets(named)]
+    candidates = [*writable.extra, *link_targets(found.protected)]
     watched = tuple(
         path for path in candidates if not os.path.lexists(path) and path.is_relative_to(root)
     )
-    return Inventory(root, present, watched)
+    return Inventory(root, _identities(found.protected), watched, _identities(found.members))
 
 
 def _remove(path: Path) -> str | None:
@@ -79,17 +90,53 @@ def _remove(path: Path) -> str | None:
     return None
 
 
+def _shaped(path: Path) -> bool:
+    try:
+        names = {entry.name for entry in path.iterdir()}
+        return path.is_dir() and not path.is_symlink() and git_shaped(names)
+    except OSError:
+        return False
+
+
+def _added_members(directory: Path, inventory: Inventory) -> list[Path]:
+    return [
+        directory / name
+        for name in sorted(GIT_DIRECTORY_ENTRIES)
+        if _identity(directory / name) not in inventory.members
+    ]
+
+
+def _targets(path: Path, inventory: Inventory) -> tuple[list[Path], str | None]:
+    """What to remove for the new protected ``path``, and why it is protected: all of it;
+    or, for a directory git takes for a repository (the working directory's members stand
+    for it), only the members the run added — enough to break the shape, and never the
+    user's own directories that happen to be called ``objects`` or ``refs``."""
+    root = inventory.root
+    if path.parent == root and path.name in (*GIT_DIRECTORY_ENTRIES, "config"):
+        return _added_members(root, inventory), _GIT_SHAPED
+    if path.name not in PROTECTED_NAMES and _shaped(path):
+        return _added_members(path, inventory), _GIT_SHAPED
+    return [path], protection(path.relative_to(root).parts)
+
+
 def sweep(inventory: Inventory) -> list[str]:
     """Remove what was created under protected names since ``inventory``; one sentence
-    per path found, saying what was done."""
+    per path removed, saying what was done."""
     root = inventory.root
-    found = [path for path in named_protected(root) if _identity(path) not in inventory.present]
-    found += [path for path in inventory.watched if os.path.lexists(path)]
+    found = [
+        path for path in named_protected(root).protected if _identity(path) not in inventory.present
+    ]
+    removals: dict[Path, str | None] = {}
+    for path in found:
+        targets, reason = _targets(path, inventory)
+        removals.update(dict.fromkeys(targets, reason))
+    removals.update(dict.fromkeys((p for p in inventory.watched if os.path.lexists(p)), None))
     messages = []
-    for path in sorted(set(found)):
+    for path in sorted(removals):
+        if not os.path.lexists(path):
+            continue
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        reason = protection(path.relative_to(root).parts) if path.is_relative_to(root) else None
-        why = reason or "a protected path"
+        why = removals[path] or "a protected path"
         problem = _remove(path)
         if problem:
             messages.append(

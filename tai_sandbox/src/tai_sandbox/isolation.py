@@ -187,9 +187,9 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     try:
         writable = writable_set(Path(cwd), config)
         activate(writable)
-        named = named_protected(writable.cwd)
-        protected = existing_protected(writable, named)
-        inventory = take(writable, named)
+        found = named_protected(writable.cwd)
+        protected = existing_protected(writable, found)
+        inventory = take(writable, found)
         cache = user_cache_dir().expanduser().resolve()
         dry = dry_run(argv)
         run, layers = _layers(writable, cache, dry)

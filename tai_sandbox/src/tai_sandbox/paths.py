@@ -52,13 +52,11 @@ from typing import Any
 import attrs
 
 from tai_core.config import FILE_NAMES, load_config, user_cache_dir, user_data_dir
+from tai_sandbox._survey import JOURNAL_DIR, Survey, survey
 
 #: Writable everywhere, but fresh inside the sandbox (nothing written there outlives it).
 SCRATCH_ROOTS: tuple[Path, ...] = (Path("/tmp"), Path("/dev/shm"))
 
-#: tai's flush journal directory (``tai_core.store.JOURNAL_DIR``, named here so that the
-#: walk at start-up does not import the store).
-JOURNAL_DIR = ".tai-journal"
 #: tai's key directory in the data directory (``tai_core.store._key.KEYS_DIR``).
 KEYS_DIR = "keys"
 #: The helper programs tai installs, in the cache directory.
@@ -303,43 +301,6 @@ def _git_file_target(path: Path) -> Path | None:
     return resolve(first[0].removeprefix("gitdir:").strip(), path.parent)
 
 
-#: The names :func:`protection` protects wherever they stand (a walk that does not enter
-#: them finds exactly the protected paths by name alone).
-PROTECTED_NAMES = frozenset({".git", ".vscode", JOURNAL_DIR, *FILE_NAMES})
-
-
-#: What makes git take a directory for a repository of its own, whatever its name: a
-#: bare repository (``safe.bareRepository`` is ``all`` by default) is found by any ``git``
-#: run inside it, and its ``config`` runs code (``core.fsmonitor``).
-GIT_DIRECTORY_ENTRIES = frozenset({"HEAD", "objects", "refs"})
-
-
-def walk_protected(root: Path) -> list[Path]:
-    """Every path under ``root`` that is protected, as it is now: by name
-    (:func:`protection`), or a directory git takes for a repository (it holds ``HEAD``,
-    ``objects`` and ``refs``). Links are not followed and a protected directory is not
-    entered. The whole tree is walked — a bound would leave deeper repositories writable
-    — by names and directory types alone, without a ``stat`` per entry."""
-    found: list[Path] = []
-    pending = [str(root)]
-    while pending:
-        directory = pending.pop()
-        try:
-            with os.scandir(directory) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        if directory != str(root) and {e.name for e in entries} >= GIT_DIRECTORY_ENTRIES:
-            found.append(Path(directory))
-            continue
-        for entry in entries:
-            if entry.name in PROTECTED_NAMES:
-                found.append(Path(entry.path))
-            elif entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
-    return found
-
-
 def link_targets(paths: Iterable[Path]) -> list[Path]:
     """What protected paths lead to: the git directories ``.git`` files point to, and the
     targets of symbolic links at protected names (existing or not)."""
@@ -354,20 +315,20 @@ def link_targets(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def named_protected(root: Path) -> list[Path]:
-    """The protected paths under ``root`` by name, but tai's own journal at the root (tai
-    writes it inside the sandbox; recovery checks what it holds)."""
+def named_protected(root: Path) -> Survey:
+    """What :func:`~tai_sandbox._survey.survey` finds under ``root``, but tai's own journal
+    at the root (tai writes it inside the sandbox; recovery checks what it holds)."""
+    found = survey(root)
     own_journal = root / JOURNAL_DIR
-    return [path for path in walk_protected(root) if path != own_journal]
+    return attrs.evolve(found, protected=tuple(p for p in found.protected if p != own_journal))
 
 
-def existing_protected(writable: WritableSet, named: list[Path] | None = None) -> list[Path]:
+def existing_protected(writable: WritableSet, found: Survey | None = None) -> list[Path]:
     """The protected paths that exist now, for the mount layer to bind read-only: found by
-    walking the whole working directory (or given as ``named``, from
-    :func:`named_protected`), with what they lead to, and the extra paths — those inside a
-    writable root, resolved, without repeats, shortest first."""
-    if named is None:
-        named = named_protected(writable.cwd)
+    walking the whole working directory (or given, from :func:`named_protected`), with
+    what they lead to, and the extra paths — those inside a writable root, resolved,
+    without repeats, shortest first."""
+    named = list((found or named_protected(writable.cwd)).protected)
     candidates = [
         *(path for path in named if not path.is_symlink()),
         *link_targets(named),
