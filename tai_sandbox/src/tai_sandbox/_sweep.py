@@ -20,8 +20,8 @@ a dangling link at a protected name) that did not exist. For a directory git wou
 a repository only the members the run added (``HEAD``, ``objects``, ``refs``) are removed:
 that breaks the shape and keeps the user's own files in it. Removal never follows links: a
 link is unlinked, a directory removed with ``shutil.rmtree``, which works on file
-descriptors and does not follow links either. tai's own journal directory at the root is left to recovery, which
-refuses journals tai did not sign.
+descriptors and does not follow links either. tai's own journal directory at the root is
+left to recovery, which refuses journals tai did not sign.
 """
 
 from __future__ import annotations
