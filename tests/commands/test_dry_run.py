@@ -3,6 +3,7 @@ loops see earlier loops' work, the final diff is the sum, and the tree is never 
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.conftest import run_tai
@@ -14,7 +15,7 @@ Changing, then looking.
 changed in the dry run
 甲乙
 <<甲乙 shell
-cat new.txt greeting.txt
+cat new.txt greeting.txt && echo "made by a command" > made.txt && rm greeting.txt
 甲乙
 @@@ reply
 @@@ expect user: changed in the dry run
@@ -28,6 +29,7 @@ The command saw the change.
 def test_commands_see_the_pending_changes_and_nothing_is_written(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # a .git to sweep past
     (tmp_path / "greeting.txt").write_text("hello\n")
     (tmp_path / ".model.replay").write_text(SHELL_SEES_IT)
     result = run_tai("-no-apply", "-shell", "-model", "replay:.model.replay", "chat", "go",
@@ -36,7 +38,11 @@ def test_commands_see_the_pending_changes_and_nothing_is_written(
     assert not (tmp_path / "new.txt").exists()
     assert (tmp_path / "greeting.txt").read_text() == "hello\n"
     assert "+changed in the dry run" in result.stderr
+    assert "+++ b/made.txt\n@@ -0,0 +1 @@\n+made by a command" in result.stderr
+    assert "--- a/greeting.txt\n+++ /dev/null" in result.stderr
+    assert not (tmp_path / "made.txt").exists()
     assert "dry run (-no-apply): nothing was written to your working tree" in result.stderr
+    assert "removed" not in result.stderr  # the sweep inside sees the overlay's own inodes
 
 
 LOOPS = """\
@@ -69,6 +75,7 @@ Added is there.
 def test_a_later_loop_sees_the_earlier_loops_changes(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)  # a .git to sweep past
     (tmp_path / "go.mod").write_text("module example.com/calc\n\ngo 1.20\n")
     (tmp_path / "calc.go").write_text(
         "package calc\n\n// One is one.\nfunc One() int { return 1 }\n"

@@ -60,7 +60,10 @@ class Layer:
         paths = (self.target, self.upper, self.work)
         if any(set(str(path)) & set(",:\\") for path in paths):
             raise ValueError("a path holds a comma, colon or backslash")
-        return f"lowerdir={self.target},upperdir={self.upper},workdir={self.work}"
+        # userxattr: inside a user namespace overlayfs can keep its whiteouts and opaque
+        # directories only in user.* attributes (without it removing a lower directory
+        # fails with EIO)
+        return f"userxattr,lowerdir={self.target},upperdir={self.upper},workdir={self.work}"
 
 
 #: Replaced by fresh mounts, so never remounted.

@@ -30,6 +30,7 @@ from typing import Any
 import click
 
 from tai_core import BlockResult, IsolationError, hookimpl
+from tai_sandbox._survey import JOURNAL_DIR
 from tai_sandbox.paths import (
     RUNS_DIR,
     WritableSet,
@@ -154,6 +155,28 @@ def _layers(writable: WritableSet, cache: Path, dry_run: bool) -> tuple[Path, li
     return run, layers
 
 
+def _show_dry_run(upper: Path, writable: WritableSet) -> None:
+    """After a dry run, outside: the diff of everything it would change, from the layer
+    its writes went to (change blocks, commands, builds alike)."""
+    from tai_core.store import render_diff
+    from tai_sandbox._dryrun import layer_changes
+
+    own = [JOURNAL_DIR, *(str(r.relative_to(writable.cwd)) for r in writable.roots[1:]
+                          if r != writable.cwd and r.is_relative_to(writable.cwd))]  # fmt: skip
+    try:
+        diff = render_diff(layer_changes(upper, writable.cwd, tuple(own)), sys.stderr.isatty())
+    except OSError as error:
+        click.echo(f"tai: dry run: the changes cannot be shown: {error}", err=True)
+        return
+    if diff:
+        click.echo(diff.rstrip("\n"), err=True)
+    click.echo(
+        "tai: dry run (-no-apply): nothing was written to your working tree; "
+        + ("the diff above is what the run would change" if diff else "the run changed nothing"),
+        err=True,
+    )
+
+
 def _private_go_caches(cache: Path) -> dict[str, str]:
     """Go's cache variables pointing at tai's private caches (runs without overlays)."""
     base = cache / PRIVATE_GO_DIR
@@ -198,6 +221,8 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
 
     def on_exit() -> None:
         _report(sweep(inventory))
+        if dry:
+            _show_dry_run(layers[0].upper, writable)
         _remove_tree(run)
 
     from tai_core.config import user_config_dir
@@ -220,6 +245,8 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
             )
         os.environ[DRY_RUN_VARIABLE] = str(writable.cwd)
         refused_overlays = [p for p in refused_overlays if p not in refused_worktree]
+        # the overlay gives its own inode numbers: the per-block sweep compares with these
+        _entered["inventory"] = take(writable, named_protected(writable.cwd))
     if refused_overlays:
         os.environ.update(_private_go_caches(cache))
         _warn_once(

@@ -10,7 +10,8 @@ A dry run (``-no-apply``) must not lie to the model: a test that passes against 
 unchanged tree says nothing about the change. So inside the sandbox a dry run is a real run
 in a throwaway overlay of the working directory (the sandbox mounts it and says so in
 ``TAI_DRY_RUN_OVERLAY``): rounds flush, tests and commands see the changes, later loops see
-earlier loops' work, the final diff is their sum — and nothing reaches the user's tree.
+earlier loops' work, and the sandbox prints the diff of the whole overlay when the run has
+ended (change blocks, commands and builds alike) — and nothing reaches the user's tree.
 Without that overlay (``-no-sandbox``) the changes stay in memory and the kinds that run
 programs are switched off, so the model is told it cannot test instead of being told a
 stale tree passed.
@@ -182,7 +183,10 @@ class CodeRun:
             self.app.host, self.config, model or self.model, command=self.command,
             system=prompt.system, require_completion=True, cwd=self.cwd, workspace=workspace,
             handoff=self.handoff,
-            describe=describe_changes if self.flushes else _pending_diff,
+            describe=(
+                None if self.overlaid  # the sandbox shows the whole layer's diff at the end
+                else describe_changes if self.options.apply else _pending_diff
+            ),
         )  # fmt: skip
         setup = attrs.evolve(
             setup,
@@ -209,12 +213,6 @@ class CodeRun:
             status = exit_status_of(await self.session(task, ""))
         if status == 0 and self.options.review:
             status = await self._review(task)
-        if self.overlaid:
-            click.echo(
-                "tai: dry run (-no-apply): nothing was written to your working tree; the run "
-                "worked in a throwaway overlay of it",
-                err=True,
-            )
         return status
 
     async def _review(self, task: str) -> int:
