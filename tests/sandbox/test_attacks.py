@@ -392,6 +392,46 @@ def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env)
     _wait_for(lambda: not _alive(marker), "every sandboxed process to end")
 
 
+# -- sockets of the host -----------------------------------------------------------------------
+
+
+def _connects(address: str, work: Path, env) -> str:
+    probe = (
+        'python3 -c "import socket, sys; s = socket.socket(socket.AF_UNIX);'
+        f" print('connected' if s.connect_ex({address!r}) == 0 else 'refused')\""
+    )
+    return sandboxed(probe, work, env).stdout.strip()
+
+
+def test_host_sockets_in_run_are_out_of_reach(work: Path, env) -> None:
+    import socket
+
+    path = f"/run/tai-probe-{os.getpid()}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    try:
+        listener.bind(path)
+        listener.listen()
+        assert _connects(path, work, {**env, "TAI_NO_SANDBOX": "1"}) == "connected"
+        assert _connects(path, work, env) == "refused"
+    finally:
+        listener.close()
+        Path(path).unlink(missing_ok=True)
+
+
+def test_abstract_sockets_of_the_host_are_out_of_reach(work: Path, env) -> None:
+    import socket
+
+    name = f"\0tai-probe-{os.getpid()}"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(name)
+    listener.listen()
+    try:
+        assert _connects(name, work, {**env, "TAI_NO_SANDBOX": "1"}) == "connected"
+        assert _connects(name, work, env) == "refused"
+    finally:
+        listener.close()
+
+
 # -- secrets stay out of blocks ----------------------------------------------------------------
 
 

@@ -120,3 +120,36 @@ def drop_capabilities() -> None:
     data = ctypes.create_string_buffer(bytes(24))  # two empty {effective, permitted, inheritable}
     libc.syscall.restype = ctypes.c_long
     _check(libc.syscall(_SYS_CAPSET, header, data), "capset")
+
+
+_SYS_LANDLOCK_CREATE_RULESET = 444
+_SYS_LANDLOCK_RESTRICT_SELF = 446
+_LANDLOCK_CREATE_RULESET_VERSION = 1
+_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET = 1
+_LANDLOCK_SCOPE_SIGNAL = 2
+#: The first Landlock ABI with scopes (Linux 6.12).
+_LANDLOCK_SCOPES_ABI = 6
+
+
+def landlock_scope() -> int:
+    """Confine this process and its children with Landlock scopes: no connecting to
+    abstract unix sockets made outside (they are per network namespace, which the sandbox
+    shares with the host), no signals to processes outside. Needs ``no_new_privs``; the
+    Landlock ABI in force, or ``OSError`` when the kernel has no scopes (ABI < 6)."""
+    libc = _libc()
+    libc.syscall.restype = ctypes.c_long
+    abi = libc.syscall(_SYS_LANDLOCK_CREATE_RULESET, None, 0, _LANDLOCK_CREATE_RULESET_VERSION)
+    if abi < _LANDLOCK_SCOPES_ABI:
+        raise OSError(ctypes.get_errno() or 95, f"Landlock scopes need ABI 6, the kernel has {abi}")
+    attr = ctypes.create_string_buffer(
+        struct.pack("QQQ", 0, 0, _LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | _LANDLOCK_SCOPE_SIGNAL)
+    )
+    fd = libc.syscall(_SYS_LANDLOCK_CREATE_RULESET, attr, len(attr.raw), 0)
+    if fd < 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"landlock_create_ruleset: {os.strerror(errno)}")
+    try:
+        _check(libc.syscall(_SYS_LANDLOCK_RESTRICT_SELF, fd, 0), "landlock_restrict_self")
+    finally:
+        os.close(fd)
+    return abi

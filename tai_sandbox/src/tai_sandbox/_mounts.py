@@ -10,8 +10,9 @@ relies on the one before:
 3. Every other mount is remounted read-only (keeping the options the kernel locks). A
    mount that cannot be made read-only, and is not already, fails the set-up: the sandbox
    fails closed, never runs with a hole in it.
-4. Fresh ``/tmp`` (tmpfs), ``/dev`` (a tmpfs with only null, zero, full, random, urandom,
-   tty, a new pts instance and a fresh ``shm``: a read-only mount does not stop writes
+4. Fresh ``/tmp`` (tmpfs; the sockets of the host's ``/run`` and ``$XDG_RUNTIME_DIR`` are
+   hidden behind empty ones too, after step 5), ``/dev`` (a tmpfs with only null, zero,
+   full, random, urandom, tty, a new pts instance and a fresh ``shm``: a read-only mount does not stop writes
    *through* device nodes, so the raw disks are simply absent) and ``/proc`` (of the new
    PID namespace).
 5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
@@ -181,6 +182,39 @@ def _overlay(layer: Layer) -> str | None:
     return None
 
 
+def _resolver_directories() -> list[Path]:
+    """Where the system's resolver configuration really lives (``/etc/resolv.conf`` is
+    often a link into ``/run``): kept visible when ``/run`` is hidden, or nothing resolves."""
+    target = Path("/etc/resolv.conf").resolve()
+    return [target.parent] if target.exists() and target.parent != Path("/etc") else []
+
+
+def _hide_sockets(roots: list[Path]) -> None:
+    """An empty ``/run`` (and ``$XDG_RUNTIME_DIR``): a read-only mount does not stop
+    ``connect()``, and the sockets there act outside the sandbox — the user's systemd and
+    D-Bus (``systemd-run`` runs a command there), the system bus (as root, anything),
+    Docker, agents, databases. What the resolver needs is bound back."""
+    tops = [Path("/run"), Path("/var/run")]
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and Path(runtime).is_absolute():
+        tops.append(Path(runtime))
+    for top in dict.fromkeys(tops):
+        if top.is_symlink() or not top.is_dir():
+            continue
+        if any(_inside(top, [root]) or _inside(root, [top]) for root in roots):
+            continue  # a writable root (or tai itself) lives there
+        keep = [d for d in _resolver_directories() if top in d.parents]
+        handles = {d: os.open(d, os.O_PATH | os.O_CLOEXEC) for d in keep}
+        flags = _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
+        _linux.mount("tmpfs", str(top), "tmpfs", flags, "mode=755,size=64k")
+        for directory, handle in handles.items():
+            directory.mkdir(parents=True, exist_ok=True)
+            _bind(f"/proc/self/fd/{handle}", directory)
+            _linux.remount_readonly(str(directory))
+            os.close(handle)
+        _linux.remount_readonly(str(top))
+
+
 def _hide(path: Path) -> None:
     flags = _linux.MS_RDONLY | _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
     _linux.mount("tmpfs", str(path), "tmpfs", flags, "mode=555,size=4k")
@@ -235,6 +269,7 @@ def build_view(
     _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
+    _hide_sockets([*host_roots, *keep, *overlaid])
     for anchor in _anchors([*protected, *writable.hidden], tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):

@@ -17,8 +17,9 @@ Four processes:
   handler for, so tai itself must not be PID 1; and when P2 exits, the kernel ends every
   process left in the namespace, so nothing a model started outlives the run.
 * **P3** drops every capability, sets ``no_new_privs``, installs the seccomp filter (no
-  set-uid files, ``_seccomp``) and returns from :func:`enter`: it is tai, carrying on with
-  the plugins it already loaded.
+  set-uid files, ``_seccomp``), confines itself with Landlock scopes where the kernel has
+  them (no abstract unix sockets or signals outside: ``_linux.landlock_scope``) and returns
+  from :func:`enter`: it is tai, carrying on with the plugins it already loaded.
 
 *Kill means stop.* P1 and P2 each ask the kernel for ``SIGKILL`` when their parent dies
 (``PR_SET_PDEATHSIG``): a ``kill -9`` of P0 kills P1, which kills P2, which ends every
@@ -65,6 +66,10 @@ FORWARDED = frozenset(
     }
 )
 _WATCHED = FORWARDED | {signal.SIGCHLD}
+
+
+#: Why Landlock scopes could not be set, when they could not (an older kernel).
+UNSCOPED: list[str] = []
 
 
 class SandboxUnavailable(Exception):
@@ -200,6 +205,10 @@ def enter(setup: Callable[[], T], on_exit: Callable[[], None] | None = None) -> 
         _linux.set_no_new_privs()
         _linux.drop_capabilities()
         _seccomp.install()
+        try:
+            _linux.landlock_scope()
+        except OSError as error:
+            UNSCOPED.append(str(error))
         return worker.result  # type: ignore[return-value]
     os.close(write_end)
     with os.fdopen(read_end, "r") as reports:

@@ -235,6 +235,13 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
         _remove_tree(run)
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
     os.environ[INSIDE_VARIABLE] = "1"
+    from tai_sandbox._process import UNSCOPED
+
+    if UNSCOPED:
+        _warn_once(
+            f"sandbox: abstract unix sockets of this machine stay reachable inside ({UNSCOPED[0]}; "
+            "Linux 6.12 closes them); -no-network cuts them for blocks"
+        )
     _entered.update(inventory=inventory, network=not network_cut(argv, config))
     if dry:
         refused_worktree = [p for p in refused_overlays if p.startswith(f"{writable.cwd}: ")]
