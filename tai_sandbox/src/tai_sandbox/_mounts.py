@@ -12,9 +12,9 @@ relies on the one before:
    fails closed, never runs with a hole in it.
 4. Fresh ``/tmp`` (tmpfs; the sockets of the host's ``/run`` and ``$XDG_RUNTIME_DIR`` are
    hidden behind empty ones too, after step 5), ``/dev`` (a tmpfs with only null, zero,
-   full, random, urandom, tty, a new pts instance and a fresh ``shm``: a read-only mount does not stop writes
-   *through* device nodes, so the raw disks are simply absent) and ``/proc`` (of the new
-   PID namespace).
+   full, random, urandom, tty, a new pts instance and a fresh ``shm``: a read-only mount
+   does not stop writes *through* device nodes, so the raw disks are simply absent) and
+   ``/proc`` (of the new PID namespace).
 5. Writable roots that step 4 hid (a working directory under ``/tmp``) are bound again
    from a handle opened in step 2, and so, read-only, is tai's own installation when it
    lives under ``/tmp`` (a CI checkout): the forked tai still imports modules lazily.
