@@ -368,8 +368,9 @@ def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str,
     :param argv: the program and its arguments; a wrapper may be put in front (the
         sandbox's network cut runs the program in a namespace without network).
     :param env: the environment the program gets, a copy of tai's; secrets are removed
-        here (the core removes provider keys and ``*_KEY``/``*_TOKEN``/``*_SECRET``
-        variables by the ``shell_environment`` configuration).
+        here (the core removes provider keys, ``*_KEY``/``*_TOKEN``/``*_SECRET``/``*_PASS``
+        and similar variables, and values with a password in a URL, by the
+        ``shell_environment`` configuration: :mod:`tai_core.blocks._environment`).
     :param config: the merged configuration of the run.
     :return: nothing; results are ignored.
 
