@@ -368,8 +368,9 @@ def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str,
     :param argv: the program and its arguments; a wrapper may be put in front (the
         sandbox's network cut runs the program in a namespace without network).
     :param env: the environment the program gets, a copy of tai's; secrets are removed
-        here (the core removes provider keys and ``*_KEY``/``*_TOKEN``/``*_SECRET``
-        variables by the ``shell_environment`` configuration).
+        here (the core removes provider keys, ``*_KEY``/``*_TOKEN``/``*_SECRET``/``*_PASS``
+        and similar variables, and values with a password in a URL, by the
+        ``shell_environment`` configuration: :mod:`tai_core.blocks._environment`).
     :param config: the merged configuration of the run.
     :return: nothing; results are ignored.
 
@@ -405,8 +406,11 @@ def tai_secret_file(path: str, data: bytes | None, config: Mapping[str, Any]) ->
     Called before a file's content is put in a request: by the context providers for each
     file they would show (through :attr:`tai_core.context.ContextRequest.secret`), by
     ``-file`` for each file a glob matched (a file named exactly is sent with a warning:
-    the user decided), and by ``ingest`` for ``<file>`` (refused) and ``<glob>`` (listed
-    with a mark). A withheld file is never shown; it is named, with the reason, in the
+    the user decided), by ``ingest`` for ``<file>`` (refused) and ``<glob>`` (listed
+    with a mark), and by change blocks (in a run and in ``tai patch``, through
+    :meth:`tai_core.store.FileStore.withheld`) for each file they name, which are refused
+    before the file is read, since their errors would quote it. A withheld file is never
+    shown; it is named, with the reason, in the
     context's closing list "Files withheld as secrets". Stops at the first non-``None``
     answer, so any plugin that gives a reason withholds the file.
 

@@ -5,11 +5,22 @@ text back into it, so the same function serves a streaming reply (each block app
 it arrives) and ``tai patch``. Every failure becomes one :class:`ChangeError` whose message
 names the operation, the target and the file; when the failure concerns a file's content,
 an error log with the whole context is written too (:mod:`._error_log`).
+
+Secret files are refused before anything else (:func:`refuse_secrets`). A change block's
+failures quote the file — the closest line to a ``find`` that is missing, the declarations
+a Go file does have, an error log in the working tree that a later ``ingest`` can fetch —
+so a block on a file the ``tai_secret_file`` hook withholds would leak, through the retry
+prompt, exactly what the context providers, ``-file`` and ``ingest`` keep back. The check
+asks about every path the block names (the file; a RENAME's target too), by name and by
+the content the run sees, before any operation reads the file, and the refusal is one line
+that names the file and the reason, never its content. It lives here, in the one function
+both a run (through the change kind's ``apply``) and ``tai patch`` call, and it asks the
+store, because the store is the one thing both are handed: whoever opens it gives it the
+hook and the configuration (``FileStore.open(secret=…)``), as it gives the path policy.
+The error log asks again before it writes (:meth:`ChangeError.logged`): belt and braces.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from tai_blocks.changes._error_log import try_error_log
 from tai_blocks.changes._format import FormatError, format_go
@@ -44,19 +55,24 @@ class ChangeError(ApplyError):
 
     def logged(
         self,
-        root: Path,
+        store: FileStore,
         *,
         find: str = "",
         body: str = "",
         source: str | None,
         modified: str | None,
     ) -> ChangeError:
-        """Write the error log of this failure into ``root`` when there is file content to
-        show (the file before, or the text the change produced); returns ``self``."""
+        """Write the error log of this failure into ``store``'s working directory when there
+        is file content to show (the file before, or the text the change produced) and the
+        file is no secret (by its name, its content in the store, ``source`` and
+        ``modified``: the log lies in the tree, where ``ingest`` can read it); returns
+        ``self``."""
         if source is None and modified is None:
             return self
+        if _secret(store, self.file, source, modified):
+            return self
         path = try_error_log(
-            root,
+            store.root,
             operation=self.op,
             target=self.target,
             file_path=self.file,
@@ -70,6 +86,32 @@ class ChangeError(ApplyError):
             self.log = path.name
             self.args = (self._message(),)
         return self
+
+
+def _secret(store: FileStore, path: str, *texts: str | None) -> bool:
+    """Whether ``path`` is withheld as a secret, by the store's check or by any of
+    ``texts`` (also when the path cannot be judged: then nothing is shown)."""
+    try:
+        key = store.resolve(path)
+        data = [text.encode("utf-8", "surrogateescape") for text in texts if text]
+        reasons = (store.withheld(path), *(store.secret(key, item) for item in data))
+    except StoreError:
+        return True
+    return any(reasons)
+
+
+def refuse_secrets(store: FileStore, op: str, target: str, path: str) -> None:
+    """Raise a :class:`ChangeError` when the block names a file withheld as a secret: its
+    ``file-path``, or a RENAME's ``target`` (see the module docstring)."""
+    for name, which in ((path, ""), (target if op == "RENAME" else "", "the target ")):
+        reason = store.withheld(name) if name else None
+        if reason:
+            shown = f"{which}{shown_path(store.resolve(name))} is " if which else ""
+            raise ChangeError(
+                op, target, path,
+                f"{shown}withheld as a secret ({reason}); change blocks may not read or "
+                "write it",
+            )  # fmt: skip
 
 
 def is_go(key: str) -> bool:
@@ -123,6 +165,7 @@ def _apply(store: FileStore, block: Block) -> FileStore:
         if op not in (*GO_DECL_OPS, *TEXT_OPS, "WRITE", "RENAME"):
             raise TextEditError(f"unknown op {op!r}" if op else "unparseable change block: no op")
         key = store.resolve(path)
+        refuse_secrets(store, op, target, path)
         if op == "RENAME":
             return store.rename(path, target)
         if op == "DELETE" and target == "*":
@@ -141,8 +184,10 @@ def _apply(store: FileStore, block: Block) -> FileStore:
         modified = error.modified if isinstance(error, GoEditError) else None
         find = params.get("find", "")
         raise failure.logged(
-            store.root, find=find, body=block.body, source=source, modified=modified
+            store, find=find, body=block.body, source=source, modified=modified
         ) from None
+    except ChangeError:
+        raise
     except StoreError as error:
         raise ChangeError(op, target, path, str(error)) from None
 
@@ -157,6 +202,6 @@ def finish_changes(store: FileStore) -> FileStore:
     except FormatError as error:
         failure = ChangeError("format", "", error.path, error.message)
         source = store.base[error.path].text if error.path in store.base else None
-        raise failure.logged(store.root, source=source, modified=error.text) from None
+        raise failure.logged(store, source=source, modified=error.text) from None
     except ToolError as error:
         raise ChangeError("format", "", "", str(error)) from None

@@ -6,7 +6,9 @@ store, the same formatting and the same crash-atomic flush. Patching is resumabl
 blocks applied are cut out of the file *in the same flush* that writes their changes, so
 whatever happens the file and the working tree agree, and running the command again
 continues with the block that failed. Blocks that are not changes, and change blocks
-without an op, stay in the file untouched.
+without an op, stay in the file untouched. The store is opened with the
+``tai_secret_file`` hook, as a run's is, so a block on a secret file is refused the same
+way (the error is printed, and an error log would sit in the tree for a later run).
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
     written: the unified diff the blocks would make is printed instead.
     """
+    from tai_core.context import hook_check
     from tai_core.store import FileStore, PathError, StoreError, host_policy
     from tai_core.textfile import NotUTF8Error, read_utf8
 
@@ -148,6 +151,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
         protected=app.config.get("protected_paths", []),
         policy=host_policy(app.host),
         durable=app.config.get("durable", True),
+        secret=hook_check(app.host.pm.hook, app.config.values),  # secret files are refused
     )
     store, applied, touched, error = _apply_all(fresh, app.host, text)
     store, applied, finish_error = _finish(fresh, store, applied, touched)

@@ -125,7 +125,10 @@ round and you will be told which block failed and why."""
     def apply(self, block: Block, workspace: FileStore) -> FileStore:
         """Apply ``block`` to the store ``workspace`` (while the reply streams) and return
         the new store; raises :class:`tai_blocks.changes.ChangeError` (one line naming op,
-        target and file) when the block cannot be applied. The Go files changed are
+        target and file) when the block cannot be applied — first of all when it names a
+        file withheld as a secret, which the store judges with the run's
+        ``tai_secret_file`` hook (this method is handed no run context: the store carries
+        the check, see :mod:`tai_blocks.changes._apply`). The Go files changed are
         formatted (goimports) when the store is finished or flushed."""
         from tai_blocks.changes import apply_change
 

@@ -82,12 +82,14 @@ def handoff_writer(
 
 
 def open_workspace(host: PluginHost, config: Mapping[str, Any], cwd: Path) -> Any:
-    """The in-memory store a run's change blocks go to (flushed when a round succeeds)."""
+    """The in-memory store a run's change blocks go to (flushed when a round succeeds). It
+    carries the run's ``tai_secret_file`` check, so change blocks refuse secret files."""
+    from tai_core.context import hook_check
     from tai_core.store import FileStore, host_policy
 
     return FileStore.open(
         cwd, protected=config.get("protected_paths", []), policy=host_policy(host),
-        durable=config.get("durable", True),
+        durable=config.get("durable", True), secret=hook_check(host.pm.hook, config),
     )  # fmt: skip
 
 

@@ -18,6 +18,9 @@ and the flush of several files is crash-atomic. This package is where that holds
 * A file that changed on disk since tai read it is a :class:`ConflictError`, never an
   overwrite; paths outside the working directory, protected paths and paths a
   ``tai_path_policy`` plugin refuses are a :class:`PathError` (:mod:`~tai_core.store._paths`).
+* A store carries the run's ``tai_secret_file`` check, given when it is opened;
+  :meth:`FileStore.withheld` says why a file must not reach the model, so an editor can
+  refuse a secret file before its errors quote it (the store itself refuses nothing).
 * :func:`render_diff` shows changes as a unified diff, coloured for a terminal.
 
 The store knows files, not languages: what an edit means (a Go declaration, a text

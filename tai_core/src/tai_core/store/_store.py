@@ -23,6 +23,13 @@ Reading a path records it (``touch``/``load`` return a new store): the fingerpri
 taken when tai reads the file, not when it writes it, or a change made by someone else in
 between would be silently overwritten.
 
+The store also carries the run's *secret check* (the ``tai_secret_file`` hook, as whoever
+opened the store asks it: :func:`~tai_core.context.hook_check`), because the store is the
+one value every editor is handed: :meth:`FileStore.withheld` says why a file must not reach
+the model, by its names and by its content as the run sees it. The store refuses nothing
+itself — reading a secret file into the overlay sends nothing anywhere; it is the editors
+that put file content into messages (errors, hints, logs) that must ask first.
+
 The store knows files, not languages. An editor that needs a last pass over a round's
 edits before they are shown or written (the change kind formats Go files with goimports)
 attaches a *finisher* to the store it returns: a function from store to store, run by
@@ -44,6 +51,7 @@ from pathlib import Path
 import attrs
 from pyrsistent import PMap, pmap
 
+from tai_core.context._secrets import SecretCheck, names_only
 from tai_core.store._diff import Change
 from tai_core.store._errors import ApplyError, PathError
 from tai_core.store._paths import PathGuard, PathPolicy
@@ -145,6 +153,9 @@ class FileStore:
     #: store so that whoever opens it (from the configuration's ``durable``) decides, not
     #: each caller of ``flush``.
     durable: bool = True
+    #: Why a file must not reach the model (see :meth:`withheld`); by default the built-in
+    #: name rules only, as when no plugin can be asked.
+    secret: SecretCheck = attrs.field(factory=names_only, eq=False, repr=False)
 
     @classmethod
     def open(
@@ -154,14 +165,21 @@ class FileStore:
         protected: Iterable[str] = (),
         policy: PathPolicy | None = None,
         durable: bool = True,
+        secret: SecretCheck | None = None,
     ) -> FileStore:
         """An empty store over the working directory ``root``.
 
         :param protected: extra protected patterns (the configuration's ``protected_paths``).
         :param policy: asked before every write (see :func:`host_policy`).
         :param durable: the default of :meth:`flush` (the configuration's ``durable``).
+        :param secret: why a file must not reach the model — for a run, the hook
+            (``hook_check(host.pm.hook, config)``); by default the built-in name rules.
         """
-        return cls(PathGuard.create(root, protected, policy), durable=durable)
+        return cls(
+            PathGuard.create(root, protected, policy),
+            durable=durable,
+            secret=secret or names_only(),
+        )
 
     @property
     def root(self) -> Path:
@@ -202,6 +220,30 @@ class FileStore:
         key = self.resolve(path)
         store = self._touch(key)
         return store, store._read(key)
+
+    def withheld(self, path: str) -> str | None:
+        """Why the file ``path`` is withheld from the model as a secret, or ``None``.
+
+        The secret check is asked about the file's key (its real path, so a link is judged
+        by what it leads to) and about ``path`` as written (so a link named ``.env`` is
+        judged by its own name), each with the file's content as the run sees it (``None``
+        when it does not exist). Records nothing; raises :class:`PathError` for a path
+        :meth:`resolve` refuses.
+        """
+        key = self.resolve(path)
+        text = self._read(key)
+        data = None if text is None else encode(text)
+        for name in dict.fromkeys((key, self._as_written(path))):
+            reason = self.secret(name, data)
+            if reason:
+                return reason
+        return None
+
+    def _as_written(self, path: str) -> str:
+        """``path`` normalised without following links: relative to the working directory
+        (``/``-separated) when it lies inside it."""
+        joined = os.path.normpath(self.root / path.strip())
+        return Path(os.path.relpath(joined, self.root)).as_posix()
 
     def exists(self, path: str) -> bool:
         """True when ``path`` exists as the run sees it."""
