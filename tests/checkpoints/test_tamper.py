@@ -114,7 +114,8 @@ def test_without_a_key_checkpoints_are_skipped_with_one_warning(monkeypatch, tmp
     from tai_core.store import _key
 
     data = tmp_path / "data"
-    data.write_text("not a directory")
+    data.mkdir()
+    (data / "keys").write_text("not a directory: no key can be read or made")
     monkeypatch.setenv("TAI_DATA_DIR", str(data))
     monkeypatch.setattr(_key, "_cached", None)
     monkeypatch.setattr(checkpoints, "_warned", [])
@@ -124,3 +125,4 @@ def test_without_a_key_checkpoints_are_skipped_with_one_warning(monkeypatch, tmp
     for round_number in (1, 2):
         checkpoints.tai_checkpoint(str(tmp_path), "s1", round_number, "write", {})
     assert len(warnings) == 1 and "no checkpoint" in warnings[0]
+    assert not list(data.glob("checkpoints/*/log.jsonl"))

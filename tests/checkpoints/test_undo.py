@@ -94,9 +94,14 @@ def test_ignored_and_large_files_that_existed_are_left_alone(tree: Path, env) ->
     that kind the run created, it removes (they are absent at the checkpoint)."""
     (tree / ".gitignore").write_text("*.log\n")
     (tree / "debug.log").write_text("log\n")
+    (tree / "kept.log").write_text("untouched\n")
+    (tree / "grown.log").write_text("line 1\n")
     (tree / "big.dat").write_bytes(b"x" * 2000)
     (tree / "tai.toml").write_text("checkpoint_max_file_bytes = 1000\n")
-    script = "rm debug.log big.dat; echo made > new.log; head -c 3000 /dev/zero > huge.dat\n"
+    script = (
+        "rm debug.log big.dat; echo made > new.log; head -c 3000 /dev/zero > huge.dat\n"
+        "echo line 2 >> grown.log\n"
+    )
     replay(tree, "Go.\n" + change("w.sh", script) + shell("sh w.sh"), DONE)
     run(tree, env)
     result = run_tai("undo", cwd=tree, env=env)
@@ -105,6 +110,8 @@ def test_ignored_and_large_files_that_existed_are_left_alone(tree: Path, env) ->
     assert not (tree / "new.log").exists() and not (tree / "huge.dat").exists()
     assert not (tree / "w.sh").exists()
     assert "removed new.log" in result.stdout and "removed huge.dat" in result.stdout
+    assert (tree / "kept.log").read_text() == "untouched\n"
+    assert (tree / "grown.log").read_text() == "line 1\nline 2\n"
 
 
 def test_without_checkpoints_undo_says_why(tmp_path: Path, isolated_env) -> None:

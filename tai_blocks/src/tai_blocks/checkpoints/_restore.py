@@ -118,7 +118,12 @@ def now_of(root: Path, target: Tree, end: Tree) -> Tree:
     paths = {
         p for p in target.files.keys() | end.files.keys() if target.files.get(p) != end.files.get(p)
     }
-    for path in paths | set(_hidden(end)):
+    hidden = {
+        path
+        for path in _hidden(end)
+        if path in target.files or not left_out(target.outside, path)  # else never undo's
+    }
+    for path in paths | hidden:
         found = identity_of(root / path)
         if found is None:
             continue

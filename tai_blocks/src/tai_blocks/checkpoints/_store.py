@@ -145,8 +145,9 @@ class CheckpointStore:
         When every file is in the stat cache, unchanged, and so is what was left out, the
         two are those of the last scan (kept in the cache): nothing is encoded or written.
         """
-        from tai_core.store._key import mac
+        from tai_core.store._key import journal_key, mac
 
+        journal_key()  # no key, no checkpoint: fail before any work
         old = self._read_cache()
         self.objects.mkdir(parents=True, exist_ok=True)
         (self.directory / "root").write_text(str(self.root) + "\n")
