@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from ..conftest import run_tai
-from ..sandbox.conftest import namespaces_refused
 
 
 def replay(root: Path, *replies: str) -> None:
@@ -33,26 +32,6 @@ def run(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     result = run_tai("-shell", "-model", "replay:.model.replay", "chat", "go", cwd=root, env=env)
     assert result.returncode == 0, result.stderr
     return result
-
-
-@pytest.fixture
-def env(isolated_env: dict[str, str]) -> dict[str, str]:
-    if namespaces_refused():
-        return {**isolated_env, "TAI_NO_SANDBOX": "1"}
-    return isolated_env
-
-
-@pytest.fixture
-def tree(tmp_path: Path) -> Path:
-    root = tmp_path / "work"
-    (root / "src" / "deep").mkdir(parents=True)
-    (root / "a.txt").write_text("alpha\n")
-    (root / "src" / "main.py").write_text("print('hi')\n")
-    (root / "src" / "deep" / "data.bin").write_bytes(bytes(range(256)))
-    (root / "run.sh").write_text("echo run\n")
-    (root / "run.sh").chmod(0o755)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -110,19 +89,29 @@ def test_undo_to_before_a_round(tree: Path, env) -> None:
     assert missing.returncode == 2 and "no checkpoint at or after round 9" in missing.stderr
 
 
-def test_ignored_and_large_files_are_left_alone(tree: Path, env) -> None:
+def test_ignored_and_large_files_that_existed_are_left_alone(tree: Path, env) -> None:
+    """Undo cannot bring back what no checkpoint recorded (ignored, too large); files of
+    that kind the run created, it removes (they are absent at the checkpoint)."""
     (tree / ".gitignore").write_text("*.log\n")
     (tree / "debug.log").write_text("log\n")
+    (tree / "kept.log").write_text("untouched\n")
+    (tree / "grown.log").write_text("line 1\n")
     (tree / "big.dat").write_bytes(b"x" * 2000)
     (tree / "tai.toml").write_text("checkpoint_max_file_bytes = 1000\n")
-    script = "rm debug.log big.dat; echo made > new.log; head -c 3000 /dev/zero > huge.dat\n"
+    script = (
+        "rm debug.log big.dat; echo made > new.log; head -c 3000 /dev/zero > huge.dat\n"
+        "echo line 2 >> grown.log\n"
+    )
     replay(tree, "Go.\n" + change("w.sh", script) + shell("sh w.sh"), DONE)
     run(tree, env)
     result = run_tai("undo", cwd=tree, env=env)
     assert result.returncode == 0, result.stderr
     assert not (tree / "debug.log").exists() and not (tree / "big.dat").exists()
-    assert (tree / "new.log").exists() and (tree / "huge.dat").exists()
+    assert not (tree / "new.log").exists() and not (tree / "huge.dat").exists()
     assert not (tree / "w.sh").exists()
+    assert "removed new.log" in result.stdout and "removed huge.dat" in result.stdout
+    assert (tree / "kept.log").read_text() == "untouched\n"
+    assert (tree / "grown.log").read_text() == "line 1\nline 2\n"
 
 
 def test_without_checkpoints_undo_says_why(tmp_path: Path, isolated_env) -> None:

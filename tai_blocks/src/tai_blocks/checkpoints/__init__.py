@@ -7,9 +7,11 @@ before the first block of a round that starts programs (``shell``, ``go-test``: 
 every round of commands, whatever a run does to the files of the tree — a change block,
 ``rm -rf`` from a script, ``git checkout -- .``, ``git restore .``, ``git reset --hard``,
 ``git clean -fd`` — is undone by ``tai undo`` (``-round N``: back to before round N). What
-checkpoints leave out is never touched by undo either: ignored files (``.gitignore``,
-``.git/info/exclude``), files over ``checkpoint_max_file_bytes`` (10 MB), ``.git`` itself
-(inside the sandbox it is read-only, so a run cannot change it) and tai's flush journal.
+checkpoints leave out — ignored files (``.gitignore``, ``.git/info/exclude``), files over
+``checkpoint_max_file_bytes`` (10 MB), ``.git`` itself (inside the sandbox it is
+read-only, so a run cannot change it) and tai's flush journal — undo cannot restore; it
+never deletes what was left out before the run, and removes what the run created and left
+out (ignored by a ``.gitignore`` the run wrote, say) while it is as the run left it.
 
 *A content store of our own, not git.* A private git repository would be as cheap (its
 index is a stat cache) but git reads configuration from the repository it works on, and
@@ -22,12 +24,14 @@ installed.
 
 *Undo runs outside the sandbox*, as ``tai checkpoints`` does: it runs no program and no
 model output, and writes only contents the store verifies, to paths checked like a change
-block's (inside the tree, never protected, the ``tai_path_policy`` hook). What it can
-write there is at most what a sandboxed run could have written itself. Edits the user made
-after the run are kept and named (:mod:`._restore`).
+block's (inside the tree, never protected, the ``tai_path_policy`` hook, never completing
+a directory git would take for a repository). The store lies where a sandboxed run can
+write, so undo trusts only what carries tai's MAC (:mod:`._store`): a run can make undo
+refuse, not make it write what tai did not record. Edits the user made after the run are
+kept and named (:mod:`._restore`).
 
-A checkpoint that cannot be taken (a full disk) is a warning, once per process; the run
-goes on.
+A checkpoint that cannot be taken (a full disk, no key because there is no data
+directory) is a warning, once per process; the run goes on.
 """
 
 from __future__ import annotations
@@ -59,10 +63,11 @@ def tai_checkpoint(
         return
     from tai_blocks.checkpoints._scan import max_file_bytes
     from tai_blocks.checkpoints._store import CheckpointStore
+    from tai_core.store import StoreError
 
     try:
         CheckpointStore(Path(root)).record(session_id, round_number, reason, max_file_bytes(config))
-    except OSError as error:
+    except (OSError, StoreError) as error:
         if not _warned:
             _warned.append(str(error))
             click.echo(f"tai: warning: no checkpoint of {root}, tai undo cannot restore "

@@ -3,7 +3,7 @@
 ``tai undo`` exits 0 when the tree is as it was at the checkpoint (or already was), 1 when
 some files were kept (edited after the run ended, or refused by the path checks; each is
 named), 2 when there is nothing to undo to (no checkpoint here, no such round, a damaged
-store).
+store, checkpoints that are not tai's: one line says which).
 """
 
 from __future__ import annotations
@@ -27,14 +27,58 @@ def _fail(message: str) -> None:
 
 
 def _last_run(store: CheckpointStore) -> list[dict[str, Any]]:
-    entries = store.log()
+    """The checkpoints of the last run, each tai's and none missing; or exit 2 saying why.
+    A line of that run that is not tai's is named on stderr and not used."""
+    entries = _log(store)
     if not entries:
         _fail(
             f"no checkpoints of {store.root}: tai records one before a run writes files or "
             "runs programs here"
         )
-    session = entries[-1]["session"]
-    return [entry for entry in entries if entry["session"] == session]
+    named = [entry for entry in entries if entry["session"] is not None]
+    if not named:
+        _fail(f"the checkpoint log of {store.root} is damaged: no line of it is readable")
+    session = named[-1]["session"]
+    lines = [entry for entry in named if entry["session"] == session]
+    good, seen = [], set()
+    for entry in lines:
+        if entry["problem"] is None and entry["mac"] not in seen:
+            seen.add(entry["mac"])
+            good.append(entry)
+    bad = [entry for entry in lines if entry["problem"] is not None]
+    previous = (-1, "")
+    for entry in good:
+        if (entry["number"], entry["previous"]) != (previous[0] + 1, previous[1]):
+            break
+        previous = (entry["number"], entry["mac"])
+    else:
+        if any(entry["reason"] != "end" for entry in good):
+            for entry in bad:
+                click.echo(f"tai: warning: {_describe(store, entry)}; not used", err=True)
+            return good
+    if bad:
+        _fail(f"run {session}'s checkpoints are not tai's: {_describe(store, bad[0])}; "
+              "undo does not use them, nothing was undone")  # fmt: skip
+    _fail(
+        f"run {session}'s checkpoints are incomplete: checkpoint {previous[0] + 2} of the "
+        f"run is missing from {store.directory / 'log.jsonl'}; nothing was undone"
+    )
+    raise AssertionError  # unreachable: _fail exits
+
+
+def _log(store: CheckpointStore) -> list[dict[str, Any]]:
+    from tai_core.store import StoreError as KeyUnreadable
+
+    try:
+        return store.log()
+    except KeyUnreadable as error:
+        _fail(f"the checkpoints of {store.root} cannot be checked: {error}")
+        raise AssertionError from None  # unreachable: _fail exits
+
+
+def _describe(store: CheckpointStore, entry: dict[str, Any]) -> str:
+    what = f"round {entry['round']}, {_REASONS.get(entry['reason'], entry['reason'])}"
+    return f"{store.directory / 'log.jsonl'} line {entry['line']} ({what}) {entry['problem']}"
 
 
 def _target(run: list[dict[str, Any]], round_number: int | None) -> dict[str, Any]:
@@ -68,7 +112,7 @@ def undo_command(app: Any, round_number: int | None) -> None:
     edited after the run ended are kept and named. Ignored files and files over
     checkpoint_max_file_bytes are never touched.
     """
-    from tai_blocks.checkpoints._restore import now_of, restore
+    from tai_blocks.checkpoints._restore import Tree, now_of, restore
     from tai_core.store import PathError, PathGuard, host_policy
 
     config = app.config.values if app is not None else {}
@@ -89,12 +133,13 @@ def undo_command(app: Any, round_number: int | None) -> None:
             raise ValueError(str(error)) from None
 
     try:
-        wanted = store.manifest(target["manifest"])
+        wanted = Tree(store.manifest(target["manifest"]), store.outside(target["outside"]))
         if ends:
-            end = store.manifest(ends[-1]["manifest"])
+            end = Tree(store.manifest(ends[-1]["manifest"]), store.outside(ends[-1]["outside"]))
             now = now_of(store.root, wanted, end)
         else:
-            end = now = store.scan(max_file_bytes(config))
+            end = Tree(*store.scan_all(max_file_bytes(config)))
+            now = Tree(end.files, {**end.outside, **now_of(store.root, wanted, end).outside})
         outcome = restore(store, wanted, end, now, check)
     except (StoreError, OSError) as error:
         _fail(f"undo failed: {error}")
@@ -124,7 +169,7 @@ def checkpoints_command() -> None:
     """List the checkpoints of the working directory, oldest first: run, round, time,
     reason and how many files changed between it and the next one."""
     store = CheckpointStore(Path.cwd())
-    entries = store.log()
+    entries = _log(store)
     if not entries:
         click.echo(f"no checkpoints of {store.root}")
         return
@@ -139,17 +184,30 @@ def checkpoints_command() -> None:
         return manifests[digest]
 
     click.echo(f"{'run':<14}{'round':>5}  {'time':<19}  {'reason':<17}{'changed':>8}")
-    for index, entry in enumerate(entries):
-        later = [e for e in entries[index + 1 :] if e["session"] == entry["session"]]
+    good = [entry for entry in entries if entry["problem"] is None]
+    refused = 0
+    for entry in entries:
+        if entry["problem"] is not None:
+            refused += 1
+            if entry["session"] is None:
+                continue
+        later = [e for e in good if e["session"] == entry["session"] and e["line"] > entry["line"]]
         changed = "-"
-        if later:
+        if later and entry["problem"] is None:
             mine, theirs = manifest(entry["manifest"]), manifest(later[0]["manifest"])
             if mine is not None and theirs is not None:
                 keys = mine.keys() | theirs.keys()
                 changed = str(sum(mine.get(k) != theirs.get(k) for k in keys))
         when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry["time"]))
         reason = _REASONS.get(entry["reason"], entry["reason"])
+        if entry["problem"] is not None:
+            reason = "NOT TAI'S"
         click.echo(
-            f"{entry['session']:<14}{entry['round']:>5}  {when:<19}  {reason:<17}{changed:>8}"
+            f"{entry['session'][:13]:<14}{entry['round']:>5}  {when:<19}  {reason:<17}{changed:>8}"
         )
     click.echo(f"(checkpoints of {store.root}; 'changed' counts files up to the next one)")
+    if refused:
+        click.echo(
+            f"({refused} line(s) of {store.directory / 'log.jsonl'} are not tai's "
+            "checkpoints — not signed with its key — and undo does not use them)"
+        )

@@ -7,6 +7,19 @@ that differs from the run's end was edited after the run: it is kept and reporte
 overwritten. When the run recorded no end (tai was killed), the tree now stands in for it
 and the report says so.
 
+Ignored paths (and files over the size limit) are judged by what each checkpoint saw and
+left out (:data:`._scan.Outside`), not by the ignore rules now, which the run may have
+rewritten: a path left out at the target (ignored then, or under a directory ignored then)
+is never deleted — if it changed since, it is kept and named, its earlier content having
+never been recorded. A file the run left ignored (or too large) is the run's own while its
+identity (size, times, inode, mode) is the one it had at the end: it is set back to the
+target like any other — removed when the target did not have it.
+
+Nor does undo complete what the sandbox forbids: besides protected paths, it refuses a
+write that would give a directory ``HEAD``, ``objects`` and ``refs`` (git takes it for a
+bare repository and runs what its ``config`` says), unless it had all three before undo
+began.
+
 Every write goes through the same checks as a change block's (:class:`tai_core.store.
 PathGuard`: inside the working directory, its real path too, never a protected path such
 as ``.git``, and the ``tai_path_policy`` hook); a path refused is reported and left
@@ -22,8 +35,19 @@ from pathlib import Path
 
 import attrs
 
-from tai_blocks.checkpoints._scan import Entry, Manifest, entry_of
+from tai_blocks.checkpoints._scan import (
+    Entry,
+    Manifest,
+    Outside,
+    entry_of,
+    identity_of,
+    left_out,
+)
 from tai_blocks.checkpoints._store import CheckpointStore, StoreError
+
+#: The names that make git take a directory for a repository (``tai_sandbox.paths``).
+GIT_DIRECTORY_ENTRIES = frozenset({"HEAD", "objects", "refs"})
+EDITED = "edited after the run ended"
 
 
 @attrs.define
@@ -35,63 +59,147 @@ class Outcome:
     kept: list[tuple[str, str]] = attrs.Factory(list)
 
 
-def plan(target: Manifest, end: Manifest, now: Manifest) -> tuple[list[str], list[str]]:
-    """The paths to set back to the target, and those edited after the run (kept).
+@attrs.frozen
+class Tree:
+    """One of the three trees: its files' entries and what was left out, by identity.
+    For the tree *now*, ``outside`` holds the identity of every path looked at."""
+
+    files: Manifest
+    outside: Outside = attrs.Factory(dict)
+
+
+def _hidden(end: Tree) -> list[str]:
+    """Files the run left out at its end (ignored, too large): perhaps its own."""
+    return [path for path in end.outside if not path.endswith("/")]
+
+
+def plan(target: Tree, end: Tree, now: Tree) -> tuple[list[tuple[str, Entry | None]], list]:
+    """The paths to set back (with the target's entry, ``None`` to remove) and those kept
+    (with why).
 
     Only paths where the target and the run's end differ can need anything: where they
     agree, the path is either as both left it or was edited by the user, and kept. So
     ``now`` need only hold those paths (:func:`now_of`), not a scan of the whole tree.
     """
-    change, kept = [], []
-    for path in sorted(target.keys() | end.keys() | now.keys()):
-        if target.get(path) == end.get(path):
+    change: list[tuple[str, Entry | None]] = []
+    kept: list[tuple[str, str]] = []
+    for path in sorted(target.files.keys() | end.files.keys() | set(_hidden(end))):
+        wanted, left = target.files.get(path), end.files.get(path)
+        current = now.files.get(path)
+        if left is None and path in end.outside:  # the run left it ignored or too large
+            if wanted is None and left_out(target.outside, path):
+                continue  # left out before the run too: never undo's
+            if now.outside.get(path) != end.outside[path]:
+                if wanted is not None or path in now.outside:
+                    kept.append((path, EDITED))
+            elif wanted is None or current != wanted:
+                change.append((path, wanted))
             continue
-        current = now.get(path)
-        if current == target.get(path):
+        if wanted in (left, current):
             continue
-        if current != end.get(path):
-            kept.append(path)
+        if current != left:
+            if left is None and left_out(end.outside, path):
+                kept.append((path, "ignored when the run ended, so how it left it is unknown"))
+            else:
+                kept.append((path, EDITED))
+        elif wanted is None and left_out(target.outside, path):
+            if path in target.outside and target.outside[path] != now.outside.get(path):
+                kept.append((path, "ignored at the checkpoint, its content then not recorded"))
         else:
-            change.append(path)
+            change.append((path, wanted))
     return change, kept
 
 
-def now_of(root: Path, target: Manifest, end: Manifest) -> Manifest:
-    """The entries now of the paths the run changed (where ``target`` and ``end`` differ)."""
-    now: Manifest = {}
-    for path in target.keys() | end.keys():
-        if target.get(path) != end.get(path):
-            found = entry_of(root / path)
-            if found is not None:
-                now[path] = found
-    return now
+def now_of(root: Path, target: Tree, end: Tree) -> Tree:
+    """The tree now, of the paths the run may have changed: those where ``target`` and
+    ``end`` differ, and those the run left out."""
+    files: Manifest = {}
+    outside: Outside = {}
+    paths = {
+        p for p in target.files.keys() | end.files.keys() if target.files.get(p) != end.files.get(p)
+    }
+    hidden = {
+        path
+        for path in _hidden(end)
+        if path in target.files or not left_out(target.outside, path)  # else never undo's
+    }
+    for path in paths | hidden:
+        found = identity_of(root / path)
+        if found is None:
+            continue
+        outside[path] = found
+        if path in paths or path in target.files:
+            entry = entry_of(root / path)
+            if entry is not None:
+                files[path] = entry
+    return Tree(files, outside)
+
+
+def _shape(directory: Path) -> bool:
+    """Whether ``directory`` holds ``HEAD``, ``objects`` and ``refs`` (of any type)."""
+    return all(os.path.lexists(directory / name) for name in GIT_DIRECTORY_ENTRIES)
+
+
+def _repository_guard(root: Path, paths: list[str]) -> Callable[[str], None]:
+    """A check that refuses a write making a directory look like a git repository, unless
+    it had that shape before (judged now, before undo writes anything)."""
+    before: dict[str, bool] = {}
+    for path in paths:
+        parts = path.split("/")
+        for index, part in enumerate(parts):
+            if part in GIT_DIRECTORY_ENTRIES:
+                directory = "/".join(parts[:index])
+                if directory not in before:
+                    before[directory] = _shape(root / directory)
+
+    def check(path: str) -> None:
+        parts = path.split("/")
+        for index, part in enumerate(parts):
+            directory = "/".join(parts[:index])
+            if part not in GIT_DIRECTORY_ENTRIES or before.get(directory, True):
+                continue
+            others = GIT_DIRECTORY_ENTRIES - {part}
+            if all(os.path.lexists(root / directory / name) for name in others):
+                shown = directory or "the working directory"
+                raise ValueError(
+                    f"writing it would make {shown} look like a git repository (HEAD, "
+                    "objects and refs), whose config git would run; not written"
+                )
+
+    return check
 
 
 def restore(
     store: CheckpointStore,
-    target: Manifest,
-    end: Manifest,
-    now: Manifest,
+    target: Tree,
+    end: Tree,
+    now: Tree,
     check: Callable[[str, str], None],
 ) -> Outcome:
-    """Set the tree back to ``target``; ``check(path, operation)`` raises to refuse."""
+    """Set the tree back to ``target``; ``check(path, operation)`` raises to refuse.
+    Removals come first, so that a path freed by one can take a restored file."""
     outcome = Outcome()
     change, kept = plan(target, end, now)
-    outcome.kept.extend((path, "edited after the run ended") for path in kept)
-    for path in change:
-        entry = target.get(path)
+    outcome.kept.extend(kept)
+    writes = [path for path, entry in change if entry is not None]
+    repository = _repository_guard(store.root, writes)
+    removals = [(path, entry) for path, entry in change if entry is None]
+    for path, entry in [*reversed(removals), *(item for item in change if item[1] is not None)]:
         try:
-            check(path, "delete" if entry is None else "write" if path in now else "create")
+            exists = path in now.outside or path in now.files
+            check(path, "delete" if entry is None else "write" if exists else "create")
             full = _placed(store.root, path)
             if entry is None:
                 full.unlink()
                 _prune(store.root, full.parent)
                 outcome.removed.append(path)
             else:
+                repository(path)
                 _write(store, full, entry)
                 outcome.restored.append(path)
         except (OSError, StoreError, ValueError) as error:
             outcome.kept.append((path, str(error)))
+    outcome.removed.sort()
     return outcome
 
 

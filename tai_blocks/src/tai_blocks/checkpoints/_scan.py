@@ -3,20 +3,29 @@
 The walk follows git's view of the tree (``.gitignore`` files, ``.git/info/exclude``, by
 :class:`tai_blocks.anytext._walk.Ignores`), never enters ``.git`` or tai's flush journal,
 does not follow links to directories (a link is kept as a link) and leaves out files over
-``checkpoint_max_file_bytes``. What it leaves out is never restored nor removed by
-``tai undo``: the same walk decides what undo looks at.
+``checkpoint_max_file_bytes``.
+
+What the walk sees but does not record is listed with its stat identity (:data:`Outside`):
+ignored files and files over the limit, and ignored directories as whole subtrees (named
+``dir/``, not entered). ``tai undo`` needs it because a run can rewrite ``.gitignore``: a
+path left out before the run is never deleted by undo, and a file the run left ignored is
+still recognised as the run's own while its identity is the one it had at the end.
 
 It is cheap when little changed, as git's index is: a stat cache maps each path to its
-size, modification time, inode and mode when it was hashed, and a file whose stat is
-unchanged is not read again. Files modified within the last second are not cached (a
-write in the same clock tick as the stat would go unseen — git's "racy" entries). The
-ignore rules are judged for new paths only, as long as no ignore file changed: the stat
-of every ignore file is part of the cache, and when one differs every path is judged
-again.
+size, modification and change times, inode and mode when it was hashed, and a file whose
+stat is unchanged is not read again. The change time is there because a process can set a
+file's modification time back (``touch -d``), never its change time. Files modified within
+the last second are not cached (a write in the same clock tick as the stat would go unseen
+— git's "racy" entries). A write that also sets the modification time back within the
+clock tick of tai's stat would still go unseen; it needs a process of the run still
+running while tai checkpoints. The ignore rules are judged for new
+paths only, as long as no ignore file changed: the stat of every ignore file is part of
+the cache, and when one differs every path is judged again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -36,6 +45,32 @@ _RACY_NS = 1_000_000_000
 Entry = tuple[str, int, bool]
 #: A checkpoint's files: ``/``-separated path relative to the root -> entry.
 Manifest = dict[str, Entry]
+#: A path's stat identity: size, modification and change times (ns), inode, mode.
+Identity = list[int]
+#: What a walk saw and left out, by identity: ignored files, files over the limit, other
+#: non-files, and ignored directories (their path ends with ``/``; not entered).
+Outside = dict[str, Identity]
+
+
+def identity(info: os.stat_result) -> Identity:
+    """The stat identity of ``info``: a file with the same one was not written since."""
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_mode]
+
+
+def identity_of(path: Path) -> Identity | None:
+    """The identity of ``path`` now, its last component not followed (``None``: missing)."""
+    try:
+        return identity(path.lstat())
+    except OSError:
+        return None
+
+
+def left_out(outside: Outside, path: str) -> bool:
+    """Whether ``path`` was seen and left out, or lies under a directory that was."""
+    if path in outside:
+        return True
+    parts = path.split("/")
+    return any("/".join(parts[:index]) + "/" in outside for index in range(1, len(parts)))
 
 
 def max_file_bytes(config: Any) -> int:
@@ -60,7 +95,7 @@ def _stat_key(path: Path) -> list[int] | None:
         info = path.stat()
     except OSError:
         return None
-    return [info.st_size, info.st_mtime_ns, info.st_ino]
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
 
 class Scanner:
@@ -78,27 +113,39 @@ class Scanner:
             str(path): _stat_key(path) for path in _ignore_files(root, top)
         }
 
-    def scan(self, cache: dict[str, Any]) -> tuple[Manifest, dict[str, Any]]:
-        """The tree's manifest, and the stat cache for the next scan; ``cache`` is the
-        previous one (``{}`` for none)."""
+    def scan(self, cache: dict[str, Any]) -> tuple[Manifest, Outside, dict[str, Any]]:
+        """The tree's manifest, what it left out, and the stat cache for the next scan;
+        ``cache`` is the previous one (``{}`` for none)."""
         old_files: dict[str, list[Any]] = cache.get("files", {})
         started = time.time_ns()
         candidates: list[tuple[str, os.DirEntry[str]]] = []
+        self.outside: Outside = {}
         self._walk(self.root, "", candidates)
-        trusted = cache.get("ignores") == self.signature
+        trusted = cache.get("ignores") == self.signature  # the walk adds each .gitignore
+        old_ignored = set(cache.get("ignored", ())) if trusted else set()
         manifest: Manifest = {}
         files: dict[str, list[Any]] = {}
+        ignored: list[str] = []
         for rel, entry in candidates:
             previous = old_files.get(rel)
-            if not (trusted and previous) and self.ignores.ignored(self.root / rel, is_dir=False):
-                continue
-            found = self._entry(entry, previous, started)
+            if not isinstance(previous, list) or len(previous) != 6:
+                previous = None
+            if trusted and (previous is not None or rel in old_ignored):
+                is_ignored = previous is None
+            else:
+                is_ignored = self.ignores.ignored(self.root / rel, is_dir=False)
+            found = None if is_ignored else self._entry(entry, previous, started)
             if found is None:
+                if is_ignored:
+                    ignored.append(rel)
+                with contextlib.suppress(OSError):
+                    self.outside[rel] = identity(entry.stat(follow_symlinks=False))
                 continue
             manifest[rel] = found[0]
             if found[1] is not None:
                 files[rel] = found[1]
-        return manifest, {"ignores": self.signature, "files": files}
+        cache = {"ignores": self.signature, "files": files, "ignored": ignored}
+        return manifest, self.outside, cache
 
     def _walk(self, directory: Path, prefix: str, out: list[tuple[str, os.DirEntry[str]]]) -> None:
         try:
@@ -119,6 +166,9 @@ class Scanner:
             if is_dir:
                 if not self.ignores.ignored(Path(entry.path), is_dir=True):
                     self._walk(Path(entry.path), rel + "/", out)
+                else:
+                    with contextlib.suppress(OSError):
+                        self.outside[rel + "/"] = identity(entry.stat(follow_symlinks=False))
             else:
                 out.append((rel, entry))
 
@@ -133,9 +183,9 @@ class Scanner:
         link = stat.S_ISLNK(info.st_mode)
         if not (link or stat.S_ISREG(info.st_mode)) or info.st_size > self.limit:
             return None
-        key = [info.st_size, info.st_mtime_ns, info.st_ino, info.st_mode]
-        if previous is not None and previous[:4] == key:
-            digest = previous[4]
+        key = [info.st_size, info.st_mtime_ns, info.st_ino, info.st_mode, info.st_ctime_ns]
+        if previous is not None and previous[:5] == key:
+            digest = str(previous[5])
         else:
             try:
                 data = os.fsencode(Path(entry.path).readlink()) if link else _read(entry.path)

@@ -11,6 +11,10 @@ The key lives in ``keys/journal.key`` of tai's data directory (mode 0600, made o
 use). It is read before tai enters the sandbox and kept in memory only; inside, the
 sandbox hides the ``keys`` directory behind an empty read-only mount and makes tai's
 processes undumpable, so nothing a model runs can read the key to forge a signature.
+
+Other data tai writes where a sandboxed process could rewrite it (the checkpoint store)
+is authenticated with :func:`mac` and :func:`check`: HMAC-SHA256 under a key derived from
+this one for each purpose, so none of those MACs is ever a journal signature.
 """
 
 from __future__ import annotations
@@ -86,3 +90,29 @@ def sign(root: Path, document: bytes) -> str:
 def verify(root: Path, document: bytes, signature: str) -> bool:
     """True when ``signature`` is tai's for ``document`` in ``root``."""
     return hmac.compare_digest(sign(root, document), signature)
+
+
+_purpose_keys: dict[tuple[bytes, str], bytes] = {}
+
+
+def _purpose_key(purpose: str) -> bytes:
+    """A key of its own for ``purpose``, derived from the journal key. Its message starts
+    with a NUL byte, which a journal's never does (it starts with an absolute path), so no
+    MAC made here is ever a journal signature, nor one purpose's MAC another's."""
+    key = journal_key()
+    if (key, purpose) not in _purpose_keys:
+        message = b"\0tai-mac\0" + purpose.encode()
+        _purpose_keys[key, purpose] = hmac.new(key, message, hashlib.sha256).digest()
+    return _purpose_keys[key, purpose]
+
+
+def mac(data: bytes, purpose: str) -> str:
+    """HMAC-SHA256 (hex) of ``data`` under the key of ``purpose`` (say
+    ``"checkpoint-log"``), for data tai writes where a sandboxed process could rewrite
+    it; :class:`FlushError` when the key cannot be read."""
+    return hmac.new(_purpose_key(purpose), data, hashlib.sha256).hexdigest()
+
+
+def check(data: bytes, purpose: str, tag: str) -> bool:
+    """True when ``tag`` is :func:`mac` of ``data`` for ``purpose``."""
+    return hmac.compare_digest(mac(data, purpose), tag)
