@@ -251,6 +251,7 @@ def build_view(
         problem = _overlay(layer)
         fallbacks += [problem] if problem else []
         overlaid += [] if problem else [layer.target]
+    visible = list(visible)
     keep = [path for path in hidden_by_fresh_mounts(visible) if not _inside(path, host_roots)]
     handles = {
         root: os.open(root, os.O_PATH | os.O_CLOEXEC)
@@ -269,7 +270,7 @@ def build_view(
     _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
-    _hide_sockets([*host_roots, *keep, *overlaid])
+    _hide_sockets([*host_roots, *visible, *overlaid])
     for anchor in _anchors([*protected, *writable.hidden], tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):
