@@ -28,16 +28,14 @@ def test_files_ignored_before_the_run_survive_an_unignoring_run(tree: Path, env)
 
 
 def test_an_ignored_file_the_run_changed_is_named_not_removed(tree: Path, env) -> None:
-    (tree / ".gitignore").write_text(".env\n")
-    (tree / ".env").write_text("TOKEN=secret\n")
-    replay(
-        tree, "Go.\n" + change(".gitignore", "# none\n") + change(".env", "TOKEN=model\n") + DONE
-    )
+    (tree / ".gitignore").write_text("*.log\n")
+    (tree / "build.log").write_text("the user's log\n")  # (.env: change blocks refuse it)
+    replay(tree, "Go.\n" + change(".gitignore", "# none\n") + change("build.log", "model\n") + DONE)
     run(tree, env)
     result = run_tai("undo", cwd=tree, env=env)
     assert result.returncode == 1
-    assert (tree / ".env").exists()
-    assert "kept .env: ignored at the checkpoint" in result.stdout
+    assert (tree / "build.log").exists()
+    assert "kept build.log: ignored at the checkpoint" in result.stdout
 
 
 def test_a_file_the_run_hides_by_ignoring_it_is_still_undone(tree: Path, env) -> None:
