@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from tai_core.patterns import glob_to_regex
+
 #: Package categories, in priority order.
 FOCUS, CONTEXT, SAME_MODULE, DIRECT_IMPORT, STDLIB, OTHER_MODULE = range(6)
 #: The distance of a package not reached from the focus.
@@ -38,19 +40,7 @@ def hidden(path: str, patterns: Iterable[str]) -> bool:
 
 @lru_cache(maxsize=256)
 def _glob(pattern: str) -> re.Pattern[str]:
-    out, index = [], 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-        else:
-            char = pattern[index]
-            out.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
-            index += 1
-    return re.compile("".join(out) + r"\Z")
+    return re.compile(glob_to_regex(pattern) + r"\Z")
 
 
 def excluded(path: str, root: Path, patterns: Sequence[str]) -> bool:

@@ -46,6 +46,8 @@ from typing import Any
 
 import attrs
 
+from tai_core.patterns import glob_to_regex
+
 #: Why a file is withheld (``None``: it is not). ``data`` is ``None`` when only the name
 #: is judged (a listing that shows no content).
 SecretCheck = Callable[[str, "bytes | None"], "str | None"]
@@ -116,44 +118,6 @@ SECRET_NAMES: tuple[tuple[str, str], ...] = (
 )
 
 
-def _class(pattern: str, start: int) -> tuple[str, int] | None:
-    """The regular expression of the ``[…]`` class at ``start`` and the index after it."""
-    first = start + 1
-    negated = pattern[first : first + 1] in ("!", "^")
-    first += negated
-    end = pattern.find("]", first + 1)  # a "]" right after the opening is literal
-    if end < 0:
-        return None
-    inner = pattern[first:end].replace("\\", "\\\\")
-    return f"[{'^/' if negated else ''}{inner}]", end + 1
-
-
-def _translate(pattern: str) -> str:
-    """A pattern (without ``!`` and trailing ``/``) as a regular expression."""
-    out: list[str] = []
-    index = 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif pattern[index] == "?":
-            out.append("[^/]")
-            index += 1
-        elif pattern[index] == "[" and (found := _class(pattern, index)) is not None:
-            out.append(found[0])
-            index = found[1]
-        else:
-            out.append(re.escape(pattern[index]))
-            index += 1
-    return "".join(out)
-
-
 @attrs.frozen
 class _Rule:
     regex: re.Pattern[str]
@@ -185,7 +149,7 @@ def _rule(pattern: str, reason: str) -> _Rule | None:
     text = text.removeprefix("/")
     if text.startswith("**/") and "/" not in text[3:]:
         text, anchored = text[3:], False  # "**/name" is "name" at any depth
-    return _Rule(re.compile(_translate(text)), reason, negated, directory, anchored)
+    return _Rule(re.compile(glob_to_regex(text)), reason, negated, directory, anchored)
 
 
 @functools.lru_cache(maxsize=16)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tai_core.patterns import glob_to_regex
 from tai_core.store._errors import PathError
 
 if TYPE_CHECKING:
@@ -63,21 +64,7 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     text = pattern.strip().replace("\\", "/").rstrip("/")
     anchored = "/" in text
     text = text.lstrip("/")
-    out = [] if anchored else ["(?:.*/)?"]
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if text.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-            continue
-        if text.startswith("**", index):
-            out.append(".*")
-            index += 2
-            continue
-        out.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
-        index += 1
-    return re.compile("".join(out) + "(?:/.*)?")
+    return re.compile(("" if anchored else "(?:.*/)?") + glob_to_regex(text) + "(?:/.*)?")
 
 
 @attrs.frozen
