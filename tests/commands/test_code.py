@@ -79,3 +79,17 @@ def test_review_reads_the_runs_diff(tmp_path: Path, isolated_env: dict[str, str]
     assert result.returncode == 0, result.stderr
     assert "The change is right" in result.stdout
     assert (root / "greeting.txt").read_text() == "Hello world\n"
+
+
+def test_a_context_that_cannot_be_collected_is_said(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/broken\n\ngo 1.20\n")
+    (tmp_path / "a.go").write_text('package a\n\nimport "example.com/not/there"\n')
+    (tmp_path / ".model.replay").write_text("@@@ reply\nnever asked\n")
+    env = {**isolated_env, "GOFLAGS": "-mod=mod", "GOPROXY": "off"}
+    result = run_tai("-max-loops", "1", "-model", "replay:.model.replay", "chat", "x",
+                     cwd=tmp_path, env=env)  # fmt: skip
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if line.startswith("tai: error: ")]
+    assert errors and errors[0].startswith("tai: error: context: "), result.stderr

@@ -171,6 +171,8 @@ class CodeRun:
         try:
             parts = await asyncio.to_thread(self.provider.collect, self.request)
         except ContextError as error:
+            # no session started, so no printer: say it here, or the loop fails unseen
+            click.echo(f"tai: error: context: {error}", err=True)
             return LoopResult("failed", f"context: {error}")
         prompt = build_prompt(
             base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
