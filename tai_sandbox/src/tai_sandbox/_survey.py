@@ -39,11 +39,30 @@ GIT_DIRECTORY_ENTRIES = frozenset({"HEAD", "objects", "refs"})
 
 @attrs.frozen
 class Survey:
-    """What a walk found: the protected paths, and every entry named like a member of a
-    git directory (``HEAD``, ``objects``, ``refs``)."""
+    """What a walk of ``root`` found."""
 
-    protected: tuple[Path, ...]
+    root: Path
+    #: The paths protected by name.
+    named: tuple[Path, ...]
+    #: The directories git takes for a repository (``root`` among them when it is one).
+    repositories: tuple[Path, ...]
+    #: Every entry named like a member of a git directory (``HEAD``, ``objects``, ``refs``).
     members: tuple[Path, ...]
+
+    @property
+    def protected(self) -> tuple[Path, ...]:
+        """What is protected now: the named paths, each repository-like directory whole —
+        but the working directory itself, of which its members and ``config`` are."""
+        root_parts = GIT_DIRECTORY_ENTRIES | {"config"}
+        shaped = [
+            *(path for path in self.repositories if path != self.root),
+            *(
+                self.root / name
+                for name in sorted(root_parts)
+                if self.root in self.repositories and (self.root / name).exists()
+            ),
+        ]
+        return (*self.named, *shaped)
 
 
 def git_shaped(names: set[str]) -> bool:
@@ -53,27 +72,34 @@ def git_shaped(names: set[str]) -> bool:
 
 def survey(root: Path) -> Survey:
     """Walk ``root`` (links not followed); see the module docstring."""
-    protected: list[Path] = []
+    named: list[Path] = []
+    repositories: list[Path] = []
     members: list[Path] = []
-    pending = [str(root)]
+    top = str(root)
+    pending = [top]  # plain strings: a Path per directory would double the walk's cost
     while pending:
         directory = pending.pop()
+        here: list[str] = []  # protected by name
+        subdirectories: list[str] = []
+        shape: dict[str, str] = {}  # HEAD, objects, refs -> their paths
         try:
             with os.scandir(directory) as listing:
-                entries = list(listing)
+                for entry in listing:
+                    if entry.name in PROTECTED_NAMES:
+                        here.append(entry.path)
+                        continue
+                    if entry.name in GIT_DIRECTORY_ENTRIES:
+                        shape[entry.name] = entry.path
+                    if entry.is_dir(follow_symlinks=False):
+                        subdirectories.append(entry.path)
         except OSError:
             continue
-        names = {entry.name for entry in entries}
-        members += [Path(e.path) for e in entries if e.name in GIT_DIRECTORY_ENTRIES]
-        if git_shaped(names):
-            if directory != str(root):
-                protected.append(Path(directory))
-                continue
-            shape = GIT_DIRECTORY_ENTRIES | {"config"}
-            protected += [Path(e.path) for e in entries if e.name in shape]
-        for entry in entries:
-            if entry.name in PROTECTED_NAMES:
-                protected.append(Path(entry.path))
-            elif entry.is_dir(follow_symlinks=False) and Path(entry.path) not in protected:
-                pending.append(entry.path)
-    return Survey(tuple(protected), tuple(members))
+        members += map(Path, shape.values())
+        if git_shaped(set(shape)):
+            repositories.append(Path(directory))
+            if directory != top:
+                continue  # protected whole: what is inside is not looked at
+            subdirectories = [d for d in subdirectories if d not in shape.values()]
+        named += map(Path, here)
+        pending += subdirectories
+    return Survey(root, tuple(named), tuple(repositories), tuple(members))

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import attrs
 
-from tai_sandbox._survey import GIT_DIRECTORY_ENTRIES, PROTECTED_NAMES, Survey, git_shaped
+from tai_sandbox._survey import GIT_DIRECTORY_ENTRIES, Survey
 from tai_sandbox.paths import WritableSet, link_targets, named_protected, protection
 
 #: Why a directory git would take for a repository is protected.
@@ -45,7 +45,7 @@ class Inventory:
     """The protected paths of a working directory when a run started."""
 
     root: Path
-    #: ``(path, device, inode)`` of each protected path that existed.
+    #: ``(path, device, inode)`` of each path protected by name that existed.
     present: frozenset[tuple[str, int, int]]
     #: Protected paths that did not exist (each created one is removed).
     watched: tuple[Path, ...]
@@ -69,11 +69,11 @@ def take(writable: WritableSet, found: Survey) -> Inventory:
     """The inventory of ``writable``'s working directory, which holds ``found``
     (:func:`~tai_sandbox.paths.named_protected`, now)."""
     root = writable.cwd
-    candidates = [*writable.extra, *link_targets(found.protected)]
+    candidates = [*writable.extra, *link_targets(found.named)]
     watched = tuple(
         path for path in candidates if not os.path.lexists(path) and path.is_relative_to(root)
     )
-    return Inventory(root, _identities(found.protected), watched, _identities(found.members))
+    return Inventory(root, _identities(found.named), watched, _identities(found.members))
 
 
 def _remove(path: Path) -> str | None:
@@ -90,15 +90,8 @@ def _remove(path: Path) -> str | None:
     return None
 
 
-def _shaped(path: Path) -> bool:
-    try:
-        names = {entry.name for entry in path.iterdir()}
-        return path.is_dir() and not path.is_symlink() and git_shaped(names)
-    except OSError:
-        return False
-
-
 def _added_members(directory: Path, inventory: Inventory) -> list[Path]:
+    """What the run added of the ``HEAD``, ``objects`` and ``refs`` of ``directory``."""
     return [
         directory / name
         for name in sorted(GIT_DIRECTORY_ENTRIES)
@@ -106,30 +99,20 @@ def _added_members(directory: Path, inventory: Inventory) -> list[Path]:
     ]
 
 
-def _targets(path: Path, inventory: Inventory) -> tuple[list[Path], str | None]:
-    """What to remove for the new protected ``path``, and why it is protected: all of it;
-    or, for a directory git takes for a repository (the working directory's members stand
-    for it), only the members the run added — enough to break the shape, and never the
-    user's own directories that happen to be called ``objects`` or ``refs``."""
-    root = inventory.root
-    if path.parent == root and path.name in (*GIT_DIRECTORY_ENTRIES, "config"):
-        return _added_members(root, inventory), _GIT_SHAPED
-    if path.name not in PROTECTED_NAMES and _shaped(path):
-        return _added_members(path, inventory), _GIT_SHAPED
-    return [path], protection(path.relative_to(root).parts)
-
-
 def sweep(inventory: Inventory) -> list[str]:
     """Remove what was created under protected names since ``inventory``; one sentence
     per path removed, saying what was done."""
     root = inventory.root
-    found = [
-        path for path in named_protected(root).protected if _identity(path) not in inventory.present
-    ]
-    removals: dict[Path, str | None] = {}
-    for path in found:
-        targets, reason = _targets(path, inventory)
-        removals.update(dict.fromkeys(targets, reason))
+    found = named_protected(root)
+    removals: dict[Path, str | None] = {
+        path: protection(path.relative_to(root).parts)
+        for path in found.named
+        if _identity(path) not in inventory.present
+    }
+    # For a directory git would take for a repository, only what the run added of its
+    # members: that breaks the shape, and the user's own "objects" or "refs" stay.
+    for directory in found.repositories:
+        removals.update(dict.fromkeys(_added_members(directory, inventory), _GIT_SHAPED))
     removals.update(dict.fromkeys((p for p in inventory.watched if os.path.lexists(p)), None))
     messages = []
     for path in sorted(removals):

@@ -320,7 +320,7 @@ def named_protected(root: Path) -> Survey:
     at the root (tai writes it inside the sandbox; recovery checks what it holds)."""
     found = survey(root)
     own_journal = root / JOURNAL_DIR
-    return attrs.evolve(found, protected=tuple(p for p in found.protected if p != own_journal))
+    return attrs.evolve(found, named=tuple(p for p in found.named if p != own_journal))
 
 
 def existing_protected(writable: WritableSet, found: Survey | None = None) -> list[Path]:
