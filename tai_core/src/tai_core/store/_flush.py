@@ -52,7 +52,6 @@ from tai_core.store._journal import (
     Journal,
     commit_plan,
     digest,
-    fsync_dir,
     journal_path,
     recover_locked,
     remove_plan,
@@ -62,6 +61,7 @@ from tai_core.store._journal import (
 )
 from tai_core.store._lock import directory_lock
 from tai_core.store._store import Seen, encode
+from tai_core.store._sync import fsync_dir
 
 if TYPE_CHECKING:
     from tai_core.store._store import FileStore

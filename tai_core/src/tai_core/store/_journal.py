@@ -40,6 +40,7 @@ from tai_core.store import _key
 from tai_core.store._errors import PathError
 from tai_core.store._lock import directory_lock
 from tai_core.store._paths import JOURNAL_DIR, PathGuard, _inside
+from tai_core.store._sync import fsync_dir, write_synced
 
 _PREPARE, _COMMIT = ".prepare", ".commit"
 #: The suffix of a staged file (``.<name>.<flush id>.tai-tmp`` beside its target).
@@ -184,15 +185,6 @@ def digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def fsync_dir(path: Path) -> None:
-    """Make the entries of directory ``path`` durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _file_digest(path: Path) -> str | None:
     try:
         return digest(path.read_bytes())
@@ -212,13 +204,7 @@ def write_plan(root: Path, journal: Journal) -> None:
         directory.mkdir()
         fsync_dir(root)
     path = journal_path(root, journal, _PREPARE)
-    data = journal.dump(root)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_synced(path, journal.dump(root), 0o644)
     fsync_dir(directory)
 
 

@@ -26,6 +26,7 @@ import secrets
 from pathlib import Path
 
 from tai_core.store._errors import FlushError
+from tai_core.store._sync import write_synced
 
 #: The directory of tai's keys, inside the data directory (hidden inside the sandbox).
 KEYS_DIR = "keys"
@@ -53,12 +54,7 @@ def _read_or_make(directory: Path) -> bytes:
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     fresh = secrets.token_bytes(_KEY_BYTES)
     temporary = directory / f".{_KEY_FILE}.{os.getpid()}"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, fresh)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_synced(temporary, fresh, 0o600)
     temporary.replace(path)
     return fresh
 
