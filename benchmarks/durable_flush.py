@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from flush import backdate, contents, flush  # the sibling benchmark's files
+from flush import backdate, contents, flush, seed  # the sibling benchmark's files
 
 RUNS = 9
 
@@ -29,9 +29,7 @@ def main() -> None:
     base = os.environ.get("TAI_BENCH_DIR") or str(Path.cwd())
     with tempfile.TemporaryDirectory(dir=base, prefix=".tai-bench-") as directory:
         root = Path(directory)
-        for name, data in contents(0).items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(data)
+        seed(root)
         for run in range(RUNS):
             files = contents(2 * run + 1)
             backdate(root, files)

@@ -32,6 +32,13 @@ def contents(generation: int) -> dict[str, bytes]:
     }
 
 
+def seed(root: Path) -> None:
+    """Write the first generation of the files under ``root``."""
+    for name, data in contents(0).items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+
+
 def backdate(root: Path, files: dict[str, bytes]) -> None:
     """Make the files look last changed a minute ago."""
     past = time.time_ns() - 60_000_000_000
@@ -60,9 +67,7 @@ def main() -> None:
     naive_times, flush_times, durable_times = [], [], []
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
-        for name, data in contents(0).items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_bytes(data)
+        seed(root)
         for run in range(RUNS):
             files = contents(3 * run + 1)
             backdate(root, files)
