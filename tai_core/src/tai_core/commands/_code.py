@@ -49,8 +49,6 @@ from tai_core.runtime import EventBus, Runtime
 
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
 DRY_RUN_VARIABLE = "TAI_DRY_RUN_OVERLAY"
-#: Kinds that run programs against the tree: off in a dry run without an overlay.
-PROGRAM_KINDS = frozenset({"shell", "go-test"})
 
 THEORY_OF_CODING = """\
 You are changing a software project to accomplish the task at the end of this request. The \
@@ -135,7 +133,7 @@ class CodeRun:
         kinds = app.host.registry.block_kinds
         self.disabled = frozenset(
             n for n, k in kinds.items()
-            if not k.available(self.config) or (not self.flushes and n in PROGRAM_KINDS)
+            if not k.available(self.config) or (not self.flushes and k.runs_programs)
         )  # fmt: skip
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
