@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tai_blocks.anytext._fetch import fetch
 from tai_blocks.anytext._text import decode_text, read_data
 from tai_blocks.anytext._walk import Ignores, PatternError, Walker, shown_path
-from tai_core.context import SecretCheck, hook_check
+from tai_core.context import hook_check, judged
 from tai_core.store import shown_path as shown_path_text
 
 if TYPE_CHECKING:
@@ -90,19 +90,11 @@ def _project_file(name: str, context: RunContext) -> tuple[Path, str]:
     return real, relative
 
 
-def _secret(relative: str, real: str, secret: SecretCheck, data: bytes | None) -> str | None:
-    """Why a file is withheld: its name, its real path's name (a link), its content."""
-    reason = secret(relative, data)
-    if reason is None and real != relative:
-        reason = secret(real, None)
-    return reason
-
-
 def _file(name: str, context: RunContext, max_bytes: int) -> str:
     path, relative = _project_file(name, context)
     secret = hook_check(context.hook, context.config)
     real = shown_path(path, context.cwd.resolve())
-    reason = _secret(relative, real, secret, None)
+    reason = judged(secret, relative, real)
     try:
         data = None if reason else read_data(path)
     except OSError as error:
@@ -133,7 +125,7 @@ def _glob(pattern: str, context: RunContext) -> str:
         item.shown
         + (
             WITHHELD_MARK
-            if _secret(item.shown, shown_path(item.path.resolve(), real_root), secret, None)
+            if judged(secret, item.shown, shown_path(item.path.resolve(), real_root))
             else ""
         )
         for item in found[:MAX_GLOB_ENTRIES]

@@ -24,6 +24,7 @@ from tai_core.context import (
     ContextError,
     ContextPart,
     ContextRequest,
+    judged,
     withheld,
 )
 
@@ -55,11 +56,8 @@ def _files(request: ContextRequest) -> list[Found]:
 def secret_by_name(item: Found, request: ContextRequest) -> str | None:
     """Why ``item`` is withheld by its name: the path it is shown under or, reached through
     a symbolic link, the path of what the link leads to (``notes -> ~/.aws/credentials``)."""
-    reason = request.secret(item.shown, None)
-    if reason is None:
-        real = shown_path(item.path.resolve(), request.cwd.resolve())
-        reason = request.secret(real, None) if real != item.shown else None
-    return reason
+    real = shown_path(item.path.resolve(), request.cwd.resolve())
+    return judged(request.secret, item.shown, real)
 
 
 def _render(item: Found, request: ContextRequest, room: int) -> ContextPart | None:

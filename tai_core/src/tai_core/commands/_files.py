@@ -21,7 +21,7 @@ from pathlib import Path
 
 import click
 
-from tai_core.context import TIER_FILES, ContextPart, SecretCheck, withheld
+from tai_core.context import TIER_FILES, ContextPart, SecretCheck, judged, withheld
 from tai_core.store import shown_path
 from tai_core.textfile import is_utf8
 
@@ -38,15 +38,6 @@ def _matches(pattern: str, cwd: Path) -> list[Path]:
     base = Path(path.anchor) if path.is_absolute() else cwd
     relative = str(path.relative_to(path.anchor)) if path.is_absolute() else pattern
     return [match for match in base.glob(relative) if match.is_file()]
-
-
-def _secret(path: Path, shown: str, data: bytes | None, secret: SecretCheck) -> str | None:
-    """Why the file is withheld, judged under its shown path and, for a link, its target."""
-    reason = secret(shown, data)
-    real = path.resolve()
-    if reason is None and real != path:
-        reason = secret(str(real), None)
-    return reason
 
 
 def file_parts(
@@ -86,9 +77,11 @@ def file_parts(
                 data: bytes | None = path.read_bytes()
             except OSError:
                 data = None
-            reason = _secret(path, Path(shown).as_posix(), data, secret)
+            shown_posix, real = Path(shown).as_posix(), path.resolve()
+            target = shown_posix if real == path else str(real)  # asked again only for a link
+            reason = judged(secret, shown_posix, target, data)
             if reason and path not in named:
-                parts.append(withheld(Path(shown).as_posix(), reason))
+                parts.append(withheld(shown_posix, reason))
                 continue
             if reason:
                 click.echo(

@@ -196,6 +196,16 @@ def hook_check(hook: Any, config: Mapping[str, Any]) -> SecretCheck:
     return check
 
 
+def judged(secret: SecretCheck, shown: str, real: str, data: bytes | None = None) -> str | None:
+    """Why a file is withheld: asked under the path it is ``shown`` as (with its ``data``)
+    and, when that is a link leading elsewhere, under the path of what it leads to, its
+    ``real`` path (``notes -> ~/.aws/credentials`` is withheld by its target's name)."""
+    reason = secret(shown, data)
+    if reason is None and real != shown:
+        reason = secret(real, None)
+    return reason
+
+
 def withheld_section(withheld: Mapping[str, str]) -> str:
     """The closing list of withheld files (path → reason), sorted by path; ``""`` when
     none is."""
