@@ -10,7 +10,7 @@ known about it.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn, Protocol
 
 from tai_sandbox._words import DYNAMIC, Scope
@@ -87,36 +87,41 @@ def precious(full: str, cwd: str, home: str) -> str | None:
     return None
 
 
-def deletion_danger(path: str, scope: Scope, cwd: str) -> str | None:
-    """Why deleting ``path`` recursively is destructive, or ``None``."""
-    if not path:
-        return None
+def _judged(path: str, scope: Scope, danger: Callable[[str], str | None]) -> str | None:
+    """``danger`` of every absolute path ``path`` can stand for in ``scope`` (one per
+    possible working directory); a path or directory only known at run time is a danger
+    in itself."""
     if DYNAMIC in path:
         return f"{shown(path)}, a path only known when the command runs"
     for base in scope.dirs:
         full = absolute(path, base)
         if full is None:
             return f"{path}, relative to a directory only known when the command runs"
-        reason = precious(full, cwd, scope.home)
+        reason = danger(full)
         if reason:
             return reason
     return None
 
 
+def deletion_danger(path: str, scope: Scope, cwd: str) -> str | None:
+    """Why deleting ``path`` recursively is destructive, or ``None``."""
+    if not path:
+        return None
+    return _judged(path, scope, lambda full: precious(full, cwd, scope.home))
+
+
 def system_danger(path: str, scope: Scope, cwd: str) -> str | None:
     """Why changing owners or modes under ``path`` recursively is destructive."""
-    if DYNAMIC in path:
-        return f"{shown(path)}, a path only known when the command runs"
-    for base in scope.dirs:
-        full = absolute(path, base)
-        if full is None:
-            return f"{path}, relative to a directory only known when the command runs"
+
+    def danger(full: str) -> str | None:
         if full in ("/", scope.home) or (within(cwd, full) and full != cwd):
             return f"{full} (the root, the home or a parent of the working directory)"
         inside = within(full, cwd) or within(full, scope.home)
         if not inside and full.split("/")[1] in _SYSTEM_DIRS:
             return f"the system path {full}"
-    return None
+        return None
+
+    return _judged(path, scope, danger)
 
 
 def raw_device(path: str) -> bool:
