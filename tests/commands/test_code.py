@@ -81,15 +81,20 @@ def test_review_reads_the_runs_diff(tmp_path: Path, isolated_env: dict[str, str]
     assert (root / "greeting.txt").read_text() == "Hello world\n"
 
 
-def test_a_context_that_cannot_be_collected_is_said(
+def test_a_context_that_cannot_be_collected_ends_the_run_at_once(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
-    (tmp_path / "go.mod").write_text("module example.com/broken\n\ngo 1.20\n")
-    (tmp_path / "a.go").write_text('package a\n\nimport "example.com/not/there"\n')
+    (tmp_path / "go.mod").write_text("module example.com/broken\n\ngo 1.99\n")
+    (tmp_path / "a.go").write_text("package a\n")
     (tmp_path / ".model.replay").write_text("@@@ reply\nnever asked\n")
-    env = {**isolated_env, "GOFLAGS": "-mod=mod", "GOPROXY": "off"}
-    result = run_tai("-max-loops", "1", "-model", "replay:.model.replay", "chat", "x",
+    env = {**isolated_env, "GOTOOLCHAIN": "local"}
+    result = run_tai("-record", "-model", "replay:.model.replay", "chat", "x",
                      cwd=tmp_path, env=env)  # fmt: skip
     assert result.returncode == 1
-    errors = [line for line in result.stderr.splitlines() if line.startswith("tai: error: ")]
-    assert errors and errors[0].startswith("tai: error: context: "), result.stderr
+    assert result.stderr.count("=== Goal Loop") == 1, result.stderr  # no silent retries
+    (error,) = [line for line in result.stderr.splitlines() if line.startswith("tai: error: ")]
+    assert error.startswith("tai: error: context: go list: ") and "requires go >= 1.99" in error
+    listing = run_tai("record", cwd=tmp_path, env=env)
+    assert listing.returncode == 0 and "error" in listing.stdout, listing.stdout
+    transcript = run_tai("record", "-session", "1", cwd=tmp_path, env=env)
+    assert "context_failed" in transcript.stdout and "requires go >= 1.99" in transcript.stdout

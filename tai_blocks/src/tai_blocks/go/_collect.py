@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tai_blocks.go import _budget as budget
 from tai_blocks.go._load import Load, Package, display, distances, git_counts, load
-from tai_blocks.go._render import file_block, focus_outline, package_block
+from tai_blocks.go._render import file_block, focus_outline, package_block, problems_block
 from tai_blocks.go._select import (
     CONTEXT,
     DIRECT_IMPORT,
@@ -233,6 +233,15 @@ def _withheld_parts(context: _Context) -> list[ContextPart]:
     ]
 
 
+def _problem_parts(context: _Context) -> list[ContextPart]:
+    """The packages that failed to load, closing the focus tier (a fix changes nothing
+    before it)."""
+    problems = context.load.problems
+    if not problems:
+        return []
+    return [ContextPart(TIER_FOCUS, "~ load problems", problems_block(problems), "")]
+
+
 def _doc_parts(context: _Context, allowance: int) -> list[ContextPart]:
     parts = []
     for path in context.request.docs:
@@ -293,6 +302,7 @@ def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
         parts += context.parts_at(package, levels[package.path])
     parts += _markdown_part(context)
     parts += _withheld_parts(context)
+    parts += _problem_parts(context)
     parts += _doc_parts(context, allowance)
     parts.append(hint_part(loaded.cwd))
     return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

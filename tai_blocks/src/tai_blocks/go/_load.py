@@ -57,6 +57,8 @@ class Package:
     embedded: tuple[str, ...] = ()
     #: Files of the package withheld as secrets (not in the snapshot; see the module).
     withheld: tuple[str, ...] = ()
+    #: The version of the package's module when it comes from the module cache.
+    version: str = ""
 
 
 @attrs.frozen
@@ -76,6 +78,9 @@ class Load:
     workspace: tuple[Path, ...] = ()
     #: Files withheld as secrets (absolute path -> reason); none of them is in ``files``.
     withheld: Mapping[str, str] = attrs.field(factory=dict)
+    #: Packages ``go list`` could not load completely (import path -> its first error);
+    #: the load goes on with the rest (see :func:`load`).
+    problems: Mapping[str, str] = attrs.field(factory=dict)
 
     def doc(self, flags: Sequence[str], path: str) -> str:
         """``go doc FLAGS PATH`` for a loaded package (cached by its files' content); a
@@ -204,24 +209,46 @@ def _dir_files(directory: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def _entries(
-    raw: list[Any], tests: bool
-) -> tuple[dict[str, Package], dict[str, list[str]], list[str]]:
-    """Logical packages, the patterns each matched, and the errors reported."""
+def _base_path(path: str) -> str:
+    """The package a ``go list -test`` entry belongs to (``p [p.test]``, ``p.test`` -> ``p``)."""
+    return path.split(" ", 1)[0].removesuffix(".test")
+
+
+def _message(problem: Any) -> str:
+    """A ``go list`` error on one line, with its position when the text lacks it."""
+    where = problem.get("Pos") or ""
+    message = " ".join(str(problem.get("Err", "")).split())
+    return f"{where}: {message}" if where and where not in message else message
+
+
+def _problems(raw: list[Any]) -> dict[str, str]:
+    """The packages ``go list -e`` could not load completely, each with its first error.
+    A package's own errors come first; an error an importer repeats in ``DepsErrors``
+    stays with the package it belongs to, and one no package reports itself goes to the
+    last package of its import stack (else to the importer)."""
+    problems: dict[str, str] = {}
+    for entry in raw:
+        if entry.get("Error"):
+            problems.setdefault(_base_path(entry.get("ImportPath", "")), _message(entry["Error"]))
+    for entry in raw:
+        for problem in entry.get("DepsErrors") or ():
+            message = _message(problem)
+            if message not in problems.values():
+                stack = problem.get("ImportStack") or [entry.get("ImportPath", "")]
+                problems.setdefault(_base_path(stack[-1]), message)
+    return problems
+
+
+def _entries(raw: list[Any], tests: bool) -> tuple[dict[str, Package], dict[str, list[str]]]:
+    """Logical packages and the patterns each matched (packages ``go list`` found no
+    directory for are left out: :func:`_problems` names them)."""
     packages: dict[str, Package] = {}
     matched: dict[str, list[str]] = {}
-    errors: list[str] = []
     for entry in raw:
-        for problem in [entry.get("Error"), *entry.get("DepsErrors", ())]:
-            if problem:
-                where = problem.get("Pos") or ""
-                message = f"{where}: {problem['Err']}" if where else problem["Err"]
-                if message not in errors:
-                    errors.append(message)
         path = entry.get("ImportPath", "")
-        if " " in path or entry.get("ForTest") or path.endswith(".test"):
+        if " " in path or entry.get("ForTest") or path.endswith(".test") or not entry.get("Dir"):
             continue
-        directory = Path(entry.get("Dir") or ".")
+        directory = Path(entry["Dir"])
         module = entry.get("Module") or {}
 
         def files(*keys: str, directory: Path = directory, entry: Any = entry) -> tuple[str, ...]:
@@ -243,10 +270,11 @@ def _entries(
             imports=tuple(sorted(imports)),
             standard=bool(entry.get("Standard")),
             embedded=files("EmbedFiles"),
+            version=module.get("Version", ""),
         )
         if not entry.get("DepOnly"):
             matched[path] = list(entry.get("Match") or ())
-    return packages, matched, errors
+    return packages, matched
 
 
 def load(
@@ -259,8 +287,10 @@ def load(
     """Load ``focus`` (default ``./...``) and ``context`` in ``cwd``; remember the load.
     ``secret`` judges the files (default: the name rules alone).
 
-    Raises :class:`ContextError` when ``go`` fails, a package has errors or a pattern
-    matches nothing.
+    A partial load is normal: packages that fail to load (a syntax error, a dependency
+    the module proxy refuses) are recorded in :attr:`Load.problems` and the rest is
+    loaded. Raises :class:`ContextError` when ``go list`` itself fails (a broken
+    ``go.mod``, a toolchain too old for it) or a pattern matches nothing.
     """
     cwd = cwd.resolve()
     go_config = config.get("go") or {}
@@ -275,16 +305,16 @@ def load(
     elif found is None:
         listing["GOWORK"] = doc_env["GOWORK"] = "off"
     raw = go_list([*focus_patterns, *context], run_dir, listing, tests)
-    packages, matched, errors = _entries(raw, tests)
-    if errors:
-        raise ContextError("go list: " + "; ".join(" ".join(e.split()) for e in errors)[:1000])
+    packages, matched = _entries(raw, tests)
+    problems = _problems(raw)
     in_focus = sorted(p for p, ms in matched.items() if set(ms) & set(focus_patterns))
     in_context = sorted(
         p for p, ms in matched.items() if set(ms) & set(context) and p not in in_focus
     )
     for pattern in [*focus_patterns, *context]:
         if not any(pattern in ms for ms in matched.values()):
-            raise ContextError(f"go list: pattern {pattern} matched no packages")
+            why = f": {problems[pattern]}" if pattern in problems else " matched no packages"
+            raise ContextError(f"go list: pattern {pattern}{why}")
     roots = {packages[p].module_dir for p in (*in_focus, *in_context) if packages[p].module_dir}
     module_roots = sorted({*roots, *(found[1] if found else ())})
     for path in in_focus:
@@ -302,7 +332,7 @@ def load(
         cwd=cwd, dir=run_dir, packages=packages, focus=tuple(in_focus),
         context=tuple(in_context), files=files, doc_env=doc_env,
         module_roots=tuple(module_roots), workspace=tuple(found[1] if found else ()),
-        withheld=judge.withheld,
+        withheld=judge.withheld, problems=problems,
     )  # fmt: skip
     with _lock:
         _loads[cwd] = result

@@ -35,6 +35,16 @@ def package_block(role: str, path: str, doc: str, read_only: bool = False) -> st
     return f"``` begin of {role} {path}{_mark(read_only)}\n{doc}``` end of {role} {path}\n\n"
 
 
+def problems_block(problems: Mapping[str, str]) -> str:
+    """The packages that failed to load, one line each: package, then ``go list``'s error."""
+    lines = "".join(f"- {path}: {problems[path]}\n" for path in sorted(problems))
+    body = (
+        "These packages could not be loaded completely; the rest of the context is complete. "
+        f"Each with the error go list reports:\n{lines}"
+    )
+    return package_block("packages that failed to load", f"({len(problems)})", body)
+
+
 def _declarations(data: bytes) -> list:
     from tai_blocks.changes._go_syntax import declarations, parse
 

@@ -169,9 +169,13 @@ class CodeRun:
         try:
             parts = await asyncio.to_thread(self.provider.collect, self.request)
         except ContextError as error:
-            # no session started, so no printer: say it here, or the loop fails unseen
-            click.echo(f"tai: error: context: {error}", err=True)
-            return LoopResult("failed", f"context: {error}")
+            # no session started, so no printer: say it here; retrying cannot help
+            message = f"context: {error}"
+            click.echo(f"tai: error: {message}", err=True)
+            recorder = make_recorder(self.app, self.flags, system="", user=task)
+            if recorder is not None:
+                recorder.context_failed(self.command, self.model[1].name, message)
+            return LoopResult("stopped", message)
         prompt = build_prompt(
             base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
             command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
@@ -249,7 +253,7 @@ def _pending_diff(workspace: Any) -> str:
 
 def exit_status_of(result: LoopResult) -> int:
     """The exit status of a single session's :class:`LoopResult`."""
-    return {"finished": 0, "failed": 1, "cancelled": 130}[result.outcome]
+    return {"finished": 0, "failed": 1, "stopped": 1, "cancelled": 130}[result.outcome]
 
 
 def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> int:

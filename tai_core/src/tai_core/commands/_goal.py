@@ -34,7 +34,8 @@ VERIFY_NOTE = (
 
 @attrs.frozen
 class LoopResult:
-    """How one loop ended: ``outcome`` is ``finished``, ``failed`` or ``cancelled``."""
+    """How one loop ended: ``outcome`` is ``finished``, ``failed``, ``cancelled`` or
+    ``stopped`` (the run cannot go on, e.g. no context: already said, never retried)."""
 
     outcome: str
     message: str = ""
@@ -86,6 +87,8 @@ async def run_goal(
         result = await run_loop(loop, VERIFY_NOTE if pending_done else feedback)
         if result.outcome == "cancelled":
             return GoalResult(False, loop, 130)
+        if result.outcome == "stopped":
+            return GoalResult(False, loop, 1)
         if result.outcome == "failed":
             same_error = same_error + 1 if result.message == last_error else 1
             last_error = result.message

@@ -58,6 +58,8 @@ OUTLINE = "outline"
 RUN_FINISHED = "run_finished"
 RUN_FAILED = "run_failed"
 RUN_CANCELLED = "run_cancelled"
+#: A run that ended before its first request: its context could not be collected.
+CONTEXT_FAILED = "context_failed"
 REPORT = "report"
 DIFF = "diff"
 
@@ -251,6 +253,20 @@ class Recorder:
             self._end(event)
             return True
         return False
+
+    def context_failed(self, command: str, model: str, message: str) -> None:
+        """Record a run that ended before it began: the context could not be collected
+        (``message`` says why); the recorded run has no rounds and status ``error``."""
+        self._add(CONTEXT_FAILED, message)
+        rows = self._taken_rows()
+
+        def record(store: RecordStore) -> None:
+            session = store.begin(command, model, str(self._cwd), rows[0].time)
+            store.end(session, rows, status="error", end_time=now(), error=message)
+            self._session = session
+
+        self._write(record)
+        self.close()
 
     def _begin(self, event: SessionStarted) -> None:
         rows = self._taken_rows()
