@@ -84,3 +84,13 @@ def uv_executable() -> str:
     if not found:
         pytest.fail("uv is not on PATH: run the tests with scripts/test.sh (it installs uv)")
     return found
+
+
+@pytest.fixture(scope="session")
+def pinned(tmp_path_factory: pytest.TempPathFactory):
+    """``pinned(name)``: a writable copy of a pinned public module (``tests.realmodules``),
+    made once per session; tests that edit it copy it again."""
+    from tests.realmodules import fetch
+
+    root = tmp_path_factory.mktemp("modules")
+    return lambda name: fetch(name, root)

@@ -120,13 +120,3 @@ def text_of(parts: tuple[ContextPart, ...]) -> str:
 def part_with(parts: tuple[ContextPart, ...], marker: str) -> ContextPart:
     (found,) = [part for part in parts if marker in part.text]
     return found
-
-
-@pytest.fixture(scope="session")
-def pinned(tmp_path_factory: pytest.TempPathFactory):
-    """``pinned(name)``: a writable copy of a pinned public module (``tests.realmodules``),
-    made once per session; tests that edit it copy it again."""
-    from tests.realmodules import fetch
-
-    root = tmp_path_factory.mktemp("modules")
-    return lambda name: fetch(name, root)

@@ -88,6 +88,12 @@ def test_truncation_retries_run_out_and_the_last_reply_is_used(replay) -> None:
     assert outcome.state.messages[-1].text.startswith("cut 4")
 
 
+def test_a_retry_without_a_handoff_never_repeats_the_request(replay) -> None:
+    outcome = replay(["cut 1", "@@@ expect user: It ended before a summary block\nok\n" + SUMMARY])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 2
+
+
 def test_an_error_without_output_ends_the_run(replay) -> None:
     outcome = replay(["@@@ error 401 invalid api key"])
     failed = outcome.terminal

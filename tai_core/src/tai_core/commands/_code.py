@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from tai_core.cli._printer import Printer
 from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags
+from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
     describe_changes,
     follow,
@@ -47,6 +49,8 @@ from tai_core.context import ContextError, ContextProvider, ContextRequest, hook
 from tai_core.context._prompt import build_prompt
 from tai_core.runtime import EventBus, Runtime
 
+#: The line of the first request that changes with the clock alone.
+CLOCK_LINE = re.compile(r"^Current time: .*$", re.MULTILINE)
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
 DRY_RUN_VARIABLE = "TAI_DRY_RUN_OVERLAY"
 
@@ -156,6 +160,8 @@ class CodeRun:
             schedule_interval=self.config.get("schedule_interval", 0.0),
         )  # fmt: skip
         self.stores: list[Any] = []
+        #: The last session's first request, its clock line left out.
+        self.last_request: tuple[str, str] | None = None
 
     def _base(self) -> str:
         return (
@@ -165,7 +171,9 @@ class CodeRun:
         )
 
     async def session(self, task: str, feedback: str, model: Any = None) -> LoopResult:
-        """One session of the task with fresh context; how it ended."""
+        """One session of the task with fresh context; how it ended, with the files it
+        changed (on disk, or pending in a dry run's store)."""
+        before = await asyncio.to_thread(fingerprint, self.cwd)
         try:
             parts = await asyncio.to_thread(self.provider.collect, self.request)
         except ContextError as error:
@@ -182,6 +190,12 @@ class CodeRun:
             disabled=self.disabled, feedback=feedback,
             now=datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
         )  # fmt: skip
+        request = (prompt.system, CLOCK_LINE.sub("", prompt.user))
+        if request == self.last_request:
+            message = "the next loop would send the previous loop's request again; stopping"
+            click.echo(f"tai: error: {message}", err=True)
+            return LoopResult("stopped", message)
+        self.last_request = request
         workspace = open_workspace(self.app.host, self.config, self.cwd)
         setup = make_setup(
             self.app.host, self.config, model or self.model, command=self.command,
@@ -200,9 +214,14 @@ class CodeRun:
         printer = Printer(thoughts=self.flags.thoughts)
         event = await follow(self.runtime, setup, prompt.user, task, printer, recorder=recorder)
         state = self.runtime.state(setup.options.session_id)
+        names = set(changed(before, await asyncio.to_thread(fingerprint, self.cwd)))
         if state is not None:
             self.stores.append(state.workspace)
-        return loop_result(event, state)
+            names |= {self._relative(c.path) for c in _store_changes(state.workspace)}
+        return loop_result(event, state, tuple(sorted(names)))
+
+    def _relative(self, path: str) -> str:
+        return os.path.relpath(Path(self.cwd, path), self.cwd)
 
     async def run(self) -> int:
         """The whole command; its exit status."""
@@ -241,6 +260,11 @@ class CodeRun:
                 merged[change.path] = Change(change.path, first.old if first else change.old,
                                              change.new)  # fmt: skip
         return render_diff([c for c in merged.values() if c.old != c.new], color)
+
+
+def _store_changes(workspace: Any) -> list[Any]:
+    """The changes a session's store holds (flushed or pending), none without a store."""
+    return list(workspace.changes()) if workspace is not None else []
 
 
 def _pending_diff(workspace: Any) -> str:

@@ -8,6 +8,14 @@ note to re-read the files and confirm, and only a second consecutive ``done`` en
 run ("Goal achieved"). A failed loop's error, or blocks it left malformed, become the next
 loop's feedback; the same error three times in a row stops the run. A pending ``done`` at
 the last loop earns one extra loop to confirm it.
+
+Loops must make progress: a fresh loop over unchanged files repeats the last one, and a
+model that never says ``done`` would spend every loop on the same request. So a loop that
+ended without ``done`` is followed by feedback saying what it changed — or that it
+changed no file, which a second time in a row ends the run (exit status 1). Every
+feedback differs from the one before it (a repeated error is counted), so together with
+the files the same first request is never sent twice in a row; the command checks that
+too (:mod:`tai_core.commands._code`).
 """
 
 from __future__ import annotations
@@ -24,6 +32,10 @@ from tai_core.blocks import Block
 MAX_LOOPS = 20
 #: The same error this many loops in a row ends the run.
 SAME_ERROR_LIMIT = 3
+#: Loops in a row that changed no file and did not say ``done`` before the run ends.
+IDLE_LIMIT = 2
+#: Changed files named in the feedback at most.
+NAMED_CHANGES = 20
 
 VERIFY_NOTE = (
     "The previous loop declared the goal done. Verify it: re-read the files that matter "
@@ -41,6 +53,8 @@ class LoopResult:
     message: str = ""
     remaining: tuple[Block, ...] = ()
     parse_errors: tuple[str, ...] = ()
+    #: The files the loop changed (relative paths, sorted).
+    changed: tuple[str, ...] = ()
 
 
 RunLoop = Callable[[int, str], Awaitable[LoopResult]]
@@ -55,15 +69,36 @@ class GoalResult:
     exit_code: int
 
 
-def _feedback_after(result: LoopResult) -> str:
-    if result.outcome == "failed":
-        return f"The previous loop failed: {result.message}\nFix the cause and continue."
-    if result.parse_errors:
+def _changes_note(result: LoopResult, said_done: bool) -> str:
+    if said_done:
+        return ""
+    if not result.changed:
         return (
+            "The previous loop changed no file and did not write a done block. If the task "
+            "is done, verify it and write a done block; otherwise make the changes it needs "
+            "now. Another loop that changes nothing ends the run."
+        )
+    names = ", ".join(result.changed[:NAMED_CHANGES])
+    more = len(result.changed) - NAMED_CHANGES
+    names += f" and {more} more" if more > 0 else ""
+    return (
+        f"The previous loop changed {names} and did not write a done block. Continue the "
+        "task from the files as they are now; when all of it is done and verified, write a "
+        "done block."
+    )
+
+
+def _feedback_after(result: LoopResult, said_done: bool, same_error: int) -> str:
+    if result.outcome == "failed":
+        repeated = f" (the same error {same_error} loops in a row)" if same_error > 1 else ""
+        return f"The previous loop failed{repeated}: {result.message}\nFix the cause and continue."
+    notes = [_changes_note(result, said_done)]
+    if result.parse_errors:
+        notes.append(
             "These blocks of the previous loop could not be used; re-emit only them, "
             "corrected:\n\n" + "\n\n".join(result.parse_errors)
         )
-    return ""
+    return "\n\n".join(note for note in notes if note)
 
 
 async def run_goal(
@@ -77,7 +112,7 @@ async def run_goal(
     feedback = ""
     pending_done = False
     last_error = ""
-    same_error = 0
+    same_error = idle = 0
     loop = 0
     while loop < max_loops or (pending_done and loop == max_loops):
         loop += 1
@@ -89,6 +124,7 @@ async def run_goal(
             return GoalResult(False, loop, 130)
         if result.outcome == "stopped":
             return GoalResult(False, loop, 1)
+        said_done = any(block.kind == "done" for block in result.remaining)
         if result.outcome == "failed":
             same_error = same_error + 1 if result.message == last_error else 1
             last_error = result.message
@@ -97,9 +133,14 @@ async def run_goal(
                 return GoalResult(False, loop, 1)
         else:
             last_error, same_error = "", 0
-        said_done = any(block.kind == "done" for block in result.remaining)
-        feedback = _feedback_after(result)
-        if feedback or not said_done:
+            idle = 0 if said_done or result.changed else idle + 1
+            if idle >= IDLE_LIMIT:
+                out.write(
+                    f"tai: {idle} loops in a row changed no file and did not say done; stopping\n"
+                )
+                return GoalResult(False, loop, 1)
+        feedback = _feedback_after(result, said_done, same_error)
+        if result.outcome == "failed" or result.parse_errors or not said_done:
             pending_done = False
             continue
         if pending_done:
@@ -110,13 +151,16 @@ async def run_goal(
     return GoalResult(False, loop, 1)
 
 
-def loop_result(event: Any, state: Any) -> LoopResult:
-    """The :class:`LoopResult` of a session from its terminal event and final state."""
+def loop_result(event: Any, state: Any, changed: tuple[str, ...] = ()) -> LoopResult:
+    """The :class:`LoopResult` of a session from its terminal event and final state;
+    ``changed`` names the files it changed."""
     from tai_core.runtime import RunCancelled, RunFailed
 
     if isinstance(event, RunCancelled):
         return LoopResult("cancelled")
     if isinstance(event, RunFailed):
-        return LoopResult("failed", event.message)
+        return LoopResult("failed", event.message, changed=changed)
     errors = tuple(error.message() for error in getattr(state, "parse_errors", ()))
-    return LoopResult("finished", remaining=tuple(event.remaining), parse_errors=errors)
+    return LoopResult(
+        "finished", remaining=tuple(event.remaining), parse_errors=errors, changed=changed
+    )

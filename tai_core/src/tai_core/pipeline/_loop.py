@@ -278,10 +278,9 @@ class Pipeline:
         base = self._event(base, "reply cut short", event="truncation")
         retry = attrs.evolve(snapshot, tree=base.tree, usage_rows=base.usage_rows)
         handoff = await self.handoff(attempt.text + attempt.thoughts) if self.handoff else None
-        if not handoff:
-            return retry
-        retry = self._event(retry, handoff, event="handoff")
-        note = notes.truncation_note(attempt_no, retries, handoff)
+        if handoff:
+            retry = self._event(retry, handoff, event="handoff")
+        note = notes.truncation_note(attempt_no, retries, handoff or "")
         last = retry.messages[-1]
         return attrs.evolve(
             retry, messages=(*retry.messages[:-1], Message(last.role, f"{last.text}\n\n{note}"))

@@ -33,11 +33,21 @@ def error_retry_note(error: str, attempt: int, retries: int, apply_failed: bool)
 
 
 def truncation_note(attempt: int, retries: int, handoff: str) -> str:
-    """The note that precedes a handoff after a truncated attempt."""
+    """The note after a truncated attempt, before its handoff when one was written (without
+    one the note alone makes the retry differ from the request that was cut off)."""
+    first = (
+        f"[System note] Your previous reply was cut off (retry attempt {attempt} of "
+        f"{retries}); nothing of it was applied and you cannot see it."
+    )
+    if not handoff:
+        return (
+            f"{first}\nIt ended before a summary block or a block that continues the work. "
+            "Do a smaller, coherent part of the work now, continue the rest with a continue "
+            "block, and end the reply with a summary block."
+        )
     return "\n".join(
         [
-            f"[System note] Your previous reply was cut off (retry attempt {attempt} of "
-            f"{retries}); nothing of it was applied and you cannot see it.",
+            first,
             "Do a smaller, coherent part of the work now and continue the rest with a continue "
             "block. The handoff below is what the cut-off reply had found; use it as a "
             "reference and keep its reasoning.",
