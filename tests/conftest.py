@@ -65,7 +65,7 @@ def tai_executable() -> str:
 
 
 def run_tai(
-    *args: str, cwd: Path, env: dict[str, str], stdin: str | None = None
+    *args: str, cwd: Path, env: dict[str, str], stdin: str | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [tai_executable(), *args],
@@ -74,7 +74,7 @@ def run_tai(
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
     )
 
 

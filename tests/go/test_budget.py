@@ -14,8 +14,8 @@ from tai_blocks.go._budget import (
     Candidate,
     allocate,
     context_budget,
-    estimate_tokens,
 )  # fmt: skip
+from tai_core.models import estimate_tokens
 
 
 @given(st.integers(min_value=0, max_value=10**9))

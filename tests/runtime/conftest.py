@@ -68,10 +68,14 @@ def run_replay(
     handoff: Any = None,
     describe: Any = None,
     schedule_interval: float = 0.0,
+    context_tokens: int | None = None,
 ) -> Outcome:
-    """Run one submit of a session whose model replays ``replies``."""
+    """Run one submit of a session whose model replays ``replies`` (with a window of
+    ``context_tokens`` when given)."""
     path = transcript(tmp_path / "model.replay", replies)
     spec = resolve_model(f"replay:{path}", {}, host.registry.providers, {})
+    if context_tokens is not None:
+        spec = attrs.evolve(spec, context_tokens=context_tokens)
     provider = host.registry.providers[spec.provider]
     setup = make_setup(
         host, {}, (provider, spec), command=command, system="SYSTEM",

@@ -94,6 +94,26 @@ def test_a_retry_without_a_handoff_never_repeats_the_request(replay) -> None:
     assert len(outcome.of(RoundStarted)) == 2
 
 
+def test_no_request_larger_than_the_window_is_sent(replay) -> None:
+    # a window of 1000 tokens keeps 250 for the reply: 750 for the request
+    outcome = replay(["never sent"], user="x" * 3000, context_tokens=1000)
+    failed = outcome.terminal
+    assert isinstance(failed, RunFailed)
+    assert failed.message.startswith("the next request would hold about 752 tokens, more than")
+    assert (
+        "the 750 tokens the model's window allows (1000 context_tokens less 250" in failed.message
+    )
+    assert outcome.of(UsageReported) == []  # nothing reached the model
+
+
+def test_a_conversation_that_outgrows_the_window_stops_before_sending(replay) -> None:
+    broken = "y" * 4400 + f"\n{PARSE_ERROR}\n{SUMMARY}"  # its feedback asks another round
+    outcome = replay([broken, "never sent"], user="x" * 2000, context_tokens=2000)
+    failed = outcome.terminal
+    assert isinstance(failed, RunFailed) and "the next request would hold about" in failed.message
+    assert len(outcome.of(UsageReported)) == 1  # the first request only
+
+
 def test_an_error_without_output_ends_the_run(replay) -> None:
     outcome = replay(["@@@ error 401 invalid api key"])
     failed = outcome.terminal

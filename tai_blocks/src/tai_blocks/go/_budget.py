@@ -1,10 +1,11 @@
 """Visibility levels and the deterministic token budget of the context packages.
 
-Token counts are an offline estimate, one token per four characters rounded up
-(:func:`estimate_tokens`): no tokenizer download, no model dependency, and the same text
-always costs the same, so the same inputs always get the same levels. The budget derives
-from the focus documentation alone (:func:`context_budget`), rounded to 32K steps, so an
-edit of a focus file rarely moves it, and context packages keep their levels.
+Token counts are the core's offline estimate (:func:`tai_core.models.estimate_tokens`):
+the same text always costs the same, so the same inputs always get the same levels. The
+budget derives from the focus documentation alone (:func:`context_budget`), rounded to 32K
+steps, so an edit of a focus file rarely moves it, and context packages keep their levels.
+When the model's window is smaller than what this gives, :mod:`._window` lowers levels
+further.
 """
 
 from __future__ import annotations
@@ -15,14 +16,19 @@ import attrs
 
 #: The visibility levels of a package, lowest first.
 INVISIBLE, SHORT_DOC, DOC, CODE, ALL = range(5)
-LEVEL_NAMES = ("invisible", "short doc", "doc", "code", "all")
+LEVEL_NAMES = ("left out", "short documentation", "documentation", "source", "source and files")
 #: One step of the context budget.
 BUDGET_UNIT = 32768
 
 
-def estimate_tokens(text: str) -> int:
-    """The token estimate of ``text``: characters / 4, rounded up."""
-    return (len(text) + 3) // 4
+#: The levels of a focus package, highest first: its whole source (``-all-src``), its full
+#: documentation, its package documentation, its short documentation.
+FOCUS_SOURCE, FOCUS_FULL, FOCUS_PACKAGE, FOCUS_SHORT = range(4)
+FOCUS_NAMES = ("source", "full documentation", "package documentation", "short documentation")
+#: The ``go doc`` flags of each documentation level of a focus package.
+FOCUS_FLAGS = {
+    FOCUS_FULL: ("-all", "-cmd", "-u"), FOCUS_PACKAGE: ("-cmd", "-u"), FOCUS_SHORT: ("-cmd",),
+}  # fmt: skip
 
 
 def context_budget(focus_tokens: int) -> int:

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tai_blocks.go import _budget as budget
-from tai_blocks.go._load import Load, Package, display, distances, git_counts, load
+from tai_blocks.go._load import Load, Package, distances, git_counts, load
 from tai_blocks.go._render import file_block, focus_outline, package_block, problems_block
 from tai_blocks.go._select import (
     CONTEXT,
@@ -29,6 +29,7 @@ from tai_blocks.go._select import (
     matches,
     sort_key,
 )
+from tai_blocks.go._window import Plan, fit
 from tai_core.context import (
     TIER_CONTEXT,
     TIER_EXTERNAL,
@@ -40,6 +41,7 @@ from tai_core.context import (
     ContextRequest,
     withheld,
 )
+from tai_core.models import estimate_tokens
 
 _MINIMUM = {
     FOCUS: budget.DOC, CONTEXT: budget.CODE, SAME_MODULE: budget.DOC,
@@ -110,7 +112,7 @@ class _Context:
         )
 
     def display(self, file: str | Path) -> str:
-        return display(file, self.load.cwd)
+        return self.load.shown(file)
 
     def category(self, package: Package) -> int:
         if package.path in self.load.focus:
@@ -145,8 +147,8 @@ class _Context:
     def file_parts(self, package: Package, level: int) -> list[ContextPart]:
         role = "focus file" if package.path in self.load.focus else "context file"
         files = list(package.go_files)
-        if level == budget.ALL:
-            files += [*package.test_files, *package.other_files]
+        if level == budget.ALL:  # test files of other modules are never sent whole
+            files += [*(package.test_files if self.root(package) else ()), *package.other_files]
         parts = []
         for file in files:
             if not self.keep(file) or file in self.load.withheld:
@@ -172,33 +174,65 @@ class _Context:
         return self.file_parts(package, level) if level else []
 
     def cost(self, package: Package) -> Callable[[int], int]:
+        """The tokens of a context package's parts at a level (computed once each)."""
+        return self.memo(package.path, lambda level: self.parts_at(package, level))
+
+    def focus_cost(self, package: Package) -> Callable[[int], int]:
+        """The tokens of a focus package's parts at a focus level."""
+        return self.memo(f"focus {package.path}", lambda level: self.focus_parts(package, level))
+
+    def doc_cost(self, path: str) -> Callable[[int], int]:
+        """The tokens of a ``-doc`` package's part at a level."""
+        return self.memo(f"doc {path}", lambda level: self.doc_parts(path, level))
+
+    def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
         def at(level: int) -> int:
-            key = (package.path, level)
-            if key not in self.costs:
-                parts = self.parts_at(package, level)
-                self.costs[key] = sum(budget.estimate_tokens(p.text) for p in parts)
-            return self.costs[key]
+            if (key, level) not in self.costs:
+                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
+            return self.costs[key, level]
 
         return at
 
-    def focus_part(self, package: Package) -> ContextPart:
+    def focus_parts(self, package: Package, level: int) -> list[ContextPart]:
+        """A focus package's parts: its files at ``FOCUS_SOURCE``, else its outline."""
+        if level == budget.FOCUS_SOURCE:
+            return self.file_parts(package, budget.ALL)
+        return [self.focus_part(package, level)]
+
+    def focus_part(self, package: Package, level: int) -> ContextPart:
         files = [*package.go_files, *package.test_files, *package.other_files]
         read_only = bool(files) and self.read_only(files[0])
-        flags = ("-all", "-cmd", "-u")
+        flags = budget.FOCUS_FLAGS[level]
+        full = level == budget.FOCUS_FULL
+        reduced = "" if full else (
+            f"(Shown as its {budget.FOCUS_NAMES[level]} to fit the model's window: a go-src "
+            f"block naming {package.path} returns its full documentation.)\n\n"
+        )  # fmt: skip
         text = focus_outline(
             package.path,
             doc=self.docs.get(package.path, *flags),
             error=self.docs.errors.get((package.path, *flags), ""),
-            sources={f: self.load.files.get(f, b"") for f in package.go_files},
-            tests={f: self.load.files.get(f, b"") for f in package.test_files},
+            sources={f: self.load.files.get(f, b"") for f in package.go_files}
+            if level <= budget.FOCUS_PACKAGE else {},
+            tests={f: self.load.files.get(f, b"") for f in package.test_files}
+            if level <= budget.FOCUS_PACKAGE else {},
             file_names=[
                 self.display(f)
                 for f in files
                 if (f.endswith(".go") or self.keep(f)) and f not in self.load.withheld
             ],
             read_only=read_only,
-        )
+            note=reduced,
+        )  # fmt: skip
         return ContextPart(TIER_FOCUS, self.key(package), text, str(package.dir), read_only)
+
+    def doc_parts(self, path: str, level: int) -> list[ContextPart]:
+        """A ``-doc`` package's documentation part (none when invisible)."""
+        if level == budget.INVISIBLE:
+            return []
+        doc = self.load.doc(("-all", "-cmd"), path)
+        text = package_block("documentation of package", path, doc)
+        return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
 
 
 def _markdown_part(context: _Context) -> list[ContextPart]:
@@ -242,18 +276,6 @@ def _problem_parts(context: _Context) -> list[ContextPart]:
     return [ContextPart(TIER_FOCUS, "~ load problems", problems_block(problems), "")]
 
 
-def _doc_parts(context: _Context, allowance: int) -> list[ContextPart]:
-    parts = []
-    for path in context.request.docs:
-        doc = context.load.doc(("-all", "-cmd"), path)
-        text = package_block("documentation of package", path, doc)
-        allowance -= budget.estimate_tokens(text)
-        if allowance < 0:
-            break
-        parts.append(ContextPart(TIER_FILES, f"~doc {path}", text, path))
-    return parts
-
-
 def hint_part(cwd: Path) -> ContextPart:
     """Where the run works, and how file paths are written."""
     text = (
@@ -263,8 +285,20 @@ def hint_part(cwd: Path) -> ContextPart:
     return ContextPart(TIER_HINTS, "go working directory", text, str(cwd))
 
 
+def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
+    """``-doc`` packages in order while they fit ``allowance`` (then none)."""
+    levels = {}
+    for path in context.request.docs:
+        allowance -= context.doc_cost(path)(budget.DOC)
+        levels[path] = budget.DOC if allowance >= 0 else budget.INVISIBLE
+        if allowance < 0:
+            allowance = -(1 << 62)  # the first that does not fit closes the list
+    return levels
+
+
 def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
-    """The parts of a Go project's first request (see :mod:`tai_blocks.go`)."""
+    """The parts of a Go project's first request (see :mod:`tai_blocks.go`), within
+    ``request.max_tokens`` when it is set (:mod:`._window`)."""
     with ThreadPoolExecutor(1) as pool:
         changes = pool.submit(git_counts, request.cwd)
         loaded = load(request.cwd, request.focus, request.context, request.config, request.secret)
@@ -275,34 +309,46 @@ def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     )
     focus = [p for p in ordered if p.path in loaded.focus]
     others = [p for p in ordered if p.path not in loaded.focus]
+    top = budget.FOCUS_SOURCE if request.all_src else budget.FOCUS_FULL
     jobs: list[tuple[str, ...]] = (
-        [] if request.all_src else [(p.path, "-all", "-cmd", "-u") for p in focus]
+        [] if request.all_src else [(p.path, *budget.FOCUS_FLAGS[top]) for p in focus]
     )
     jobs += [
         (p.path, "-all", "-cmd") for p in others if _MINIMUM[context.category(p)] == budget.DOC
     ]
     context.docs.prefetch(jobs)
-    parts: list[ContextPart] = []
-    for package in focus:
-        parts += (
-            context.file_parts(package, budget.ALL)
-            if request.all_src
-            else [context.focus_part(package)]
-        )
-    focus_tokens = sum(budget.estimate_tokens(p.text) for p in parts)
-    allowance = budget.context_budget(focus_tokens)
+    parts = [
+        *_markdown_part(context), *_withheld_parts(context), *_problem_parts(context),
+        hint_part(loaded.cwd),
+    ]  # fmt: skip
+    fixed = sum(estimate_tokens(p.text) for p in parts)
+    focus_levels = dict.fromkeys((p.path for p in focus), top)
+    focus_tokens = sum(context.focus_cost(p)(top) for p in focus)
     candidates = [
         budget.Candidate(
             p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p)
         )
         for p in others
     ]
-    levels = budget.allocate(candidates, allowance)
+
+    def planned(allowance: int) -> Plan:
+        levels = budget.allocate(candidates, allowance)
+        return Plan(
+            focus, others, dict(focus_levels), levels, _doc_levels(context, allowance), fixed
+        )
+
+    allowance = budget.context_budget(focus_tokens)
+    plan = usual = planned(allowance)
+    limit = request.max_tokens
+    if limit is not None:
+        if limit - fixed - focus_tokens < allowance:
+            plan = planned(max(0, limit - fixed - focus_tokens))
+        note = fit(context, plan, usual, limit)
+        parts += [note] if note else []
+    for package in focus:
+        parts += context.focus_parts(package, plan.focus_levels[package.path])
     for package in others:
-        parts += context.parts_at(package, levels[package.path])
-    parts += _markdown_part(context)
-    parts += _withheld_parts(context)
-    parts += _problem_parts(context)
-    parts += _doc_parts(context, allowance)
-    parts.append(hint_part(loaded.cwd))
+        parts += context.parts_at(package, plan.levels[package.path])
+    for path, level in plan.docs.items():
+        parts += context.doc_parts(path, level)
     return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

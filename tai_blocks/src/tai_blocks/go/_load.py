@@ -81,6 +81,8 @@ class Load:
     #: Packages ``go list`` could not load completely (import path -> its first error);
     #: the load goes on with the rest (see :func:`load`).
     problems: Mapping[str, str] = attrs.field(factory=dict)
+    #: The directories of the modules from the module cache -> ``module@version``.
+    cached_modules: Mapping[Path, str] = attrs.field(factory=dict)
 
     def doc(self, flags: Sequence[str], path: str) -> str:
         """``go doc FLAGS PATH`` for a loaded package (cached by its files' content); a
@@ -88,9 +90,7 @@ class Load:
         documentation (``-u`` above all) prints constants and variables with their
         values."""
         package = self.packages.get(path)
-        secrets = (
-            [display(f, self.cwd) for f in package.withheld if f.endswith(".go")] if package else []
-        )
+        secrets = [self.shown(f) for f in package.withheld if f.endswith(".go")] if package else []
         if secrets:
             return f"(documentation withheld: it would show what {', '.join(secrets)} holds)\n"
         if package is None or package.standard:
@@ -100,6 +100,19 @@ class Load:
         inside = package.dir == self.dir or self.dir in package.dir.parents
         target = f"./{package.dir.relative_to(self.dir).as_posix()}" if inside else path
         return go_doc(flags, target, self.dir, self.doc_env, files)
+
+    def shown(self, file: str | Path) -> str:
+        """How a file of this load is named to the model: relative to the working
+        directory; a file of a module from the module cache as ``module@version/path``;
+        anything else by its absolute path."""
+        relative = os.path.relpath(file, self.cwd)
+        if not relative.startswith(".."):
+            return relative
+        path = Path(file)
+        for root, name in self.cached_modules.items():
+            if path.is_relative_to(root):
+                return f"{name}/{path.relative_to(root).as_posix()}"
+        return str(file)
 
 
 def last_load(cwd: Path) -> Load | None:
@@ -333,6 +346,10 @@ def load(
         context=tuple(in_context), files=files, doc_env=doc_env,
         module_roots=tuple(module_roots), workspace=tuple(found[1] if found else ()),
         withheld=judge.withheld, problems=problems,
+        cached_modules={
+            p.module_dir: f"{p.module}@{p.version}"
+            for p in packages.values() if p.module_dir is not None and p.version
+        },
     )  # fmt: skip
     with _lock:
         _loads[cwd] = result

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 #: Top-level test function prefixes listed in a focus outline.
 TEST_PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
@@ -45,7 +46,10 @@ def problems_block(problems: Mapping[str, str]) -> str:
     return package_block("packages that failed to load", f"({len(problems)})", body)
 
 
+@lru_cache(maxsize=4096)
 def _declarations(data: bytes) -> list:
+    """The declarations of a Go file (cached by content: one collection renders a focus
+    package at several levels, and goal loops render unchanged files again)."""
     from tai_blocks.changes._go_syntax import declarations, parse
 
     return declarations(parse(data), data)
@@ -100,10 +104,12 @@ def focus_outline(
     tests: Mapping[str, bytes],
     file_names: Iterable[str],
     read_only: bool,
+    note: str = "",
 ) -> str:
-    """The focus block of package ``path``: its documentation (or the failure note), the
-    theory constants it lacks, its test function names and its file names."""
-    body = (
+    """The focus block of package ``path``: ``note`` (why it is shown reduced), its
+    documentation (or the failure note), the theory constants it lacks, its test function
+    names and its file names."""
+    body = note + (
         doc
         if doc is not None
         else f"(go doc failed: {error}; fetch declarations with go-src blocks)\n"

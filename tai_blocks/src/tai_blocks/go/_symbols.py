@@ -12,7 +12,6 @@ with tree-sitter, with their doc comments; a spec of a grouped declaration comes
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Iterator
 
@@ -85,8 +84,7 @@ class _Resolver:
         data = self.load.files.get(file, b"")
         text = data[start:end].decode("utf-8", "replace")
         line = data[:start].count(b"\n") + 1 + text[: len(text) - len(code_of(text))].count("\n")
-        display = os.path.relpath(file, self.load.cwd)
-        display = file if display.startswith("..") else display
+        display = self.load.shown(file)
         title = f"{package.path}.{name}"
         if not text.endswith("\n"):
             text += "\n"

@@ -47,8 +47,13 @@ from tai_core.commands._session import (
 )
 from tai_core.context import ContextError, ContextProvider, ContextRequest, hook_check
 from tai_core.context._prompt import build_prompt
+from tai_core.models import estimate_tokens, window_of
 from tai_core.runtime import EventBus, Runtime
 
+#: Tokens kept in the first request for the loop feedback (longer feedback is cut) and the
+#: clock line, so that the context's limit does not move from loop to loop.
+FEEDBACK_TOKENS = 2048
+CLOCK_TOKENS = 32
 #: The line of the first request that changes with the clock alone.
 CLOCK_LINE = re.compile(r"^Current time: .*$", re.MULTILINE)
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
@@ -174,22 +179,18 @@ class CodeRun:
         """One session of the task with fresh context; how it ended, with the files it
         changed (on disk, or pending in a dry run's store)."""
         before = await asyncio.to_thread(fingerprint, self.cwd)
+        spec = (model or self.model)[1]
+        feedback = _bounded(feedback)
         try:
-            parts = await asyncio.to_thread(self.provider.collect, self.request)
+            prompt = await asyncio.to_thread(self._first_request, task, feedback, spec)
         except ContextError as error:
             # no session started, so no printer: say it here; retrying cannot help
             message = f"context: {error}"
             click.echo(f"tai: error: {message}", err=True)
             recorder = make_recorder(self.app, self.flags, system="", user=task)
             if recorder is not None:
-                recorder.context_failed(self.command, self.model[1].name, message)
+                recorder.context_failed(self.command, spec.name, message)
             return LoopResult("stopped", message)
-        prompt = build_prompt(
-            base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
-            command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
-            disabled=self.disabled, feedback=feedback,
-            now=datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
-        )  # fmt: skip
         request = (prompt.system, CLOCK_LINE.sub("", prompt.user))
         if request == self.last_request:
             message = "the next loop would send the previous loop's request again; stopping"
@@ -222,6 +223,43 @@ class CodeRun:
 
     def _relative(self, path: str) -> str:
         return os.path.relpath(Path(self.cwd, path), self.cwd)
+
+    def _prompt(self, parts: Any, task: str, feedback: str, now: str) -> Any:
+        return build_prompt(
+            base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
+            command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
+            disabled=self.disabled, feedback=feedback, now=now,
+        )  # fmt: skip
+
+    def _first_request(self, task: str, feedback: str, spec: Any) -> Any:
+        """The prompt of a session's first request, within the model's window: the
+        provider gets what the window leaves after the prompt's other pieces — with a
+        fixed allowance for the loop feedback and the clock, so the same task and files
+        give the same limit in every loop (and so the same reductions); what the parts add
+        besides their text (the read-only list) is taken off and the context collected
+        once more; a request that still does not fit is refused before anything is
+        sent."""
+        window = window_of(spec)
+        bare = self._prompt((), task, "", "")
+        others = estimate_tokens(bare.system) + estimate_tokens(bare.user)
+        room = window.request_tokens - others - FEEDBACK_TOKENS - CLOCK_TOKENS
+        if room <= 0:
+            raise ContextError(
+                f"the task, the -file files and the instructions alone need about {others} "
+                f"tokens, too many for {window.describe()}"
+            )
+        now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+        for _ in range(2):
+            parts = self.provider.collect(attrs.evolve(self.request, max_tokens=room))
+            prompt = self._prompt(parts, task, feedback, now)
+            needed = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+            if needed <= window.request_tokens:
+                return prompt
+            room -= needed - window.request_tokens
+        raise ContextError(
+            f"the first request would hold about {needed} tokens, more than "
+            f"{window.describe()}; nothing was sent"
+        )
 
     async def run(self) -> int:
         """The whole command; its exit status."""
@@ -260,6 +298,14 @@ class CodeRun:
                 merged[change.path] = Change(change.path, first.old if first else change.old,
                                              change.new)  # fmt: skip
         return render_diff([c for c in merged.values() if c.old != c.new], color)
+
+
+def _bounded(feedback: str) -> str:
+    """``feedback`` within :data:`FEEDBACK_TOKENS` (the rest cut, with a note)."""
+    room = FEEDBACK_TOKENS * 4 - 200
+    if len(feedback) <= room:
+        return feedback
+    return f"{feedback[:room]}\n[cut: {len(feedback) - room} more characters of feedback]"
 
 
 def _store_changes(workspace: Any) -> list[Any]:

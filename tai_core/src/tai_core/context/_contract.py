@@ -60,6 +60,12 @@ class ContextRequest:
     secret: SecretCheck = attrs.field(
         default=attrs.Factory(lambda self: names_only(self.config), takes_self=True)
     )
+    #: Tokens the parts may hold together (estimated with
+    #: :func:`tai_core.models.estimate_tokens`), ``None`` for no limit: what the model's
+    #: window leaves after the rest of the first request. A provider lowers what it shows
+    #: to stay within it, the same way for the same inputs, and raises
+    #: :class:`ContextError` when even its least does not fit.
+    max_tokens: int | None = None
 
 
 @attrs.frozen

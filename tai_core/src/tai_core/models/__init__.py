@@ -22,8 +22,18 @@ from tai_core.models._values import (
     ThoughtDelta,
     Usage,
 )
+from tai_core.models._window import (
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_REPLY_TOKENS,
+    Window,
+    estimate_tokens,
+    request_tokens,
+    window_of,
+)
 
 __all__ = [
+    "DEFAULT_CONTEXT_TOKENS",
+    "DEFAULT_REPLY_TOKENS",
     "Finish",
     "GenerationRequest",
     "Message",
@@ -37,6 +47,10 @@ __all__ = [
     "TextDelta",
     "ThoughtDelta",
     "Usage",
+    "Window",
+    "estimate_tokens",
     "generate",
+    "request_tokens",
     "resolve_model",
+    "window_of",
 ]

@@ -7,7 +7,9 @@ after output; with a handoff note after a truncation); a successful one is flush
 written to the session tree, and its blocks run — round-triggering kinds first, in the
 protocol's order — and their results, parse-error feedback within its budget, a rejected
 block batch or the next pending plan entry become the next round's user content, closed by
-the session-tree outline. When nothing triggers, the run ends.
+the session-tree outline. When nothing triggers, the run ends. No request larger than the
+model's window is sent (:mod:`tai_core.models._window`): the run fails with the figures
+instead, and a goal loop starts afresh from the files.
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from tai_core.events import (
     TreeChanged,
     UsageReported,
 )
-from tai_core.models import GenerationRequest, Message, ModelSpec, Usage
+from tai_core.models import (
+    GenerationRequest,
+    Message,
+    ModelSpec,
+    Usage,
+    request_tokens,
+    window_of,
+)
 from tai_core.pipeline import _notes as notes
 from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
@@ -201,7 +210,7 @@ class Pipeline:
             if adjustment.get("system_text"):
                 system_texts.append(str(adjustment["system_text"]))
             headers.update(adjustment.get("headers") or {})
-        return GenerationRequest(
+        request = GenerationRequest(
             system="\n".join([self.system, *system_texts]),
             messages=state.messages,
             max_output_tokens=self.spec.max_generate_tokens,
@@ -209,6 +218,14 @@ class Pipeline:
             reasoning_effort=self.spec.reasoning_effort,
             headers=headers,
         )
+        window = window_of(self.spec)
+        needed = request_tokens(request)
+        if needed > window.request_tokens:
+            raise RunError(
+                f"the next request would hold about {needed} tokens, more than "
+                f"{window.describe()}; nothing was sent"
+            )
+        return request
 
     def _account(
         self, state: RunState, attempt: Attempt, attempt_no: int, started: float
