@@ -170,6 +170,16 @@ def test_the_budget_stops_at_the_first_overflow_and_lists_the_rest(tmp_path: Pat
     assert sum(len(part.text) for part in parts[:2]) <= 2 * one + 10
 
 
+def test_the_models_window_bounds_the_files_and_the_closing_list(tmp_path: Path) -> None:
+    write_tree(tmp_path, {f"f{i:04d}.txt": "x" * 400 for i in range(2000)})
+    parts = collect(tmp_path, max_tokens=5000)
+    assert sum(len(part.text) for part in parts) <= 5000 * 4
+    closing = next(part for part in parts if part.key == "not-included")
+    assert closing.text.rstrip().endswith("more (list them with an ingest <glob> block)")
+    assert 0 < len(file_keys(parts)) < 2000
+    assert parts == collect(tmp_path, max_tokens=5000)
+
+
 def test_no_closing_part_when_everything_fits(tmp_path: Path) -> None:
     write_tree(tmp_path, {"a.txt": "a\n"})
     assert [part.key for part in collect(tmp_path)] == ["a.txt", "working-directory"]

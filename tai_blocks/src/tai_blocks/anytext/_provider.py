@@ -1,5 +1,10 @@
 """The any-text context provider: the files in focus, whole, within a byte budget.
 
+Within ``request.max_tokens`` (the model's window) the budget shrinks to fit: file parts
+get nine tenths of it (bytes are at least characters, so a byte budget never
+underestimates), the closing list of the files left out the rest, cut short with a count
+when it would not fit.
+
 Secret files (``request.secret``) are withheld before anything else: a file named like a
 secret is never read, one whose content holds a credential is read but not shown, and
 both are named in the prompt's closing list; they spend nothing of the budget.
@@ -30,6 +35,8 @@ from tai_core.context import (
 
 #: The default of ``max_context_bytes``: the total size of file parts.
 DEFAULT_MAX_CONTEXT_BYTES = 400_000
+#: Characters kept for the working-directory hint within ``max_tokens``.
+WORKING_DIRECTORY = 4096
 
 
 def _files(request: ContextRequest) -> list[Found]:
@@ -86,13 +93,22 @@ def _render(item: Found, request: ContextRequest, room: int) -> ContextPart | No
     return ContextPart(TIER_CONTEXT, item.shown, text, path=item.shown, read_only=read_only)
 
 
-def _not_included(names: list[str], budget: int) -> ContextPart:
-    listing = "".join(f"- {name}\n" for name in names)
-    text = (
+def _not_included(names: list[str], budget: int, room: int | None) -> ContextPart:
+    """The closing list of the files left out, within ``room`` characters when given."""
+    head = (
         f"Files not included (the context budget of {budget} bytes is spent); "
-        f"fetch what you need with an ingest block:\n{listing}"
+        "fetch what you need with an ingest block:\n"
     )
-    return ContextPart(TIER_HINTS, "not-included", text)
+    listing, used = [], len(head) + 100
+    for index, name in enumerate(names):
+        if room is not None and used + len(name) + 3 > room:
+            listing.append(
+                f"- and {len(names) - index} more (list them with an ingest <glob> block)\n"
+            )
+            break
+        listing.append(f"- {name}\n")
+        used += len(name) + 3
+    return ContextPart(TIER_HINTS, "not-included", head + "".join(listing))
 
 
 def _working_directory(cwd: Path) -> ContextPart:
@@ -118,6 +134,9 @@ class AnyTextProvider:
         """File parts in path order until the budget is spent, then the list of the files
         left out, then the working-directory hint; secret files as withheld parts."""
         budget = int(request.config.get("max_context_bytes", DEFAULT_MAX_CONTEXT_BYTES))
+        room = None if request.max_tokens is None else request.max_tokens * 4 - WORKING_DIRECTORY
+        if room is not None:  # a tenth of the window's room for the list of what is left out
+            budget = max(0, min(budget, room - room // 10))
         parts: list[ContextPart] = []
         left_out: list[str] = []
         used = 0
@@ -133,7 +152,7 @@ class AnyTextProvider:
             parts.append(part)
             used += len(part.text.encode("utf-8"))
         if left_out:
-            parts.append(_not_included(left_out, budget))
+            parts.append(_not_included(left_out, budget, None if room is None else room - used))
         parts.append(_working_directory(request.cwd))
         return tuple(parts)
 
