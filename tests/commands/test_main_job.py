@@ -73,3 +73,37 @@ def test_with_an_openai_compatible_server(
     assert "float64(len(values)-1)" not in first  # the outline carries no function bodies
     assert "float64(len(values)-1)" in json.dumps(bodies[1]["messages"])  # go-src brought it
     assert "Verify it" in json.dumps(bodies[3]["messages"])  # the confirming loop
+
+
+def _change(divisor: str) -> str:
+    return (
+        '<<翡翠 change(op="MODIFY", target="Mean", file-path="stats/stats.go")\n'
+        "// Mean returns the arithmetic mean of values, or 0 for no values.\n"
+        "func Mean(values []float64) float64 {\n\tif len(values) == 0 {\n\t\treturn 0\n\t}\n"
+        f"\treturn Sum(values) / float64({divisor})\n}}\n翡翠\n\n"
+        "<<珊瑚 summary\n- changed the divisor of Mean\n珊瑚\n"
+    )
+
+
+def test_the_same_request_is_never_sent_twice_in_a_row(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """A model that flips a function body back and forth changes files in every loop, but
+    the outline (documentation only) and the feedback come out the same: the third loop
+    would repeat the second's request, so the run stops instead."""
+    work = copy_example(tmp_path)
+    openai_server.script(
+        *[Reply(text=_change("len(values)")), Reply(text=_change("len(values)-1"))] * 5
+    )
+    (work / "tai.toml").write_text(
+        'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
+        f'model = "coder"\nbase_url = "{openai_server.base_url}"\napi_key = "sk-test"\n'
+    )
+    result = run_tai("chat", TASK, cwd=work, env=isolated_env)
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert len(openai_server.requests) == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "tai: error: the next loop would send the previous loop's request again; stopping"
+    )
+    bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
+    assert "The previous loop changed stats/stats.go and did not write a done block" in bodies[1]
