@@ -209,3 +209,13 @@ def test_sqlite_is_loaded_only_when_recording(tmp_path: Path, isolated_env: dict
     args = ["next", "-model", "replay:run.txt", "chat", "what is it"]
     assert "sqlite3" not in imported_modules(args, tmp_path, isolated_env)
     assert "sqlite3" in imported_modules([*args, "-record"], tmp_path, isolated_env)
+
+
+def test_a_transcript_longer_than_the_window_keeps_its_ends() -> None:
+    from tai_core.commands.record import fitted_transcript
+
+    text = "BEGIN" + "x" * 100_000 + "END"
+    fitted = fitted_transcript(text, 5000)
+    assert len(fitted) <= 5000 * 4 and fitted.startswith("BEGIN") and fitted.endswith("END")
+    assert "characters of the transcript left out to fit the model's window" in fitted
+    assert fitted_transcript("short", 5000) == "short"

@@ -134,14 +134,30 @@ def _chosen(store: RecordStore, session: int | None) -> SessionRow:
     return chosen
 
 
+def fitted_transcript(text: str, tokens: int) -> str:
+    """``text`` within ``tokens`` (estimated): a transcript too long for the model keeps
+    its beginning (the prompts and the task) and its end (how the run ended), and says
+    how much of the middle it leaves out."""
+    room = max(0, tokens * 4 - 200)
+    if len(text) <= room:
+        return text
+    head, tail = room // 3, room - room // 3
+    left_out = len(text) - head - tail
+    note = f"[… {left_out} characters of the transcript left out to fit the model's window …]"
+    return f"{text[:head]}\n\n{note}\n\n{text[len(text) - tail :]}"
+
+
 def _analyze(app: Any, model: str | None, text: str) -> None:
     import asyncio
 
     from tai_core.commands._ask import ask
     from tai_core.commands._session import resolve
-    from tai_core.models import ProviderError
+    from tai_core.models import ProviderError, estimate_tokens, window_of
 
     provider, spec = resolve(app, model, confidential=False)
+    text = fitted_transcript(
+        text, window_of(spec).request_tokens - estimate_tokens(ANALYSIS_PROMPT)
+    )
 
     def show(piece: str) -> None:
         sys.stdout.write(piece)
