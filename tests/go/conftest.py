@@ -12,9 +12,23 @@ import pytest
 from tai_core.context import ContextPart, ContextRequest
 
 
+@pytest.fixture(scope="session")
+def go_build_cache() -> str:
+    """The Go build cache of the user (``go env GOCACHE``, before any test moves
+    ``XDG_CACHE_HOME``): content-addressed, so sharing it is safe, and it spares every
+    session compiling the standard library again for the documentation helper."""
+    found = subprocess.run(["go", "env", "GOCACHE"], capture_output=True, text=True)
+    return found.stdout.strip()
+
+
 @pytest.fixture(autouse=True)
-def doc_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the go doc cache of the tests out of the user's cache directory."""
+def doc_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, go_build_cache: str
+) -> None:
+    """Keep the go doc cache (and the documentation helper) of the tests out of the
+    user's cache directory; the Go build cache stays the user's."""
+    if go_build_cache:
+        monkeypatch.setenv("GOCACHE", go_build_cache)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
 
 

@@ -16,14 +16,18 @@ order or timing). Token counts are a deterministic estimate. So the same inputs 
 same bytes, and editing a focus file leaves every earlier part byte-identical: the model
 provider's prompt cache keeps the prefix.
 
-*Why ``go list`` and ``go doc`` subprocesses, and tree-sitter.* The ``go`` command is the
-one authority on build constraints, modules, workspaces and what documentation looks
-like; re-implementing them would drift. ``go list -json -deps -test`` loads the package
-graph in one call; ``go doc`` runs per package, in parallel threads, its outputs cached by
-the content of the package's files (:mod:`._gocmd`). What ``go`` does not give — test
-function names, theory constants, a declaration's exact source for ``go-src`` — comes
-from tree-sitter-go, the parser the change blocks already use: no Go toolchain helper to
-build, and it reads code that does not compile.
+*Why ``go list``, ``go doc``'s own libraries, and tree-sitter.* The ``go`` command is
+the one authority on build constraints, modules, workspaces and what documentation
+looks like; re-implementing them would drift. ``go list -json -deps -test`` loads the
+package graph in one call. The documentation is ``go doc``'s, byte for byte, cached by
+the content of the package's files (:mod:`._gocmd`), but rendered for all packages in
+one process: a small helper in Go, built with the user's toolchain from go/build,
+go/doc and go/format — what ``go doc`` itself is made of — fed the snapshot's bytes
+(:mod:`._godoc`, :mod:`._docsession`); where there is no helper, or it declines a
+package, ``go doc`` runs per package in parallel threads. What ``go`` does not give —
+test function names, theory constants, a declaration's exact source for ``go-src`` —
+comes from tree-sitter-go, the parser the change blocks already use: it reads code that
+does not compile.
 
 *Secrets never enter the snapshot.* Every file a load reads is judged by the
 ``tai_secret_file`` hook (by name; the project's own files by content too) before it
@@ -38,9 +42,10 @@ that snapshot renders the parts and is kept per working directory for the proces
 (:func:`snapshot`), replaced by the next ``collect``.
 
 Modules: :mod:`.provider` (the plugin), :mod:`._collect` (parts), :mod:`._load` (loading
-and the snapshot), :mod:`._gocmd` (running ``go``), :mod:`._select` (filters and order),
-:mod:`._budget` (levels and budget), :mod:`._render` (marker texts), :mod:`._symbols`
-(``go-src`` resolution).
+and the snapshot), :mod:`._gocmd` (running ``go``), :mod:`._godoc` and
+:mod:`._docsession` (the documentation helper: building it, running it; its Go source
+in ``godoc/``), :mod:`._select` (filters and order), :mod:`._budget` (levels and
+budget), :mod:`._render` (marker texts), :mod:`._symbols` (``go-src`` resolution).
 """
 
 from __future__ import annotations

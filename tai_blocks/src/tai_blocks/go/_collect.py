@@ -7,10 +7,9 @@ list); a package with a withheld Go file shows a note instead of its ``go doc`` 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from tai_blocks.go import _budget as budget
@@ -49,31 +48,37 @@ _MINIMUM = {
 }  # fmt: skip
 
 
-def workers() -> int:
-    """Threads that run ``go`` subprocesses at once."""
-    return min(32, 2 * (os.cpu_count() or 2))
-
-
 class _Docs:
-    """``go doc`` of the load's packages, computed once each, failures as ``None``."""
+    """``go doc`` of the load's packages, computed once each, failures as ``None``; the
+    misses of one collection all go to one documentation helper process, and a prefetch
+    returns at once (the texts are waited for when first read)."""
 
     def __init__(self, loaded: Load) -> None:
         self.load = loaded
         self.texts: dict[tuple[str, ...], str | None] = {}
         self.errors: dict[tuple[str, ...], str] = {}
+        self.pending: dict[tuple[str, ...], Future[str | ContextError]] = {}
+        self.helper = loaded.helper()
 
     def get(self, path: str, *flags: str) -> str | None:
         key = (path, *flags)
         if key not in self.texts:
-            try:
-                self.texts[key] = self.load.doc(flags, path)
-            except ContextError as error:
-                self.texts[key], self.errors[key] = None, str(error)
+            if key not in self.pending:
+                self.prefetch([key])
+            result = self.pending.pop(key).result()
+            if isinstance(result, ContextError):
+                self.texts[key], self.errors[key] = None, str(result)
+            else:
+                self.texts[key] = result
         return self.texts[key]
 
     def prefetch(self, jobs: list[tuple[str, ...]]) -> None:
-        with ThreadPoolExecutor(workers()) as pool:
-            list(pool.map(lambda job: self.get(*job), jobs))
+        wanted = [j for j in dict.fromkeys(jobs) if j not in self.texts and j not in self.pending]
+        futures = self.load.request_docs([(job[1:], job[0]) for job in wanted], self.helper)
+        self.pending.update(zip(wanted, futures, strict=True))
+
+    def close(self) -> None:
+        self.helper.close()
 
 
 class _Context:
@@ -230,7 +235,7 @@ class _Context:
         """A ``-doc`` package's documentation part (none when invisible)."""
         if level == budget.INVISIBLE:
             return []
-        doc = self.load.doc(("-all", "-cmd"), path)
+        doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
         text = package_block("documentation of package", path, doc)
         return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
 
@@ -303,6 +308,14 @@ def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
         changes = pool.submit(git_counts, request.cwd)
         loaded = load(request.cwd, request.focus, request.context, request.config, request.secret)
         context = _Context(request, loaded, changes.result())
+    try:
+        return _parts(context)
+    finally:
+        context.docs.close()
+
+
+def _parts(context: _Context) -> tuple[ContextPart, ...]:
+    request, loaded = context.request, context.load
     ordered = sorted(
         context.packages.values(),
         key=lambda p: (context.category(p), context.distance.get(p.path, UNREACHED), p.path),

@@ -7,6 +7,13 @@ outputs are cached by content: the key hashes the ``go`` binary, the environment
 the package path and directory, and the names and bytes of the package's Go files, so an
 unchanged package is never documented twice (in this process or, through the cache
 directory, in the next one).
+
+Documentation is asked for in batches (:func:`request_docs`, futures, so the caller
+works on while it comes): the cache answers what it can, the misses go together to one
+documentation helper process (:mod:`._godoc`, :mod:`._docsession`), and only what the
+helper declines or cannot do — or everything, when there is no helper — runs as ``go
+doc`` subprocesses in parallel threads. The cache key is the same either way, since the
+helper's output is ``go doc``'s, byte for byte.
 """
 
 from __future__ import annotations
@@ -16,15 +23,24 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import attrs
+
+from tai_blocks.go._docsession import Job, Renderer
 from tai_core.context import ContextError
 
 #: Seconds one ``go list`` or ``go doc`` may take.
 GO_TIMEOUT = 120.0
 _memory: dict[str, str] = {}
+_pool: list[ThreadPoolExecutor] = []
+_pool_lock = threading.Lock()
+T = TypeVar("T")
 
 
 def _one_line(text: str) -> str:
@@ -114,24 +130,138 @@ def doc_key(flags: Sequence[str], package: str, cwd: Path, env: Mapping[str, str
     return digest.hexdigest()
 
 
-def go_doc(flags: Sequence[str], package: str, cwd: Path, env: Mapping[str, str],
-           files: Mapping[str, bytes]) -> str:  # fmt: skip
-    """``go doc FLAGS PACKAGE`` (cached by content, see the module docstring); raises
-    :class:`ContextError` when ``go doc`` fails."""
-    key = doc_key(flags, package, cwd, env, files)
+def workers() -> int:
+    """Threads that run ``go`` subprocesses at once."""
+    return min(32, 2 * (os.cpu_count() or 2))
+
+
+@attrs.frozen
+class DocRequest:
+    """``go doc FLAGS TARGET`` of the package in ``dir`` whose Go files (absolute path ->
+    bytes, from the load's snapshot) are ``files``; ``TARGET`` is ``./DIR`` relative to
+    the working directory or, outside it, the absolute directory."""
+
+    flags: tuple[str, ...]
+    target: str
+    dir: Path
+    files: Mapping[str, bytes]
+
+    def job(self) -> Job:
+        files = {Path(name).name: data for name, data in self.files.items()}
+        return Job(self.flags, self.target, self.dir, files)
+
+
+def renderer(cwd: Path, env: Mapping[str, str]) -> Renderer:
+    """A documentation helper session for ``go doc`` in ``cwd`` (started on first use)."""
+    return Renderer(cwd, env, GO_TIMEOUT)
+
+
+def _cached(key: str) -> str | None:
     if key in _memory:
         return _memory[key]
-    stored = _cache_dir() / key[:2] / key
     try:
-        text = stored.read_text(encoding="utf-8")
+        text = (_cache_dir() / key[:2] / key).read_text(encoding="utf-8")
     except OSError:
-        text = run_go(["doc", *flags, package], cwd, env)
-        try:
-            stored.parent.mkdir(parents=True, exist_ok=True)
-            partial = stored.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(stored)
-        except OSError:
-            pass  # an unwritable cache costs time, never correctness
+        return None
     _memory[key] = text
     return text
+
+
+def _store(key: str, text: str) -> str:
+    _memory[key] = text
+    stored = _cache_dir() / key[:2] / key
+    try:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        partial = stored.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(stored)
+    except OSError:
+        pass  # an unwritable cache costs time, never correctness
+    return text
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The threads that run ``go doc`` subprocesses (made once, kept for the process)."""
+    with _pool_lock:
+        if not _pool:
+            _pool.append(ThreadPoolExecutor(workers(), thread_name_prefix="go-doc"))
+        return _pool[0]
+
+
+def _settle(target: Future[T], source: Future[T]) -> None:
+    """Give ``target`` the outcome of ``source``."""
+    try:
+        target.set_result(source.result())
+    except BaseException as error:  # noqa: BLE001 - handed on to whoever waits
+        target.set_exception(error)
+
+
+def plain_doc(
+    flags: Sequence[str], path: str, cwd: Path, env: Mapping[str, str]
+) -> str | ContextError:
+    """``go doc FLAGS PATH``, uncached (a package outside the snapshot), or its error."""
+    try:
+        return run_go(["doc", *flags, path], cwd, env)
+    except ContextError as error:
+        return error
+
+
+def in_thread(call: Callable[[], T]) -> Future[T]:
+    """``call()`` in one of the ``go doc`` threads."""
+    return _threads().submit(call)
+
+
+def request_docs(requests: Sequence[DocRequest], cwd: Path, env: Mapping[str, str],
+                 helper: Renderer | None = None) -> list[Future[str | ContextError]]:  # fmt: skip
+    """``go doc`` of each request, in order, as futures (a :class:`ContextError` where
+    it fails): from the cache, else from ``helper`` (one session for all misses; a
+    fresh one, closed when its answers are in, when ``None``), else from ``go doc``
+    itself in threads (see the module docstring). Returns at once."""
+    keys = [doc_key(r.flags, r.target, cwd, env, r.files) for r in requests]
+    results: list[Future[str | ContextError]] = [Future() for _ in requests]
+
+    def real(index: int) -> str | ContextError:
+        request = requests[index]
+        try:
+            text = run_go(["doc", *request.flags, request.target], cwd, env)
+        except ContextError as error:
+            return error
+        return _store(keys[index], text)
+
+    def fallback(index: int) -> None:
+        in_thread(lambda: real(index)).add_done_callback(partial(_settle, results[index]))
+
+    def answered(index: int, answer: Future[str | None]) -> None:
+        try:
+            text = answer.result()
+        except BaseException as error:  # noqa: BLE001 - handed on to whoever waits
+            results[index].set_exception(error)
+            return
+        if text is None:
+            fallback(index)
+        else:
+            results[index].set_result(_store(keys[index], text))
+
+    misses = []
+    for index, key in enumerate(keys):
+        text = _cached(key)
+        if text is not None:
+            results[index].set_result(text)
+        elif requests[index].files:
+            misses.append(index)
+        else:
+            fallback(index)  # no Go files (tests only): go doc's error to give, every time
+    if misses:
+        session = helper or renderer(cwd, env)
+        answers = session.submit([requests[i].job() for i in misses])
+        if helper is None:
+            session.close()  # ends once these are answered
+        for index, answer in zip(misses, answers, strict=True):
+            answer.add_done_callback(partial(answered, index))
+    return results
+
+
+def go_docs(requests: Sequence[DocRequest], cwd: Path, env: Mapping[str, str],
+            helper: Renderer | None = None) -> list[str | ContextError]:  # fmt: skip
+    """:func:`request_docs`, waiting for the results."""
+    return [future.result() for future in request_docs(requests, cwd, env, helper)]

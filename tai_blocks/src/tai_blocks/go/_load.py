@@ -22,12 +22,24 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from tai_blocks.go._gocmd import base_environment, environments, go_doc, go_list, run_go
+from tai_blocks.go._docsession import Renderer
+from tai_blocks.go._gocmd import (
+    DocRequest,
+    base_environment,
+    environments,
+    go_list,
+    in_thread,
+    plain_doc,
+    renderer,
+    request_docs,
+)
 from tai_core.context import ContextError, SecretCheck, names_only
 
 #: Non-Go files bigger than this (embedded assets) are left out of a load.
@@ -84,22 +96,62 @@ class Load:
     #: The directories of the modules from the module cache -> ``module@version``.
     cached_modules: Mapping[Path, str] = attrs.field(factory=dict)
 
-    def doc(self, flags: Sequence[str], path: str) -> str:
-        """``go doc FLAGS PATH`` for a loaded package (cached by its files' content); a
-        note instead when a Go file of the package is withheld as a secret, since its
-        documentation (``-u`` above all) prints constants and variables with their
-        values."""
-        package = self.packages.get(path)
-        secrets = [self.shown(f) for f in package.withheld if f.endswith(".go")] if package else []
-        if secrets:
-            return f"(documentation withheld: it would show what {', '.join(secrets)} holds)\n"
-        if package is None or package.standard:
-            return run_go(["doc", *flags, path], self.dir, self.doc_env)
-        files = {name: self.files.get(name, b"") for name in package.go_files}
-        # a directory argument spares go doc resolving the import path (half its time)
+    def doc(self, flags: Sequence[str], path: str, helper: Renderer | None = None) -> str:
+        """``go doc FLAGS PATH`` for a loaded package (see :meth:`request_docs`); raises
+        :class:`ContextError` when it fails."""
+        result = self.request_docs([(tuple(flags), path)], helper)[0].result()
+        if isinstance(result, ContextError):
+            raise result
+        return result
+
+    def request_docs(
+        self, wanted: Sequence[tuple[tuple[str, ...], str]], helper: Renderer | None = None
+    ) -> list[Future[str | ContextError]]:
+        """``go doc FLAGS PATH`` for each ``(FLAGS, PATH)``, in order, as futures (a
+        :class:`ContextError` where it fails); returns at once. A loaded package is
+        documented from the snapshot (:meth:`doc_request`), cached by its files'
+        content, the misses together in one helper process (``helper``, the
+        collection's, or a fresh one; see :mod:`._gocmd`). A package with a Go file
+        withheld as a secret gets a note instead, since its documentation (``-u`` above
+        all) prints constants and variables with their values; a package outside the
+        snapshot (the standard library, unless named) gets a plain ``go doc``."""
+        results: list[Future[str | ContextError] | None] = [None] * len(wanted)
+        requests: list[DocRequest] = []
+        positions: list[int] = []
+        for index, (flags, path) in enumerate(wanted):
+            package = self.packages.get(path)
+            withheld = package.withheld if package else ()
+            secrets = [self.shown(f) for f in withheld if f.endswith(".go")]
+            if secrets:
+                note: Future[str | ContextError] = Future()
+                note.set_result(
+                    f"(documentation withheld: it would show what {', '.join(secrets)} holds)\n"
+                )
+                results[index] = note
+            elif package is None or not all(f in self.files for f in package.go_files):
+                results[index] = in_thread(partial(plain_doc, flags, path, self.dir, self.doc_env))
+            else:
+                requests.append(self.doc_request(flags, package))
+                positions.append(index)
+        found = request_docs(requests, self.dir, self.doc_env, helper) if requests else []
+        for index, future in zip(positions, found, strict=True):
+            results[index] = future
+        return [future for future in results if future is not None]
+
+    def doc_request(self, flags: Sequence[str], package: Package) -> DocRequest:
+        """What documents a package of the snapshot: ``go doc FLAGS DIR``, ``DIR`` being
+        ``./REL`` inside the working directory and absolute outside it (a directory
+        spares go doc searching for an import path, most of its time, and names exactly
+        the directory go list loaded)."""
         inside = package.dir == self.dir or self.dir in package.dir.parents
-        target = f"./{package.dir.relative_to(self.dir).as_posix()}" if inside else path
-        return go_doc(flags, target, self.dir, self.doc_env, files)
+        relative = f"./{package.dir.relative_to(self.dir).as_posix()}" if inside else ""
+        files = {name: self.files[name] for name in package.go_files}
+        return DocRequest(tuple(flags), relative or str(package.dir), package.dir, files)
+
+    def helper(self) -> Renderer:
+        """A documentation helper session for this load (started on first use; the
+        caller closes it)."""
+        return renderer(self.dir, self.doc_env)
 
     def shown(self, file: str | Path) -> str:
         """How a file of this load is named to the model: relative to the working

@@ -2,12 +2,14 @@
 
 Registered through ``tai_register_context_providers`` under the entry point ``go``. The
 work happens in :mod:`tai_blocks.go._collect`, imported when a collection runs, so
-loading the plugin costs nothing at start-up.
+loading the plugin costs nothing at start-up. In a Go module the plugin also builds its
+documentation helper before the sandbox starts (``tai_prepare_isolation``;
+:mod:`tai_blocks.go._godoc`), since inside it the helper directory is read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +47,15 @@ PROVIDER = GoContextProvider()
 def tai_register_context_providers(register: Callable[[Any], None]) -> None:
     """Register the Go context provider."""
     register(PROVIDER)
+
+
+@hookimpl
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+    """In a Go module or workspace, build the documentation helper now if it is missing
+    (inside the sandbox it could not be; without it ``go doc`` runs per package)."""
+    folder = Path(cwd)
+    if not PROVIDER.applies(folder):
+        return
+    from tai_blocks.go._godoc import prepare
+
+    prepare(folder, (config.get("go") or {}).get("envs", ()))
