@@ -33,7 +33,7 @@ WARM_RUNS = 7
 
 
 def main() -> None:
-    from tai_blocks.go import _gocmd
+    from tai_blocks.go import _gocmd, _render
     from tai_blocks.go._docsession import processes_started
     from tai_blocks.go._godoc import install
     from tai_blocks.go.provider import PROVIDER
@@ -55,6 +55,7 @@ def main() -> None:
         for _ in range(COLD_RUNS):
             shutil.rmtree(user_cache_dir() / "go-doc", ignore_errors=True)
             _gocmd._memory.clear()
+            _render._declarations.cache_clear()  # parsed files are cached by content too
             phases.reset()
             before = processes_started()
             start = time.perf_counter()
