@@ -31,6 +31,14 @@ import click
 
 from tai_core.cli._main import AppContext
 from tai_core.cli._printer import Printer
+from tai_core.commands._assemble import (
+    NO_PROVIDER,
+    Selection,
+    assembled,
+    context_request,
+    provider_for,
+    writable,
+)
 from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags
@@ -43,7 +51,7 @@ from tai_core.commands._session import (
     open_workspace,
     resolve,
 )
-from tai_core.context import ContextError, ContextProvider, ContextRequest, hook_check
+from tai_core.context import ContextError, hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.runtime import EventBus, Runtime
 
@@ -74,43 +82,14 @@ REVIEW_TASK = (
 
 @attrs.frozen
 class CodeOptions:
-    """The default command's own flags."""
+    """The default command's own flags: what they select of the context, and the rest."""
 
-    focus: tuple[str, ...]
-    context: tuple[str, ...]
-    docs: tuple[str, ...]
-    match: tuple[str, ...]
-    ignore: tuple[str, ...]
-    all_src: bool
+    selection: Selection
     shell: bool
     apply: bool
     review: bool
     review_model: str | None
     max_loops: int
-
-
-def _provider(app: AppContext, cwd: Path) -> ContextProvider:
-    providers = app.host.registry.context_providers
-    for name in ("go", "any"):
-        provider = providers.get(name)
-        if provider is not None and provider.applies(cwd):
-            return provider
-    for provider in providers.values():
-        if provider.applies(cwd):
-            return provider
-    raise click.ClickException(
-        "no context provider serves this directory (install tai-blocks, or see `tai plugins`)"
-    )
-
-
-def _writable(app: AppContext) -> Any:
-    hook = app.host.pm.hook
-
-    def is_writable(path: Path) -> bool:
-        answer = hook.tai_path_policy(path=str(path), operation="write")
-        return True if answer is None else bool(answer[0])
-
-    return is_writable
 
 
 class CodeRun:
@@ -121,7 +100,10 @@ class CodeRun:
         self.flags = flags
         self.options = options
         self.cwd = Path.cwd()
-        self.provider = _provider(app, self.cwd)
+        provider = provider_for(app, self.cwd)
+        if provider is None:
+            raise click.ClickException(NO_PROVIDER)
+        self.provider = provider
         self.command = "go" if self.provider.name == "go" else "any"
         overrides = {"shell": True} if options.shell else {}
         self.config: Mapping[str, Any] = {**app.config.values, **overrides}
@@ -137,17 +119,10 @@ class CodeRun:
         )  # fmt: skip
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
-        is_writable = _writable(app)
+        is_writable = writable(app)
         secret = hook_check(app.host.pm.hook, self.config)
-        go = dict(self.config.get("go") or {})
-        self.request = ContextRequest(
-            cwd=self.cwd, command=self.command,
-            focus=options.focus or (*self.config.get("focus", []), *go.get("load_patterns", [])),
-            context=(*options.context, *go.get("context_patterns", [])),
-            docs=(*options.docs, *go.get("doc_patterns", [])),
-            match=(*options.match, *self.config.get("match", [])),
-            ignore=(*options.ignore, *self.config.get("ignore", [])),
-            all_src=options.all_src, config=self.config, is_writable=is_writable,
+        self.request = context_request(
+            self.cwd, self.command, self.config, options.selection, is_writable=is_writable,
             secret=secret,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable, secret)
@@ -174,7 +149,8 @@ class CodeRun:
             return LoopResult("failed", f"context: {error}")
         prompt = build_prompt(
             base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
-            command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
+            command=self.command, parts=assembled(self.cwd, parts, self.files), task=task,
+            config=self.config,
             disabled=self.disabled, feedback=feedback,
             now=datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
         )  # fmt: skip
