@@ -167,6 +167,9 @@ def test_theory_constants_are_shown_when_go_doc_did_not_print_them() -> None:
 
 
 def test_a_test_file_that_does_not_parse_keeps_its_later_tests() -> None:
+    """Mid-task a test file may not parse (go test cannot list it then); the names after
+    the broken function must survive. Called directly: here a load of a package whose
+    test file does not parse fails at ``go list``, before any outline."""
     broken = TESTS.replace("\t\tt.Run(c.name, func(t *testing.T) { _ = raw })\n\t}\n", "")
     assert "t.Run" not in broken  # TestTable's loop is left open
     assert _render.test_names([broken.encode()]) == sorted([*RUN, "Example_unlisted"])
