@@ -190,6 +190,20 @@ def test_doc_comments_move_with_their_declaration(module: Path) -> None:
     assert result == "package x\n\n// B does b.\nfunc B() {}\n"
 
 
+def test_repairing_a_function_that_does_not_parse_keeps_the_ones_after_it(
+    module: Path,
+) -> None:
+    """An unclosed brace makes the parser run the function to the end of the file; the
+    repair replaces that function only, not every declaration after it."""
+    after = "// B stays.\nfunc B() {}\n\nfunc C() int { return 3 }\n"
+    original = "package x\n\nfunc A() {\n\tfor {\n\t\tbreak\n}\n\n" + after
+    fixed = "func A() {\n\tfor {\n\t\tbreak\n\t}\n}"
+    result = apply_go(module, original, block("MODIFY", "test.go", fixed, target="A"))
+    assert result == f"package x\n\n{fixed}\n\n{after}"
+    result = apply_go(module, original, block("DELETE", "test.go", target="A"))
+    assert result == f"package x\n\n{after}"
+
+
 def test_specs_inside_groups(module: Path) -> None:
     original = (
         "package x\n\nconst (\n\t// A doc\n\tA = 1 // one\n\tB = 2\n\tC = 3\n)\n\n"

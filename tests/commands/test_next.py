@@ -1,4 +1,9 @@
-"""`tai next` as a user runs it: a real subprocess against the fake OpenAI-compatible server."""
+"""`tai next` as a user runs it: a real subprocess against the fake OpenAI-compatible server.
+
+The request carries the context the default command would send in the same directory —
+the Go outline inside a Go module, the text files elsewhere, the ``-file`` files, secrets
+withheld — and its system prompt names what was sent, and nothing else.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +16,124 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_tai, tai_executable
+from tests.go.conftest import BASIC, write
 from tests.servers import FakeModelServer, Reply
+
+#: A credential the content rule knows (an AWS access key id), split so this file has none.
+AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE"
+
+
+def configure(folder: Path, server: FakeModelServer) -> None:
+    """A ``tai.toml`` in ``folder`` that points the model ``local`` at ``server``."""
+    (folder / "tai.toml").write_text(
+        'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
+        f'model = "qwen3-coder"\nbase_url = "{server.base_url}"\napi_key = "sk-test"\n'
+        "read_timeout = 2.0\n"
+    )
 
 
 @pytest.fixture
 def project(tmp_path: Path, openai_server: FakeModelServer) -> Path:
-    (tmp_path / "tai.toml").write_text(
-        'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
-        f'model = "qwen3-coder"\nbase_url = "{openai_server.base_url}"\napi_key = "sk-test"\n'
-        "read_timeout = 2.0\n"
-    )
-    (tmp_path / "notes.md").write_text("The deploy key rotates on Mondays.\n")
-    return tmp_path
+    """A directory outside any Go module (apart from the test's config and data)."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    configure(folder, openai_server)
+    (folder / "notes.md").write_text("The deploy key rotates on Mondays.\n")
+    return folder
+
+
+@pytest.fixture
+def module(tmp_path: Path, openai_server: FakeModelServer) -> Path:
+    folder = write(tmp_path / "module", BASIC)
+    configure(folder, openai_server)
+    return folder
+
+
+def sent(server: FakeModelServer) -> tuple[str, str]:
+    """The system prompt and the user message of the one request ``server`` received."""
+    (request,) = server.requests
+    messages = request.body["messages"]
+    assert [m["role"] for m in messages] == ["system", "user"]
+    return messages[0]["content"], messages[1]["content"]
+
+
+def ask(folder: Path, server: FakeModelServer, env: dict[str, str], *args: str) -> None:
+    server.script(Reply(text="An answer.\n"))
+    result = run_tai("next", *args, "chat", "What does this project do?", cwd=folder, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "An answer.\n"
+
+
+def test_inside_a_go_module_the_request_carries_the_focus_outline(
+    module: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    ask(module, openai_server, isolated_env)
+    system, user = sent(openai_server)
+    assert "begin of focus package example.com/m/a" in user
+    assert "Parse parses s." in user and "func helper() string" in user  # go doc -all -u
+    assert "- BenchmarkParse\n- FuzzParse\n- TestParse\n" in user
+    assert "begin of focus file" not in user  # the outline, not the sources
+    assert "outline of the Go project below" in system
+    assert "documentation, not the implementation" in system
+    assert "files named for this task" not in system and "text files of" not in system
+
+
+def test_outside_a_go_module_the_request_carries_the_text_files(
+    project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    ask(project, openai_server, isolated_env)
+    system, user = sent(openai_server)
+    assert "begin of file notes.md\nThe deploy key rotates on Mondays." in user
+    assert "text files of the working directory below" in system
+    assert "Go project" not in system and "files named for this task" not in system
+
+
+def test_file_is_sent_once_and_named_in_the_prompt(
+    module: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    ask(module, openai_server, isolated_env, "-file", "a/notes.txt")
+    system, user = sent(openai_server)
+    assert "begin of file a/notes.txt\nnotes of a\n``` end of file a/notes.txt" in user
+    assert user.index("begin of focus package") < user.index("begin of file a/notes.txt")
+    assert "outline of the Go project below" in system
+    assert "the files named for this task below" in system
+    # outside a module the provider shows notes.md too: the named file is sent once
+    openai_server.requests.clear()
+    project = module.parent / "plain"
+    project.mkdir()
+    configure(project, openai_server)
+    (project / "notes.md").write_text("Mondays.\n")
+    ask(project, openai_server, isolated_env, "-file", "notes.md")
+    assert sent(openai_server)[1].count("Mondays.") == 1
+
+
+def test_secret_files_are_withheld_and_named(
+    project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    (project / "deploy.txt").write_text(f"aws_access_key_id = {AWS_KEY}\n")
+    (project / "server.pem").write_text("-----BEGIN CERTIFICATE-----\nx\n")
+    ask(project, openai_server, isolated_env, "-file", "*.txt")
+    system, user = sent(openai_server)
+    assert AWS_KEY not in user and "BEGIN CERTIFICATE" not in user
+    assert "sk-test" not in user  # tai.toml is withheld by name (it may hold api_key)
+    closing = user.split("withheld", 1)[1]
+    assert "deploy.txt" in closing and "server.pem" in closing and "tai.toml" in closing
+    assert "The deploy key rotates on Mondays." in user
+    # the only file -file matched is withheld, so the prompt names no named files
+    assert "files named for this task" not in system
+
+
+def test_without_any_context_the_prompt_speaks_of_no_files(
+    tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    configure(Path(isolated_env["TAI_CONFIG_DIR"]), openai_server)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    ask(empty, openai_server, isolated_env)
+    system, user = sent(openai_server)
+    assert "no files or documentation come with it" in system
+    assert "below" not in system and "above" not in user
+    assert "begin of" not in user and "working directory" not in user
 
 
 def test_answers_on_stdout_with_usage_on_stderr(

@@ -9,10 +9,22 @@ each spec. Offsets are in bytes of the UTF-8 source, as tree-sitter gives them.
 A source is *valid* when tree-sitter finds no error and no missing token, it has a package
 clause, and every top-level node is a declaration or a comment: the grammar accepts
 statements at the top level for editors' sake, Go does not.
+
+*A file that does not parse* still has its declarations. tree-sitter recovers from an
+unclosed brace by running the open function to the end of the file, so every later
+declaration becomes a statement of its body: the outline lost the tests after a broken
+one, and a MODIFY that repaired the broken function replaced everything after it too.
+gofmt puts every top-level declaration at column 0 and indents everything inside one, so
+a line that starts with a declaration keyword inside a node holding a syntax error (and
+not inside a string or a comment there) starts a new declaration: the source is parsed
+again in pieces cut at those lines (:func:`declarations`). Where a source parses, nothing
+changes; whether it is valid is still decided on the whole file.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -32,6 +44,10 @@ DECL_KINDS: dict[str, str] = {
     "var_declaration": "var",
 }
 _SPEC_TYPES = frozenset({"const_spec", "var_spec", "type_spec", "type_alias"})
+#: A line that starts a top-level declaration in gofmt's layout.
+_DECL_LINE = re.compile(rb"^(?:func|type|const|var|import)\b", re.MULTILINE)
+#: Nodes whose text is not code: a keyword inside one starts nothing.
+_OPAQUE = frozenset({"comment", "raw_string_literal", "interpreted_string_literal", "rune_literal"})
 _local = threading.local()
 
 
@@ -60,6 +76,21 @@ def _parser() -> Parser:
 def parse(source: bytes) -> Tree:
     """The syntax tree of ``source``."""
     return _parser().parse(source)
+
+
+def _point(source: bytes, offset: int) -> tuple[int, int]:
+    row = source.count(b"\n", 0, offset)
+    return row, offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
+def parse_range(source: bytes, start: int, end: int) -> Tree:
+    """The syntax tree of ``source[start:end]`` alone, its nodes at their offsets and rows
+    in ``source``."""
+    from tree_sitter import Parser, Point, Range
+
+    bounds = Range(Point(*_point(source, start)), Point(*_point(source, end)), start, end)
+    parser = Parser(_parser().language, included_ranges=[bounds])
+    return parser.parse(source)
 
 
 @attrs.frozen
@@ -175,24 +206,71 @@ def _ranges(
                 break
             first = above
             cursor -= 1
-        last = node
+        end, row = _code_end(source, node)
         after = siblings[index + 1] if index + 1 < len(siblings) else None
-        if (
-            after is not None
-            and after.type == "comment"
-            and after.start_point.row == node.end_point.row
-        ):
-            last = after
-        ranges[node.id] = (
-            _line_start(source, first.start_byte),
-            _line_end(source, last.end_byte),
-        )
+        if after is not None and after.type == "comment" and after.start_point.row == row:
+            end = after.end_byte
+        ranges[node.id] = (_line_start(source, first.start_byte), _line_end(source, end))
     return ranges
+
+
+def _code_end(source: bytes, node: Node) -> tuple[int, int]:
+    """Where ``node`` ends and the row of its last line: a node closed by a missing token
+    (a source that does not parse) ends before the blank lines that follow it."""
+    end = node.start_byte + len(source[node.start_byte : node.end_byte].rstrip())
+    return end, node.end_point.row - source.count(b"\n", end, node.end_byte)
+
+
+def _opaque(node: Node | None) -> bool:
+    while node is not None:
+        if node.type in _OPAQUE:
+            return True
+        node = node.parent
+    return False
+
+
+def _above_comments(source: bytes, offset: int, floor: int) -> int:
+    """The start of the ``//`` lines right above the line at ``offset`` (its doc
+    comment), not reaching ``floor``."""
+    while True:
+        above = source.rfind(b"\n", 0, offset - 1) + 1
+        if offset <= 0 or above <= floor or not source.startswith(b"//", above):
+            return offset
+        offset = above
+
+
+def _restarts(tree: Tree, source: bytes, start: int, end: int) -> list[int]:
+    """Where the declarations start (with their doc comments) whose first lines are
+    inside top-level nodes with a syntax error."""
+    found = []
+    for node in tree.root_node.children:
+        if not node.has_error:
+            continue
+        for line in _DECL_LINE.finditer(source, max(node.start_byte + 1, start), end):
+            if line.start() < node.end_byte:
+                inner = tree.root_node.descendant_for_byte_range(line.start(), line.end())
+                if not _opaque(inner):
+                    found.append(_above_comments(source, line.start(), start))
+    return sorted(set(found))
+
+
+def _top_nodes(tree: Tree, source: bytes, start: int, end: int) -> list[Node]:
+    """The top-level nodes of ``source[start:end]`` (parsed as ``tree``), the pieces of
+    a source that does not parse parsed apart (see the module docstring)."""
+    cuts = _restarts(tree, source, start, end) if tree.root_node.has_error else []
+    if not cuts:
+        return list(tree.root_node.children)
+    bounds = [start, *cuts, end]
+    return [
+        node
+        for low, high in itertools.pairwise(bounds)
+        for node in _top_nodes(parse_range(source, low, high), source, low, high)
+    ]
 
 
 def declarations(tree: Tree, source: bytes) -> list[Decl]:
     """The top-level declarations of a parsed ``source``, in order."""
-    top = tree.root_node.children
+    top = _top_nodes(tree, source, 0, len(source))
     ranges = _ranges(top, frozenset(DECL_KINDS), source)
     decls = []
     for node in top:

@@ -2,8 +2,18 @@
 
 The focus outline is ``go doc -all -cmd -u`` (the whole declaration surface with its doc
 comments), then the full text of any theory constant (``THEORY…``, ``TheoryOf…``) the
-documentation does not already show verbatim, the names of the package's test functions
-and the names of its files — Go files for ``go-src``, the others for ``ingest``.
+documentation does not print, the names of the package's test functions and the names of
+its files — Go files for ``go-src``, the others for ``ingest``.
+
+Both lists come from parsed declarations, never from matching text. A test is what
+``go test`` runs: a top-level function (not a method) named ``Test``, ``Benchmark`` or
+``Fuzz`` followed by nothing or by a character that is not a lower-case letter, without
+type parameters or results, taking one ``*T``, ``*B`` or ``*F`` (``TestMain(*M)`` is the
+test binary's main, not a test); an example is such a name with ``Example`` that takes and
+returns nothing (listed with or without an output comment: either way it is source the
+model may fetch). A theory constant counts as printed when a ``const``/``var`` declaration
+of the documentation declares its name: ``go doc`` re-aligns values and drops comments
+inside them, so comparing texts repeated constants it had printed.
 """
 
 from __future__ import annotations
@@ -11,10 +21,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-#: Top-level test function prefixes listed in a focus outline.
-TEST_PREFIXES = ("Test", "Benchmark", "Fuzz", "Example")
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from tai_blocks.changes._go_syntax import Decl
+
+#: Top-level test function prefixes listed in a focus outline, and the type (``*T``…) the
+#: one parameter of each has (examples take none).
+TEST_PREFIXES = {"Test": "T", "Benchmark": "B", "Fuzz": "F", "Example": None}
 _THEORY = re.compile(r"(?i)theory")
+#: Where ``go doc`` prints a declaration: at the start of a line.
+_DOC_DECL = re.compile(rb"^(?:const|var|func|type)\b", re.MULTILINE)
+#: How many later declarations a printed ``const``/``var`` may seem to run into (a raw
+#: string holding lines that look like declarations) before it counts as not printed.
+_DOC_REACH = 16
 
 
 def _mark(read_only: bool) -> str:
@@ -47,7 +69,7 @@ def problems_block(problems: Mapping[str, str]) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _declarations(data: bytes) -> list:
+def _declarations(data: bytes) -> list[Decl]:
     """The declarations of a Go file (cached by content: one collection renders a focus
     package at several levels, and goal loops render unchanged files again)."""
     from tai_blocks.changes._go_syntax import declarations, parse
@@ -55,16 +77,50 @@ def _declarations(data: bytes) -> list:
     return declarations(parse(data), data)
 
 
+def _params(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    return [child for child in node.named_children if child.type != "comment"]
+
+
+def _takes(decl: Decl, kind: str | None) -> bool:
+    """Whether the function ``decl`` has the shape of a test taking ``*kind`` (nothing
+    when ``kind`` is ``None``): no type parameters, no results."""
+    node = decl.node
+    if node is None or node.child_by_field_name("type_parameters") is not None:
+        return False
+    result = node.child_by_field_name("result")
+    if result is not None and (result.type != "parameter_list" or _params(result)):
+        return False
+    params = _params(node.child_by_field_name("parameters"))
+    if kind is None:
+        return not params
+    if len(params) != 1 or params[0].type != "parameter_declaration":
+        return False
+    if len(params[0].children_by_field_name("name")) > 1:
+        return False
+    pointer = params[0].child_by_field_name("type")
+    target = pointer.named_children[0] if pointer and pointer.type == "pointer_type" else None
+    if target is not None and target.type == "qualified_type":
+        target = target.child_by_field_name("name")
+    return target is not None and target.type == "type_identifier" and target.text == kind.encode()
+
+
+def is_test(decl: Decl) -> bool:
+    """Whether ``decl`` is a test, benchmark, fuzz test or example (see the module)."""
+    if decl.kind != "func" or len(decl.names) != 1:
+        return False
+    name = decl.names[0]
+    for prefix, kind in TEST_PREFIXES.items():
+        rest = name[len(prefix) :]
+        if name.startswith(prefix) and not rest[:1].islower():
+            return _takes(decl, kind)
+    return False
+
+
 def test_names(sources: Iterable[bytes]) -> list[str]:
-    """Top-level Test/Benchmark/Fuzz/Example functions of test files, sorted, unique."""
-    names = {
-        name
-        for data in sources
-        for decl in _declarations(data)
-        if decl.kind == "func"
-        for name in decl.names
-        if name.startswith(TEST_PREFIXES)
-    }
+    """The tests, benchmarks, fuzz tests and examples of test files, sorted, unique."""
+    names = {decl.names[0] for data in sources for decl in _declarations(data) if is_test(decl)}
     return sorted(names)
 
 
@@ -76,9 +132,32 @@ def code_of(text: str) -> str:
     return "".join(lines)
 
 
+def printed_names(doc: str) -> set[str]:
+    """The names the ``const`` and ``var`` declarations printed in ``doc`` declare.
+
+    Each declaration is parsed from its first line up to the next line where one starts,
+    further when that cuts it short (a raw string holding such a line)."""
+    from tai_blocks.changes._go_syntax import DECL_KINDS, decl_names, parse_range
+
+    data = doc.encode("utf-8", "surrogateescape")
+    starts = [line.start() for line in _DOC_DECL.finditer(data)]
+    names: set[str] = set()
+    for index, start in enumerate(starts):
+        if not data.startswith((b"const", b"var"), start):
+            continue
+        for end in [*starts[index + 1 :], len(data)][:_DOC_REACH]:
+            tree = parse_range(data, start, end)
+            node = tree.root_node.named_children[0] if tree.root_node.named_children else None
+            if node is not None and not node.has_error:
+                if DECL_KINDS.get(node.type) in ("const", "var"):
+                    names.update(decl_names(node))
+                break
+    return names
+
+
 def theory_texts(sources: Iterable[bytes], doc: str) -> list[str]:
-    """The source of each theory constant or variable whose text ``doc`` lacks."""
-    shown = "".join(doc.split())
+    """The source of each theory constant or variable ``doc`` does not print."""
+    printed: set[str] | None = None
     missing = []
     for data in sources:
         for decl in _declarations(data):
@@ -88,10 +167,13 @@ def theory_texts(sources: Iterable[bytes], doc: str) -> list[str]:
                 (decl.names, decl.start, decl.end)
             ]
             for names, start, end in ranges:
-                if any(_THEORY.match(name) for name in names):
-                    text = data[start:end].decode("utf-8", "replace")
-                    if "".join(code_of(text).split()) not in shown:
-                        missing.append(text.rstrip("\n"))
+                theories = {name for name in names if _THEORY.match(name)}
+                if not theories:
+                    continue
+                if printed is None:
+                    printed = printed_names(doc)
+                if not theories <= printed:
+                    missing.append(data[start:end].decode("utf-8", "replace").rstrip("\n"))
     return missing
 
 

@@ -32,6 +32,15 @@ import click
 
 from tai_core.cli._main import AppContext
 from tai_core.cli._printer import Printer
+from tai_core.commands._assemble import (
+    NO_PROVIDER,
+    Selection,
+    assembled,
+    context_request,
+    provider_for,
+    within_window,
+    writable,
+)
 from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags
@@ -45,7 +54,7 @@ from tai_core.commands._session import (
     open_workspace,
     resolve,
 )
-from tai_core.context import ContextError, ContextProvider, ContextRequest, hook_check
+from tai_core.context import ContextError, hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.runtime import EventBus, Runtime
@@ -83,43 +92,14 @@ REVIEW_TASK = (
 
 @attrs.frozen
 class CodeOptions:
-    """The default command's own flags."""
+    """The default command's own flags: what they select of the context, and the rest."""
 
-    focus: tuple[str, ...]
-    context: tuple[str, ...]
-    docs: tuple[str, ...]
-    match: tuple[str, ...]
-    ignore: tuple[str, ...]
-    all_src: bool
+    selection: Selection
     shell: bool
     apply: bool
     review: bool
     review_model: str | None
     max_loops: int
-
-
-def _provider(app: AppContext, cwd: Path) -> ContextProvider:
-    providers = app.host.registry.context_providers
-    for name in ("go", "any"):
-        provider = providers.get(name)
-        if provider is not None and provider.applies(cwd):
-            return provider
-    for provider in providers.values():
-        if provider.applies(cwd):
-            return provider
-    raise click.ClickException(
-        "no context provider serves this directory (install tai-blocks, or see `tai plugins`)"
-    )
-
-
-def _writable(app: AppContext) -> Any:
-    hook = app.host.pm.hook
-
-    def is_writable(path: Path) -> bool:
-        answer = hook.tai_path_policy(path=str(path), operation="write")
-        return True if answer is None else bool(answer[0])
-
-    return is_writable
 
 
 class CodeRun:
@@ -130,7 +110,10 @@ class CodeRun:
         self.flags = flags
         self.options = options
         self.cwd = Path.cwd()
-        self.provider = _provider(app, self.cwd)
+        provider = provider_for(app, self.cwd)
+        if provider is None:
+            raise click.ClickException(NO_PROVIDER)
+        self.provider = provider
         self.command = "go" if self.provider.name == "go" else "any"
         overrides = {"shell": True} if options.shell else {}
         self.config: Mapping[str, Any] = {**app.config.values, **overrides}
@@ -146,17 +129,10 @@ class CodeRun:
         )  # fmt: skip
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
-        is_writable = _writable(app)
+        is_writable = writable(app)
         secret = hook_check(app.host.pm.hook, self.config)
-        go = dict(self.config.get("go") or {})
-        self.request = ContextRequest(
-            cwd=self.cwd, command=self.command,
-            focus=options.focus or (*self.config.get("focus", []), *go.get("load_patterns", [])),
-            context=(*options.context, *go.get("context_patterns", [])),
-            docs=(*options.docs, *go.get("doc_patterns", [])),
-            match=(*options.match, *self.config.get("match", [])),
-            ignore=(*options.ignore, *self.config.get("ignore", [])),
-            all_src=options.all_src, config=self.config, is_writable=is_writable,
+        self.request = context_request(
+            self.cwd, self.command, self.config, options.selection, is_writable=is_writable,
             secret=secret,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable, secret)
@@ -227,39 +203,24 @@ class CodeRun:
     def _prompt(self, parts: Any, task: str, feedback: str, now: str) -> Any:
         return build_prompt(
             base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
-            command=self.command, parts=[*parts, *self.files], task=task, config=self.config,
+            command=self.command, parts=assembled(self.cwd, parts, self.files), task=task,
+            config=self.config,
             disabled=self.disabled, feedback=feedback, now=now,
         )  # fmt: skip
 
     def _first_request(self, task: str, feedback: str, spec: Any) -> Any:
-        """The prompt of a session's first request, within the model's window: the
-        provider gets what the window leaves after the prompt's other pieces — with a
-        fixed allowance for the loop feedback and the clock, so the same task and files
-        give the same limit in every loop (and so the same reductions); what the parts add
-        besides their text (the read-only list) is taken off and the context collected
-        once more; a request that still does not fit is refused before anything is
-        sent."""
-        window = window_of(spec)
+        """The prompt of a session's first request, within the model's window
+        (:func:`~tai_core.commands._assemble.within_window`); the limit of the context
+        leaves a fixed allowance for the loop feedback and the clock, so that every loop
+        of a run gets the same limit (and so the same reductions)."""
         bare = self._prompt((), task, "", "")
-        others = estimate_tokens(bare.system) + estimate_tokens(bare.user)
-        room = window.request_tokens - others - FEEDBACK_TOKENS - CLOCK_TOKENS
-        if room <= 0:
-            raise ContextError(
-                f"the task, the -file files and the instructions alone need about {others} "
-                f"tokens, too many for {window.describe()}"
-            )
+        bare_tokens = estimate_tokens(bare.system) + estimate_tokens(bare.user)
         now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-        for _ in range(2):
-            parts = self.provider.collect(attrs.evolve(self.request, max_tokens=room))
-            prompt = self._prompt(parts, task, feedback, now)
-            needed = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
-            if needed <= window.request_tokens:
-                return prompt
-            room -= needed - window.request_tokens
-        raise ContextError(
-            f"the first request would hold about {needed} tokens, more than "
-            f"{window.describe()}; nothing was sent"
-        )
+        _, prompt = within_window(
+            self.provider, self.request, lambda parts: self._prompt(parts, task, feedback, now),
+            window_of(spec), bare_tokens + FEEDBACK_TOKENS + CLOCK_TOKENS,
+        )  # fmt: skip
+        return prompt
 
     async def run(self) -> int:
         """The whole command; its exit status."""

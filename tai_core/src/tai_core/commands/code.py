@@ -103,13 +103,17 @@ DEFAULT_COMMAND = "code"
 @click.pass_obj
 def code_command(app: Any, **params: Any) -> None:  # fmt: skip
     """The default command: goal loops in a Go module, text-file generation elsewhere."""
+    from tai_core.commands._assemble import Selection
     from tai_core.commands._code import CodeOptions, run_code
 
     flags = parse_flags(params)
-    options = CodeOptions(
+    selection = Selection(
         focus=params["focus"], context=params["context"], docs=params["docs"],
         match=params["match"], ignore=params["ignore"], all_src=params["all_src"],
-        shell=params["shell"], apply=params["apply"], review=params["review"],
-        review_model=params["review_model"], max_loops=params["max_loops"],
+    )  # fmt: skip
+    options = CodeOptions(
+        selection=selection, shell=params["shell"], apply=params["apply"],
+        review=params["review"], review_model=params["review_model"],
+        max_loops=params["max_loops"],
     )  # fmt: skip
     sys.exit(run_code(app, flags, options))

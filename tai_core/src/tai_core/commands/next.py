@@ -1,25 +1,79 @@
 """``tai next``: answer a task from the assembled context, as text; no file changes.
 
-The answer is the reply itself (streamed to stdout), optionally recorded as ``response``
-blocks in the session tree; ``change`` and the other acting kinds are announced as disabled,
-so nothing in the working tree changes. One round, unless malformed blocks need correcting.
+The context is the one the default command would send in this directory
+(:mod:`._assemble`): inside a Go module the staged Go outline, elsewhere the text files,
+then the files named with ``-file``, secrets withheld alike. The system prompt names only
+what was sent — a prompt that speaks of "the files below" when none follow invites an
+answer about files the model never saw. The answer is the reply itself (streamed to
+stdout), optionally recorded as ``response`` blocks in the session tree; ``change``, the
+fetch kinds and the other acting kinds are announced as disabled, so nothing in the
+working tree changes and one round answers (more only when malformed blocks need
+correcting).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tai_core.commands._options import generation_options, parse_flags
 
+if TYPE_CHECKING:
+    from tai_core.context import ContextPart
+
 THEORY_OF_NEXT = """\
-You answer the user's task from the context given here: the files and documentation below \
-and the task itself. Answer directly and completely in plain text (Markdown is fine). You \
-cannot change files or run anything in this mode; when something would need that, say what \
-should be done. If the context lacks what the answer needs, say what is missing."""
+Answer directly and completely in plain text (Markdown is fine). You cannot change files \
+or run anything in this mode; when something would need that, say what should be done."""
+
+#: How the prompt names what each context provider sent.
+SENT_BY = {
+    "go": "the outline of the Go project below (the documentation of its packages — every "
+    "declaration with its doc comment — the design notes the code states, the names of its "
+    "tests and files)",
+    "any": "the text files of the working directory below",
+}
+SENT_FILES = "the files named for this task below"
+OUTLINE_NOTE = """\
+The outline is documentation, not the implementation of the focus packages: when the \
+answer depends on code it does not show, say which declarations would need to be read."""
+#: Tokens kept for the base text growing when it names what the context sent.
+BASE_TOKENS = 128
+NO_CONTEXT = """\
+You answer the user's task from what it says and what you know: no files or documentation \
+come with it."""
+
+
+def _shows(parts: Sequence[ContextPart]) -> bool:
+    """Whether ``parts`` show anything beyond hints and withheld names."""
+    from tai_core.context import TIER_HINTS
+
+    return any(part.tier < TIER_HINTS and not part.withheld for part in parts)
+
+
+def next_base(
+    provider: str | None, parts: Sequence[ContextPart], files: Sequence[ContextPart]
+) -> str:
+    """The system prompt's base text, naming what the context holds: what ``provider``
+    sent (``parts``) and the ``-file`` files (``files``)."""
+    sources = []
+    if provider is not None and _shows(parts):
+        sources.append(SENT_BY.get(provider, f"the project context below (from {provider})"))
+    if _shows(files):
+        sources.append(SENT_FILES)
+    if not sources:
+        return (
+            f"{NO_CONTEXT} {THEORY_OF_NEXT} When the answer depends on files you have not "
+            "seen, say so."
+        )
+    base = (
+        f"You answer the user's task from {' and '.join(sources)}, and the task itself. "
+        f"{THEORY_OF_NEXT} If the context lacks what the answer needs, say what is missing."
+    )
+    return f"{base}\n\n{OUTLINE_NOTE}" if SENT_BY["go"] in sources else base
 
 
 @click.command("next")
@@ -27,10 +81,19 @@ should be done. If the context lacks what the answer needs, say what is missing.
 @click.pass_obj
 def next_command(app: Any, **params: Any) -> None:
     """Answer a task from the context, as text (changes no files)."""
+    from tai_core.commands._assemble import (
+        Selection,
+        assembled,
+        context_request,
+        provider_for,
+        within_window,
+        writable,
+    )
     from tai_core.commands._files import file_parts
-    from tai_core.commands._session import run_session
-    from tai_core.context import hook_check
-    from tai_core.context._prompt import build_prompt
+    from tai_core.commands._session import resolve, run_session
+    from tai_core.context import ContextError, hook_check
+    from tai_core.context._prompt import Prompt, build_prompt
+    from tai_core.models import estimate_tokens, window_of
 
     flags = parse_flags(params)
     task = flags.chat
@@ -38,12 +101,32 @@ def next_command(app: Any, **params: Any) -> None:
         task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
-    secret = hook_check(app.host.pm.hook, app.config.values)
-    prompt = build_prompt(
-        base=THEORY_OF_NEXT, kinds=app.host.registry.block_kinds.values(), command="next",
-        parts=file_parts(flags.files, Path.cwd(), secret=secret), task=task,
-        config=app.config.values,
-    )  # fmt: skip
+    cwd, config = Path.cwd(), app.config.values
+    secret, is_writable = hook_check(app.host.pm.hook, config), writable(app)
+    files = file_parts(flags.files, cwd, is_writable, secret)
+    provider = provider_for(app, cwd)
+
+    def build(parts: Sequence[ContextPart]) -> Prompt:
+        if not _shows(parts):  # no hint about files above when none is shown
+            parts = tuple(part for part in parts if part.withheld)
+        return build_prompt(
+            base=next_base(provider and provider.name, parts, files),
+            kinds=app.host.registry.block_kinds.values(), command="next",
+            parts=assembled(cwd, parts, files), task=task, config=config,
+        )  # fmt: skip
+
+    prompt = build(())
+    if provider is not None:
+        request = context_request(
+            cwd, "next", config, Selection(), is_writable=is_writable, secret=secret
+        )
+        bare = estimate_tokens(prompt.system) + estimate_tokens(prompt.user) + BASE_TOKENS
+        spec = resolve(app, flags.model, confidential=flags.confidential)[1]
+        try:
+            _, prompt = within_window(provider, request, build, window_of(spec), bare)
+        except ContextError as error:
+            click.echo(f"tai: error: context: {error}", err=True)
+            sys.exit(1)
     code = run_session(
         app, flags, command="next", system=prompt.system, user=prompt.user,
         require_completion=False,

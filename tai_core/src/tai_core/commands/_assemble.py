@@ -1,0 +1,137 @@
+"""The assembled context: the provider that serves the directory, its request, ``-file``.
+
+The default command (each of its goal loops) and ``next`` send the same context for the
+same directory — the Go outline inside a Go module, the text files elsewhere, the files
+named with ``-file`` after them, secrets withheld the same way — so an answer of ``next``
+is about what a run would see. One place builds it, so the two cannot drift apart. A file
+the provider shows and ``-file`` names too is sent once, as the named file: twice would
+only cost tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tai_core.cli._main import AppContext
+from tai_core.context import (
+    ContextError,
+    ContextPart,
+    ContextProvider,
+    ContextRequest,
+    SecretCheck,
+)
+from tai_core.context._prompt import Prompt
+from tai_core.models import Window, estimate_tokens
+
+
+@attrs.frozen
+class Selection:
+    """What the command line selects beyond the configuration (``-pkg``, ``-ctx``, …)."""
+
+    focus: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    docs: tuple[str, ...] = ()
+    match: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    all_src: bool = False
+
+
+#: What a command says when no context provider serves the directory.
+NO_PROVIDER = "no context provider serves this directory (install tai-blocks, or see `tai plugins`)"
+
+
+def provider_for(app: AppContext, cwd: Path) -> ContextProvider | None:
+    """The context provider of ``cwd``: ``go`` when it applies, else ``any``, else the first
+    other one that applies (``None`` when none does)."""
+    providers = app.host.registry.context_providers
+    for name in ("go", "any"):
+        provider = providers.get(name)
+        if provider is not None and provider.applies(cwd):
+            return provider
+    return next((p for p in providers.values() if p.applies(cwd)), None)
+
+
+def writable(app: AppContext) -> Callable[[Path], bool]:
+    """Whether the run may write a path, as the ``tai_path_policy`` hook answers."""
+    hook = app.host.pm.hook
+
+    def is_writable(path: Path) -> bool:
+        answer = hook.tai_path_policy(path=str(path), operation="write")
+        return True if answer is None else bool(answer[0])
+
+    return is_writable
+
+
+def context_request(
+    cwd: Path,
+    command: str,
+    config: Mapping[str, Any],
+    selection: Selection,
+    *,
+    is_writable: Callable[[Path], bool],
+    secret: SecretCheck,
+) -> ContextRequest:
+    """The request of ``command`` in ``cwd``: the selection's patterns, and the
+    configuration's (``focus``, ``match``, ``ignore``, the ``go`` table's patterns)."""
+    go = dict(config.get("go") or {})
+    return ContextRequest(
+        cwd=cwd, command=command,
+        focus=selection.focus or (*config.get("focus", []), *go.get("load_patterns", [])),
+        context=(*selection.context, *go.get("context_patterns", [])),
+        docs=(*selection.docs, *go.get("doc_patterns", [])),
+        match=(*selection.match, *config.get("match", [])),
+        ignore=(*selection.ignore, *config.get("ignore", [])),
+        all_src=selection.all_src, config=config, is_writable=is_writable, secret=secret,
+    )  # fmt: skip
+
+
+def assembled(
+    cwd: Path, parts: Sequence[ContextPart], files: Sequence[ContextPart]
+) -> list[ContextPart]:
+    """The provider's ``parts`` and then the ``-file`` ``files``; a file shown by both is
+    shown once, as the file the user named (whole, in the last tier)."""
+    named = {(cwd / part.path).resolve() for part in files if part.path and not part.withheld}
+    kept = [
+        part
+        for part in parts
+        if part.withheld or not part.path or (cwd / part.path).resolve() not in named
+    ]
+    return [*kept, *files]
+
+
+def within_window(
+    provider: ContextProvider,
+    request: ContextRequest,
+    build: Callable[[Sequence[ContextPart]], Prompt],
+    window: Window,
+    bare_tokens: int,
+) -> tuple[tuple[ContextPart, ...], Prompt]:
+    """The provider's parts and the first request built from them (``build``), within the
+    model's ``window``: the provider may use what the window leaves after
+    ``bare_tokens`` (the request without the provider's parts, with whatever fixed
+    allowance the caller keeps for pieces that change from request to request, so the
+    same inputs get the same limit); what the parts add besides their text (the
+    read-only list) is taken off and the context collected once more. Raises
+    :class:`ContextError` when it does not fit, before anything is sent."""
+    room = window.request_tokens - bare_tokens
+    if room <= 0:
+        raise ContextError(
+            f"the task, the -file files and the instructions alone need about {bare_tokens} "
+            f"tokens, too many for {window.describe()}"
+        )
+    needed = 0
+    for _ in range(2):
+        parts = provider.collect(attrs.evolve(request, max_tokens=room))
+        prompt = build(parts)
+        needed = estimate_tokens(prompt.system) + estimate_tokens(prompt.user)
+        if needed <= window.request_tokens:
+            return parts, prompt
+        room -= needed - window.request_tokens
+    raise ContextError(
+        f"the first request would hold about {needed} tokens, more than "
+        f"{window.describe()}; nothing was sent"
+    )
