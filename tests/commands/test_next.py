@@ -78,6 +78,26 @@ def test_inside_a_go_module_the_request_carries_the_focus_outline(
     assert "files named for this task" not in system and "text files of" not in system
 
 
+def test_the_context_of_next_fits_the_models_window(
+    tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    from tai_core.models import estimate_tokens
+
+    files = {f"p{i}/p.go": f"// Package p{i} is number {i}.\npackage p{i}\n\n" + "".join(
+        f"// F{n} is function {n} of package {i}, documented at some length.\nfunc F{n}() {{}}\n\n"
+        for n in range(80)
+    ) for i in range(8)}  # fmt: skip
+    folder = write(tmp_path / "wide", {"go.mod": "module example.com/w\n\ngo 1.22\n", **files})
+    configure(folder, openai_server)
+    with (folder / "tai.toml").open("a") as config:
+        config.write("context_tokens = 9000\nmax_generate_tokens = 1000\n")
+    ask(folder, openai_server, isolated_env)
+    system, user = sent(openai_server)
+    assert estimate_tokens(system) + estimate_tokens(user) <= 8000
+    assert "To fit the model's window, this context shows less than it would:" in user
+    assert "begin of focus package example.com/w/p0" in user
+
+
 def test_outside_a_go_module_the_request_carries_the_text_files(
     project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
