@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 #: one parameter of each has (examples take none).
 TEST_PREFIXES = {"Test": "T", "Benchmark": "B", "Fuzz": "F", "Example": None}
 _THEORY = re.compile(r"(?i)theory")
+_THEORY_BYTES = re.compile(rb"(?i)theory")
 #: Where ``go doc`` prints a declaration: at the start of a line.
 _DOC_DECL = re.compile(rb"^(?:const|var|func|type)\b", re.MULTILINE)
 #: How many later declarations a printed ``const``/``var`` may seem to run into (a raw
@@ -160,6 +161,8 @@ def theory_texts(sources: Iterable[bytes], doc: str) -> list[str]:
     printed: set[str] | None = None
     missing = []
     for data in sources:
+        if not _THEORY_BYTES.search(data):  # no name in it can start with "theory"
+            continue
         for decl in _declarations(data):
             if decl.kind not in ("const", "var"):
                 continue
