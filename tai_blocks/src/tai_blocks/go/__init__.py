@@ -29,6 +29,15 @@ test function names, theory constants, a declaration's exact source for ``go-src
 comes from tree-sitter-go, the parser the change blocks already use: it reads code that
 does not compile.
 
+*The model's window is a ceiling, partial loads are normal.* The request says how many
+tokens the parts may hold (``max_tokens``); when the usual levels exceed it, context
+packages are left out first and focus packages lowered largest first, by sizes and paths
+alone, so the same inputs give the same reductions, and an outline part names them
+(:mod:`._window`). A package ``go list`` cannot load is named with its error and the
+rest loads — a real module often has one broken corner, and refusing the whole context
+for it leaves the model nothing to fix it with; only a ``go list`` that fails outright
+is an error.
+
 *Secrets never enter the snapshot.* Every file a load reads is judged by the
 ``tai_secret_file`` hook (by name; the project's own files by content too) before it
 joins the snapshot, so no part, theory constant or ``go-src`` answer can show it, and a
@@ -45,7 +54,8 @@ Modules: :mod:`.provider` (the plugin), :mod:`._collect` (parts), :mod:`._load` 
 and the snapshot), :mod:`._gocmd` (running ``go``), :mod:`._godoc` and
 :mod:`._docsession` (the documentation helper: building it, running it; its Go source
 in ``godoc/``), :mod:`._select` (filters and order), :mod:`._budget` (levels and
-budget), :mod:`._render` (marker texts), :mod:`._symbols` (``go-src`` resolution).
+budget), :mod:`._window` (fitting the window), :mod:`._render` (marker texts),
+:mod:`._symbols` (``go-src`` resolution).
 """
 
 from __future__ import annotations
