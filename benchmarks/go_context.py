@@ -15,69 +15,27 @@ processes a cold run started.
 from __future__ import annotations
 
 import os
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _gomodule import generate
-from _phases import Phases, average
+from _phases import cold_and_warm, user_go_cache
 
 PACKAGES = 200
-COLD_RUNS = 5
-WARM_RUNS = 7
 
 
 def main() -> None:
-    from tai_blocks.go import _gocmd, _render
-    from tai_blocks.go._docsession import processes_started
-    from tai_blocks.go._godoc import install
-    from tai_blocks.go.provider import PROVIDER
-    from tai_core.config import user_cache_dir
-    from tai_core.context import ContextRequest
-
-    gocache = subprocess.run(
-        ["go", "env", "GOCACHE"], capture_output=True, text=True, check=True
-    ).stdout
+    gocache = user_go_cache()
     with tempfile.TemporaryDirectory() as temp:
-        os.environ["GOCACHE"] = gocache.strip()
+        os.environ["GOCACHE"] = gocache
         os.environ["XDG_CACHE_HOME"] = str(Path(temp, "cache"))
         root = generate(Path(temp, "gen"), PACKAGES)
         subprocess.run(["go", "vet", "./..."], cwd=root, check=True, capture_output=True)
-        install(root)
-        request = ContextRequest(cwd=root, command="go")
-        phases = Phases().install()
-        cold, split, helpers = [], [], []
-        for _ in range(COLD_RUNS):
-            shutil.rmtree(user_cache_dir() / "go-doc", ignore_errors=True)
-            _gocmd._memory.clear()
-            _render._declarations.cache_clear()  # parsed files are cached by content too
-            phases.reset()
-            before = processes_started()
-            start = time.perf_counter()
-            parts = PROVIDER.collect(request)
-            cold.append(time.perf_counter() - start)
-            helpers.append(processes_started() - before)
-            split.append(dict(phases.seconds))
-        phases.uninstall()
-        warm = []
-        for _ in range(WARM_RUNS):
-            start = time.perf_counter()
-            again = PROVIDER.collect(request)
-            warm.append(time.perf_counter() - start)
-            assert again == parts
-    phases.seconds = average(split)
-    print(
-        f"go_context: {PACKAGES} packages, {len(parts)} parts: cold median "
-        f"{statistics.median(cold):.2f} s over {COLD_RUNS} runs (target <= 1.5 s), warm "
-        f"median {statistics.median(warm):.2f} s over {WARM_RUNS} runs, on {os.cpu_count()} "
-        f"CPUs; cold: {phases.summary(statistics.mean(cold))}; helper processes per cold "
-        f"run: {max(helpers)}"
-    )
+        line, parts = cold_and_warm(root, cold_runs=5, warm_runs=7)
+    print(f"go_context: {PACKAGES} packages, {parts} parts: {line}; target cold <= 1.5 s")
 
 
 if __name__ == "__main__":
