@@ -411,3 +411,39 @@ def test_schedule_ticks_while_a_run_goes(host, replay) -> None:
     count = ticks.count
     replay([SUMMARY + "\n@@@ reply\n" + SUMMARY])  # no interval: no ticks
     assert ticks.count == count
+
+
+class Big(BlockKind):
+    name = "big"
+    commands = frozenset({"go"})
+    triggers_round = True
+    prompt_section = "# big blocks"
+    restatement = "big"
+    disabled_notice = "no"
+
+    def execute(self, block, context):
+        return BlockResult(kind=self.name, ok=True, text="r" * 40_000, triggers_round=True)
+
+
+class BigKind:
+    __name__ = "big-kind"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Big())
+
+
+def test_block_results_larger_than_the_window_are_cut_with_a_note(host, replay) -> None:
+    host.register(BigKind(), "big-kind")
+    outcome = replay(
+        [
+            f"<<松柏 big\nall of it\n松柏\n{SUMMARY}",
+            "@@@ expect user: [System note] The results of your blocks were about 10000 tokens\n"
+            f"@@@ expect user: Ask for less at a time\nfine\n{SUMMARY}",
+        ],
+        context_tokens=8000,
+    )
+    assert isinstance(outcome.terminal, RunFinished), outcome.terminal
+    assert len(outcome.of(RoundStarted)) == 2
+    feedback = outcome.state.messages[2]
+    assert feedback.role == "user" and len(feedback.text) < 6000 * 4

@@ -109,15 +109,18 @@ def within_window(
     build: Callable[[Sequence[ContextPart]], Prompt],
     window: Window,
     bare_tokens: int,
+    *,
+    conversation: int = 0,
 ) -> tuple[tuple[ContextPart, ...], Prompt]:
     """The provider's parts and the first request built from them (``build``), within the
     model's ``window``: the provider may use what the window leaves after
     ``bare_tokens`` (the request without the provider's parts, with whatever fixed
     allowance the caller keeps for pieces that change from request to request, so the
     same inputs get the same limit); what the parts add besides their text (the
-    read-only list) is taken off and the context collected once more. Raises
-    :class:`ContextError` when it does not fit, before anything is sent."""
-    room = window.request_tokens - bare_tokens
+    read-only list) is taken off and the context collected once more. ``conversation``
+    tokens are kept free for the rounds that follow (their replies and block results).
+    Raises :class:`ContextError` when it does not fit, before anything is sent."""
+    room = window.request_tokens - bare_tokens - conversation
     if room <= 0:
         raise ContextError(
             f"the task, the -file files and the instructions alone need about {bare_tokens} "

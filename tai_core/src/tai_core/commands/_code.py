@@ -63,6 +63,9 @@ from tai_core.runtime import EventBus, Runtime
 #: clock line, so that the context's limit does not move from loop to loop.
 FEEDBACK_TOKENS = 2048
 CLOCK_TOKENS = 32
+#: One part in this many of the request's room is kept free for the rounds after the
+#: first (the model's fetches and their answers), so a full context leaves it room to work.
+CONVERSATION_SHARE = 4
 #: The line of the first request that changes with the clock alone.
 CLOCK_LINE = re.compile(r"^Current time: .*$", re.MULTILINE)
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
@@ -212,13 +215,16 @@ class CodeRun:
         """The prompt of a session's first request, within the model's window
         (:func:`~tai_core.commands._assemble.within_window`); the limit of the context
         leaves a fixed allowance for the loop feedback and the clock, so that every loop
-        of a run gets the same limit (and so the same reductions)."""
+        of a run gets the same limit (and so the same reductions), and a quarter of the
+        window for the conversation that follows."""
         bare = self._prompt((), task, "", "")
         bare_tokens = estimate_tokens(bare.system) + estimate_tokens(bare.user)
         now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+        window = window_of(spec)
         _, prompt = within_window(
             self.provider, self.request, lambda parts: self._prompt(parts, task, feedback, now),
-            window_of(spec), bare_tokens + FEEDBACK_TOKENS + CLOCK_TOKENS,
+            window, bare_tokens + FEEDBACK_TOKENS + CLOCK_TOKENS,
+            conversation=window.request_tokens // CONVERSATION_SHARE,
         )  # fmt: skip
         return prompt
 

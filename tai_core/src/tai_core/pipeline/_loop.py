@@ -34,6 +34,7 @@ from tai_core.models import (
     Message,
     ModelSpec,
     Usage,
+    estimate_tokens,
     request_tokens,
     window_of,
 )
@@ -55,6 +56,8 @@ from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
 #: Finish reasons that mean the reply was cut by its length limit.
 LENGTH_FINISHES = frozenset({"length", "max_tokens"})
+#: Tokens kept free when block results are cut to fit the window (separators, plugins).
+FEEDBACK_SLACK = 256
 #: How often one plan entry is handed to the model before the run stops feeding it.
 PLAN_FEED_LIMIT = 3
 
@@ -132,6 +135,7 @@ class Pipeline:
                 state, feedback = await self._round(attrs.evolve(state, round=state.round + 1))
                 if feedback is None:
                     break
+                feedback = self._within_window(state, feedback, outline(state.tree))
                 body = "\n\n".join([*feedback, outline(state.tree)])
                 state, name = self._write(
                     state, NodeSpec(NodeKind.FEEDBACK, body="\n\n".join(feedback))
@@ -145,6 +149,25 @@ class Pipeline:
         finally:
             self._checkpoint(state.round, "end")
         return RunResult(state, usage_table(state.usage_rows))
+
+    def _within_window(self, state: RunState, feedback: list[str], closing: str) -> list[str]:
+        """``feedback`` as it fits the model's window after the conversation so far: block
+        results too large are cut, with a note that says how large they were and how to
+        ask for less (a run that cannot fit even the note fails when it asks next)."""
+        window = window_of(self.spec)
+        used = (
+            estimate_tokens(self.system)
+            + estimate_tokens(closing)
+            + sum(estimate_tokens(message.text) for message in state.messages)
+        )
+        text = "\n\n".join(feedback)
+        size = estimate_tokens(text)
+        room = window.request_tokens - used - FEEDBACK_SLACK
+        if size <= room or room <= 0:
+            return feedback
+        note = notes.cut_feedback_note(size, room)
+        keep = max(0, room * 4 - len(note) - 2)
+        return [f"{text[:keep]}\n\n{note}"]
 
     def _checkpoint(self, round_no: int, reason: str) -> None:
         """Let the checkpoint plugin record the tree (``tai_checkpoint``) for ``tai undo``."""

@@ -87,3 +87,12 @@ def rejected_batch_note(reason: str) -> str:
 def plan_entry_note(name: str, body: str) -> str:
     """The feedback that hands the model the next pending plan entry."""
     return f"[Plan] Next pending entry {name!r}:\n{body}\nDo it, then mark it done with plan-op."
+
+
+def cut_feedback_note(size: int, room: int) -> str:
+    """The note closing block results cut to fit the model's window."""
+    return (
+        f"[System note] The results of your blocks were about {size} tokens; the model's "
+        f"window leaves about {room} for them, so they are cut here. Ask for less at a "
+        "time: name declarations instead of whole packages, or one file at a time."
+    )
