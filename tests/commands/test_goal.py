@@ -145,3 +145,14 @@ def test_parse_errors_and_an_idle_loop_are_both_said() -> None:
     )  # fmt: skip
     goal(run_loop)
     assert seen[1][1].startswith(IDLE_NOTE) and "unclosed block at line 3" in seen[1][1]
+
+
+def test_errors_that_differ_only_in_numbers_and_ids_are_the_same_error() -> None:
+    run_loop, _ = scripted(
+        LoopResult("failed", "server error (id 7f3a9c2e1b4d) see .log-20261201-1.xml"),
+        LoopResult("failed", "server error (id 0c1d2e3f4a5b) see .log-20261201-2.xml"),
+        LoopResult("failed", "server error (id 99aa88bb77cc) see .log-20261201-3.xml"),
+    )  # fmt: skip
+    result, err = goal(run_loop)
+    assert (result.loops, result.exit_code) == (3, 1)
+    assert "the same error ended 3 loops in a row" in err

@@ -171,3 +171,32 @@ def test_a_window_too_small_sends_nothing(
     assert result.returncode == 1 and not openai_server.requests
     (error,) = [line for line in result.stderr.splitlines() if line.startswith("tai: error:")]
     assert error.startswith("tai: error: context: ") and "model's window" in error
+
+
+def test_room_is_kept_for_the_conversation_unless_the_context_needs_it(sized: Path) -> None:
+    from tai_blocks.go.provider import PROVIDER
+    from tai_core.commands._assemble import within_window
+    from tai_core.context._prompt import Prompt
+    from tai_core.models import Window
+    from tests.go.conftest import request
+
+    focus = ("./big", "./mid", "./small")
+    needed = _tokens(collect(sized, focus=focus))
+
+    def build(parts) -> Prompt:
+        return Prompt(system="", user="".join(part.text for part in parts))
+
+    def first(window: int) -> str:
+        wide = Window(window, 0)
+        _, prompt = within_window(
+            PROVIDER, request(sized, focus=focus), build, wide, 0, conversation=window // 4
+        )
+        return prompt.user
+
+    roomy = first(needed * 2)  # the context and the conversation both fit
+    assert NOTE not in roomy
+    kept = first(needed + needed // 8)  # it fits whole only in the conversation's room
+    assert NOTE in kept and estimate_tokens(kept) <= (needed + needed // 8) * 3 // 4
+    least = _tokens(collect(sized, focus=focus, max_tokens=needed // 2))
+    given = first(least + 10)  # it fits only with the conversation's room given to it
+    assert NOTE in given and estimate_tokens(given) <= least + 10

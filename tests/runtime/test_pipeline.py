@@ -88,6 +88,12 @@ def test_truncation_retries_run_out_and_the_last_reply_is_used(replay) -> None:
     assert outcome.state.messages[-1].text.startswith("cut 4")
 
 
+def test_a_reply_that_ends_with_done_is_complete_without_a_summary(replay) -> None:
+    outcome = replay(["All done.\n<<松柏 done\n- finished\n松柏\n", "never sent"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 1
+
+
 def test_a_retry_without_a_handoff_never_repeats_the_request(replay) -> None:
     outcome = replay(["cut 1", "@@@ expect user: It ended before a summary block\nok\n" + SUMMARY])
     assert isinstance(outcome.terminal, RunFinished)

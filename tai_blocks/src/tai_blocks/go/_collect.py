@@ -161,7 +161,13 @@ class _Context:
             read_only = self.read_only(file)
             text = file_block(role, self.display(file), self.load.files.get(file, b""), read_only)
             parts.append(
-                ContextPart(self.tier(package), self.key(package, file), text, file, read_only)
+                ContextPart(
+                    self.tier(package),
+                    self.key(package, file),
+                    text,
+                    self.display(file),
+                    read_only,
+                )
             )
         return parts
 
@@ -229,7 +235,8 @@ class _Context:
             read_only=read_only,
             note=reduced,
         )  # fmt: skip
-        return ContextPart(TIER_FOCUS, self.key(package), text, str(package.dir), read_only)
+        shown = self.display(package.dir)
+        return ContextPart(TIER_FOCUS, self.key(package), text, shown, read_only)
 
     def doc_parts(self, path: str, level: int) -> list[ContextPart]:
         """A ``-doc`` package's documentation part (none when invisible)."""

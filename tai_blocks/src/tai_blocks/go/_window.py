@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tai_blocks.go import _budget as budget
-from tai_core.context import TIER_HINTS, ContextError, ContextPart
+from tai_core.context import TIER_HINTS, ContextPart, ContextTooLarge
 from tai_core.models import estimate_tokens
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def reductions_part(plan: Plan, usual: Plan) -> ContextPart | None:
 def fit(context: _Context, plan: Plan, usual: Plan, limit: int) -> ContextPart | None:
     """Lower ``plan``'s levels until its parts fit ``limit`` tokens (see the module
     docstring); the part that names what it shows below ``usual`` (the plan without a
-    limit). Raises :class:`ContextError` when even the least does not fit."""
+    limit). Raises :class:`ContextTooLarge` when even the least does not fit."""
     start = attrs.evolve(plan, focus_levels=dict(plan.focus_levels), levels=dict(plan.levels),
                          docs=dict(plan.docs))  # fmt: skip
     reserve = 0
@@ -156,11 +156,11 @@ def fit(context: _Context, plan: Plan, usual: Plan, limit: int) -> ContextPart |
         reserve = max(cost, reserve + 1)
         _lower(context, plan, start, limit - reserve)
     if total > limit:
-        raise ContextError(
+        raise ContextTooLarge(
             f"the Go context needs about {total} tokens even with every focus package "
             f"at its short documentation, more than the {limit} the model's window leaves "
-            "for it: narrow the focus (-focus PATTERN) or use a model with a larger window "
-            "(context_tokens)"
+            "for it: narrow the focus (-pkg PATTERN, or go.load_patterns in tai.toml) or use "
+            "a model with a larger window (context_tokens)"
         )
     return note
 

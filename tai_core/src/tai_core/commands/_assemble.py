@@ -18,10 +18,10 @@ import attrs
 
 from tai_core.cli._main import AppContext
 from tai_core.context import (
-    ContextError,
     ContextPart,
     ContextProvider,
     ContextRequest,
+    ContextTooLarge,
     SecretCheck,
 )
 from tai_core.context._prompt import Prompt
@@ -118,11 +118,17 @@ def within_window(
     allowance the caller keeps for pieces that change from request to request, so the
     same inputs get the same limit); what the parts add besides their text (the
     read-only list) is taken off and the context collected once more. ``conversation``
-    tokens are kept free for the rounds that follow (their replies and block results).
-    Raises :class:`ContextError` when it does not fit, before anything is sent."""
-    room = window.request_tokens - bare_tokens - conversation
+    tokens are kept free for the rounds that follow (their replies and block results)
+    when the context can do with less, and given to it when it cannot. Raises
+    :class:`ContextError` when it does not fit, before anything is sent."""
+    if conversation:
+        try:
+            return within_window(provider, request, build, window, bare_tokens + conversation)
+        except ContextTooLarge:
+            pass  # the context needs the conversation's room: a smaller share is better
+    room = window.request_tokens - bare_tokens
     if room <= 0:
-        raise ContextError(
+        raise ContextTooLarge(
             f"the task, the -file files and the instructions alone need about {bare_tokens} "
             f"tokens, too many for {window.describe()}"
         )
@@ -134,7 +140,7 @@ def within_window(
         if needed <= window.request_tokens:
             return parts, prompt
         room -= needed - window.request_tokens
-    raise ContextError(
+    raise ContextTooLarge(
         f"the first request would hold about {needed} tokens, more than "
         f"{window.describe()}; nothing was sent"
     )

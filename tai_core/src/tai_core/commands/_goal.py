@@ -6,7 +6,9 @@ sees the work as it really stands. So the default command in a Go module runs th
 up to 20 loops. A ``done`` block is only a claim: the next loop gets the task again with a
 note to re-read the files and confirm, and only a second consecutive ``done`` ends the
 run ("Goal achieved"). A failed loop's error, or blocks it left malformed, become the next
-loop's feedback; the same error three times in a row stops the run. A pending ``done`` at
+loop's feedback; the same error three times in a row stops the run (the same once its
+numbers and ids are set aside: a request id or a log file's time stamp does not make an
+error new). A pending ``done`` at
 the last loop earns one extra loop to confirm it.
 
 Loops must make progress: a fresh loop over unchanged files repeats the last one, and a
@@ -20,6 +22,7 @@ too (:mod:`tai_core.commands._code`).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
@@ -34,6 +37,8 @@ MAX_LOOPS = 20
 SAME_ERROR_LIMIT = 3
 #: Loops in a row that changed no file and did not say ``done`` before the run ends.
 IDLE_LIMIT = 2
+#: The parts of an error message that differ between occurrences of one error.
+_VARYING = re.compile(r"\b[0-9a-fA-F-]{8,}\b|\d+")
 #: Changed files named in the feedback at most.
 NAMED_CHANGES = 20
 
@@ -67,6 +72,13 @@ class GoalResult:
     achieved: bool
     loops: int
     exit_code: int
+
+
+def error_shape(message: str) -> str:
+    """``message`` with what varies between two occurrences of one error — numbers,
+    request ids, time stamps in file names — replaced, so the same error counts as the
+    same though its details differ."""
+    return _VARYING.sub("#", message)
 
 
 def _changes_note(result: LoopResult, said_done: bool) -> str:
@@ -126,8 +138,9 @@ async def run_goal(
             return GoalResult(False, loop, 1)
         said_done = any(block.kind == "done" for block in result.remaining)
         if result.outcome == "failed":
-            same_error = same_error + 1 if result.message == last_error else 1
-            last_error = result.message
+            shape = error_shape(result.message)
+            same_error = same_error + 1 if shape == last_error else 1
+            last_error = shape
             if same_error >= SAME_ERROR_LIMIT:
                 out.write(f"tai: the same error ended {same_error} loops in a row; stopping\n")
                 return GoalResult(False, loop, 1)

@@ -17,6 +17,7 @@ from tai_core.context._contract import (
     ContextPart,
     ContextProvider,
     ContextRequest,
+    ContextTooLarge,
     withheld,
 )
 from tai_core.context._secrets import (
@@ -40,6 +41,7 @@ __all__ = [
     "ContextPart",
     "ContextProvider",
     "ContextRequest",
+    "ContextTooLarge",
     "SecretCheck",
     "hook_check",
     "judged",

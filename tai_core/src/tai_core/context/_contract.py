@@ -111,3 +111,8 @@ class ContextProvider(Protocol):
 
 class ContextError(Exception):
     """Context that cannot be collected; the message names the pattern or file."""
+
+
+class ContextTooLarge(ContextError):
+    """Context that cannot fit ``ContextRequest.max_tokens`` even at its least: a caller
+    that kept room for something else may try again with more."""

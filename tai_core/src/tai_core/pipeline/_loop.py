@@ -41,7 +41,7 @@ from tai_core.models import (
 from tai_core.pipeline import _notes as notes
 from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
-from tai_core.pipeline._record import RECORDED, SUMMARY, next_plan_entry, record_reply
+from tai_core.pipeline._record import DONE, RECORDED, SUMMARY, next_plan_entry, record_reply
 from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import (
     Attempt,
@@ -294,7 +294,7 @@ class Pipeline:
 
     def _complete(self, blocks: tuple[Block, ...]) -> bool:
         return any(
-            block.kind == SUMMARY
+            block.kind in (SUMMARY, DONE)
             or (block.kind in self.kinds and self.kinds[block.kind].triggers_round)
             for block in blocks
         )

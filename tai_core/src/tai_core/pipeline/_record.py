@@ -20,6 +20,8 @@ from tai_core.blocks import Block
 from tai_core.tree import Node, NodeKind, NodeSpec, SessionTree
 
 SUMMARY = "summary"
+#: The kind that ends a goal: a reply that ends with it is complete without a summary.
+DONE = "done"
 NEW_PLAN = "new-plan"
 PLAN_OP = "plan-op"
 RESPONSE = "response"
