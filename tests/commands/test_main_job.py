@@ -85,25 +85,51 @@ def _change(divisor: str) -> str:
     )
 
 
+def _server_model(work: Path, server: FakeModelServer) -> None:
+    (work / "tai.toml").write_text(
+        'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
+        f'model = "coder"\nbase_url = "{server.base_url}"\napi_key = "sk-test"\n'
+    )
+
+
+def test_loops_that_change_one_function_differently_go_on(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """The outline shows documentation only, so two loops that change a body differently
+    would send the same context: the feedback carries the diff, and the run goes on."""
+    work = copy_example(tmp_path)
+    openai_server.script(*[Reply(text=_change(d)) for d in ("len(values)", "len(values)-1")] * 2)
+    _server_model(work, openai_server)
+    result = run_tai("-max-loops", "3", "chat", TASK, cwd=work, env=isolated_env)
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert (
+        result.stderr.strip().splitlines()[-1] == "tai: the goal was not confirmed within 3 loops"
+    )
+    bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
+    assert len(bodies) == 3
+    assert "The previous loop changed stats/stats.go and did not write a done block" in bodies[1]
+    assert "-\\treturn Sum(values) / float64(len(values)-1)" in bodies[1]  # the diff
+    assert "+\\treturn Sum(values) / float64(len(values)-1)" in bodies[2]
+
+
 def test_the_same_request_is_never_sent_twice_in_a_row(
     tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:
-    """A model that flips a function body back and forth changes files in every loop, but
-    the outline (documentation only) and the feedback come out the same: the third loop
-    would repeat the second's request, so the run stops instead."""
+    """A model whose shell block rewrites one file the same way in every loop changes a
+    file each time, but the next loop's request would be the last one again: the run
+    stops instead of sending it."""
     work = copy_example(tmp_path)
-    openai_server.script(
-        *[Reply(text=_change("len(values)")), Reply(text=_change("len(values)-1"))] * 5
+    stamp = (
+        "<<琥珀 shell\necho generated > notes.txt\n琥珀\n\n<<珊瑚 summary\n- regenerated\n珊瑚\n"
     )
-    (work / "tai.toml").write_text(
-        'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
-        f'model = "coder"\nbase_url = "{openai_server.base_url}"\napi_key = "sk-test"\n'
-    )
-    result = run_tai("chat", TASK, cwd=work, env=isolated_env)
+    done = "<<瑪瑙 summary\n- nothing more\n瑪瑙\n"
+    openai_server.script(*[Reply(text=stamp), Reply(text=done)] * 5)
+    _server_model(work, openai_server)
+    result = run_tai("-shell", "chat", TASK, cwd=work, env=isolated_env)
     assert result.returncode == 1, result.stderr[-3000:]
-    assert len(openai_server.requests) == 2
     assert result.stderr.strip().splitlines()[-1] == (
         "tai: error: the next loop would send the previous loop's request again; stopping"
     )
     bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
-    assert "The previous loop changed stats/stats.go and did not write a done block" in bodies[1]
+    assert len(bodies) == 4  # two loops of two requests; the third loop sends nothing
+    assert "The previous loop changed notes.txt and did not write a done block" in bodies[2]

@@ -58,6 +58,7 @@ from tai_core.context import ContextError, hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.runtime import EventBus, Runtime
+from tai_core.store import render_diff
 
 #: Tokens kept in the first request for the loop feedback (longer feedback is cut) and the
 #: clock line, so that the context's limit does not move from loop to loop.
@@ -195,10 +196,13 @@ class CodeRun:
         event = await follow(self.runtime, setup, prompt.user, task, printer, recorder=recorder)
         state = self.runtime.state(setup.options.session_id)
         names = set(changed(before, await asyncio.to_thread(fingerprint, self.cwd)))
+        diff = ""
         if state is not None:
             self.stores.append(state.workspace)
-            names |= {self._relative(c.path) for c in _store_changes(state.workspace)}
-        return loop_result(event, state, tuple(sorted(names)))
+            edits = _store_changes(state.workspace)
+            names |= {self._relative(c.path) for c in edits}
+            diff = render_diff(edits, color=False)
+        return attrs.evolve(loop_result(event, state, tuple(sorted(names))), diff=diff)
 
     def _relative(self, path: str) -> str:
         return os.path.relpath(Path(self.cwd, path), self.cwd)
@@ -255,7 +259,7 @@ class CodeRun:
 
     def diff(self, color: bool) -> str:
         """The unified diff of everything this command changed, over all its sessions."""
-        from tai_core.store import Change, render_diff
+        from tai_core.store import Change
 
         merged: dict[str, Change] = {}
         for store in self.stores:

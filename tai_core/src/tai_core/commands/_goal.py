@@ -13,8 +13,9 @@ the last loop earns one extra loop to confirm it.
 
 Loops must make progress: a fresh loop over unchanged files repeats the last one, and a
 model that never says ``done`` would spend every loop on the same request. So a loop that
-ended without ``done`` is followed by feedback saying what it changed — or that it
-changed no file, which a second time in a row ends the run (exit status 1). Every
+ended without ``done`` is followed by feedback saying what it changed (the files, and the
+diff of its change blocks: two loops that change one function differently are told so) —
+or that it changed no file, which a second time in a row ends the run (exit status 1). Every
 feedback differs from the one before it (a repeated error is counted), so together with
 the files the same first request is never sent twice in a row; the command checks that
 too (:mod:`tai_core.commands._code`).
@@ -41,6 +42,8 @@ IDLE_LIMIT = 2
 _VARYING = re.compile(r"\b[0-9a-fA-F-]{8,}\b|\d+")
 #: Changed files named in the feedback at most.
 NAMED_CHANGES = 20
+#: Lines of the previous loop's diff the feedback shows at most.
+DIFF_LINES = 60
 
 VERIFY_NOTE = (
     "The previous loop declared the goal done. Verify it: re-read the files that matter "
@@ -60,6 +63,8 @@ class LoopResult:
     parse_errors: tuple[str, ...] = ()
     #: The files the loop changed (relative paths, sorted).
     changed: tuple[str, ...] = ()
+    #: The unified diff of the loop's change blocks (what programs changed is not in it).
+    diff: str = ""
 
 
 RunLoop = Callable[[int, str], Awaitable[LoopResult]]
@@ -93,11 +98,19 @@ def _changes_note(result: LoopResult, said_done: bool) -> str:
     names = ", ".join(result.changed[:NAMED_CHANGES])
     more = len(result.changed) - NAMED_CHANGES
     names += f" and {more} more" if more > 0 else ""
-    return (
+    note = (
         f"The previous loop changed {names} and did not write a done block. Continue the "
         "task from the files as they are now; when all of it is done and verified, write a "
         "done block."
     )
+    lines = result.diff.splitlines()
+    if not lines:
+        return note
+    shown = "\n".join(lines[:DIFF_LINES])
+    rest = (
+        f"\n({len(lines) - DIFF_LINES} more lines of the diff)" if len(lines) > DIFF_LINES else ""
+    )
+    return f"{note}\n\nIts change blocks changed:\n```diff\n{shown}\n```{rest}"
 
 
 def _feedback_after(result: LoopResult, said_done: bool, same_error: int) -> str:
