@@ -173,7 +173,7 @@ async def run_goal(
             out.write(f"Goal Achieved after {loop} loop(s)\n")
             return GoalResult(True, loop, 0)
         pending_done = True
-    out.write(f"tai: the goal was not confirmed within {max_loops} loops\n")
+    out.write(f"tai: the goal was not confirmed within {loop} loop{'s' if loop != 1 else ''}\n")
     return GoalResult(False, loop, 1)
 
 
