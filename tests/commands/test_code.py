@@ -98,3 +98,27 @@ def test_a_context_that_cannot_be_collected_ends_the_run_at_once(
     assert listing.returncode == 0 and "error" in listing.stdout, listing.stdout
     transcript = run_tai("record", "-session", "1", cwd=tmp_path, env=env)
     assert "context_failed" in transcript.stdout and "requires go >= 1.99" in transcript.stdout
+
+
+def test_a_partial_load_is_noted_once_and_the_run_goes_on(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/part\n\ngo 1.22\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "a.go").write_text(
+        'package a\n\nimport "example.invalid/gone"\n\nvar X = gone.Y\n'
+    )
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "b.go").write_text("// Package b is fine.\npackage b\n")
+    done = "<<珊瑚 done\n- nothing to do\n珊瑚\n<<琥珀 summary\n- checked\n琥珀\n"
+    (tmp_path / ".model.replay").write_text(
+        "@@@ reply\n@@@ expect user: - example.invalid/gone: a/a.go:3:8: \n"
+        f"@@@ expect user: Package b is fine.\n{done}@@@ reply\n{done}"
+    )
+    env = {**isolated_env, "GOPROXY": "off", "GOFLAGS": "-mod=mod"}
+    result = run_tai("-model", "replay:.model.replay", "chat", "x", cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stderr.splitlines() if line.startswith("tai: note: ")]
+    assert notes == [
+        "tai: note: 1 Go package(s) failed to load and are named to the model: example.invalid/gone"
+    ]

@@ -150,6 +150,7 @@ def test_the_first_request_for_x_tools_fits_128k(
     finally:
         (tools / "tai.toml").unlink()
     assert openai_server.requests, result.stderr[-3000:]
+    assert "tai: note: the Go context was lowered to fit the model's window: " in result.stderr
     body = openai_server.requests[0].body
     sent = sum(estimate_tokens(m["content"]) for m in body["messages"])
     assert sent <= 128000 - 8192

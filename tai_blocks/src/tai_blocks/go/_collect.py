@@ -285,7 +285,10 @@ def _problem_parts(context: _Context) -> list[ContextPart]:
     problems = context.load.problems
     if not problems:
         return []
-    return [ContextPart(TIER_FOCUS, "~ load problems", problems_block(problems), "")]
+    names = ", ".join(sorted(problems)[:3]) + (" …" if len(problems) > 3 else "")
+    notice = f"{len(problems)} Go package(s) failed to load and are named to the model: {names}"
+    text = problems_block(problems)
+    return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
 
 
 def hint_part(cwd: Path) -> ContextPart:

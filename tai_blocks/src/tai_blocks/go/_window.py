@@ -129,7 +129,11 @@ def reductions_part(plan: Plan, usual: Plan) -> ContextPart | None:
         + "A go-src block naming a package's import path returns its full documentation; "
         "naming a declaration returns its source.\n"
     )
-    return ContextPart(TIER_HINTS, "go window reductions", text)
+    notice = (
+        f"the Go context was lowered to fit the model's window: {len(lines)} package(s) "
+        "shown at a lower level (named to the model)"
+    )
+    return ContextPart(TIER_HINTS, "go window reductions", text, notice=notice)
 
 
 def fit(context: _Context, plan: Plan, usual: Plan, limit: int) -> ContextPart | None:

@@ -145,6 +145,8 @@ class CodeRun:
             schedule_interval=self.config.get("schedule_interval", 0.0),
         )  # fmt: skip
         self.stores: list[Any] = []
+        #: The context's notices as last printed.
+        self.notices: list[str] = []
         #: The last session's first request, its clock line left out.
         self.last_request: tuple[str, str] | None = None
 
@@ -225,11 +227,16 @@ class CodeRun:
         bare_tokens = estimate_tokens(bare.system) + estimate_tokens(bare.user)
         now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
         window = window_of(spec)
-        _, prompt = within_window(
+        parts, prompt = within_window(
             self.provider, self.request, lambda parts: self._prompt(parts, task, feedback, now),
             window, bare_tokens + FEEDBACK_TOKENS + CLOCK_TOKENS,
             conversation=window.request_tokens // CONVERSATION_SHARE,
         )  # fmt: skip
+        notices = [part.notice for part in parts if part.notice]
+        if notices != self.notices:  # said once, and again when it changes
+            for notice in notices:
+                click.echo(f"tai: note: {notice}", err=True)
+            self.notices = notices
         return prompt
 
     async def run(self) -> int:

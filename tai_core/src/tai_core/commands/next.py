@@ -123,10 +123,13 @@ def next_command(app: Any, **params: Any) -> None:
         bare = estimate_tokens(prompt.system) + estimate_tokens(prompt.user) + BASE_TOKENS
         spec = resolve(app, flags.model, confidential=flags.confidential)[1]
         try:
-            _, prompt = within_window(provider, request, build, window_of(spec), bare)
+            parts, prompt = within_window(provider, request, build, window_of(spec), bare)
         except ContextError as error:
             click.echo(f"tai: error: context: {error}", err=True)
             sys.exit(1)
+        for part in parts:
+            if part.notice:
+                click.echo(f"tai: note: {part.notice}", err=True)
     code = run_session(
         app, flags, command="next", system=prompt.system, user=prompt.user,
         require_completion=False,

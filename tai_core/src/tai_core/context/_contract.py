@@ -85,6 +85,9 @@ class ContextPart:
     path: str = ""
     read_only: bool = False
     withheld: str = ""
+    #: One line for the user about this part (a partial load, a reduction to fit the
+    #: model's window); the commands print it on stderr, the model never sees it.
+    notice: str = ""
 
 
 def withheld(path: str, reason: str) -> ContextPart:
