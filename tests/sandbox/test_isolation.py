@@ -72,6 +72,24 @@ def test_working_directory_and_tmp_are_writable(work: Path, env) -> None:
     assert not Path(probe).exists()  # a fresh /tmp: nothing leaks to the host's
 
 
+def test_a_subdirectory_under_tmp_still_sees_its_project_read_only(work: Path, env) -> None:
+    """The fresh /tmp hides what is above a working directory there: the module root of
+    a checkout in /tmp stays readable (so go finds its go.mod), never writable."""
+    (work / "go.mod").write_text("module example.com/probe\n\ngo 1.20\n")
+    sub = work / "sub"
+    sub.mkdir()
+    (sub / "s.go").write_text("package sub\n")
+    result = sandboxed(
+        "cat ../go.mod && go list -f '{{.ImportPath}}' . && touch ../outside", sub, env
+    )
+    assert "module example.com/probe" in result.stdout and "example.com/probe/sub" in result.stdout
+    assert result.returncode != 0 and READ_ONLY in result.stderr
+    assert not (work / "outside").exists()
+    neighbour = work.parent / "neighbour"
+    neighbour.mkdir()
+    assert sandboxed(f"ls {neighbour}", sub, env).returncode != 0  # the rest of /tmp: fresh
+
+
 def test_a_go_module_builds_and_tests(work: Path, env) -> None:
     (work / "go.mod").write_text("module example.com/probe\n\ngo 1.20\n")
     (work / "add.go").write_text("package probe\n\nfunc Add(a, b int) int { return a + b }\n")

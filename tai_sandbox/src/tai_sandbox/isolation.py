@@ -192,6 +192,23 @@ def _report(messages: list[str]) -> None:
         click.echo(f"tai: sandbox: {message}", err=True)
 
 
+#: What marks the root of the project a working directory belongs to.
+PROJECT_MARKERS = ("go.mod", "go.work", ".git")
+
+
+def project_roots(cwd: Path) -> list[Path]:
+    """The directories above ``cwd`` that hold a ``go.mod``, ``go.work`` or ``.git``: the
+    project a subdirectory belongs to. They stay readable (never writable) inside the
+    sandbox when they live under ``/tmp``, which is otherwise fresh, so that a run from a
+    subdirectory of a checkout in ``/tmp`` still finds its module, as it does anywhere
+    else."""
+    return [
+        directory
+        for directory in cwd.parents
+        if any((directory / marker).exists() for marker in PROJECT_MARKERS)
+    ]
+
+
 @hookimpl
 def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]) -> str | None:
     """Enter the sandbox (see the package docstring); what is in force. Fails closed."""
@@ -227,7 +244,11 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
 
     from tai_core.config import user_config_dir
 
-    readable = [*installation(), user_config_dir().expanduser().resolve()]
+    readable = [
+        *installation(),
+        user_config_dir().expanduser().resolve(),
+        *project_roots(writable.cwd),
+    ]
     view = partial(build_view, writable, protected, layers, readable)
     try:
         refused_overlays = enter(view, on_exit)
