@@ -55,7 +55,7 @@ from tai_core.commands._session import (
     resolve,
 )
 from tai_core.context import ContextError, hook_check
-from tai_core.context._prompt import build_prompt
+from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.runtime import EventBus, Runtime
 from tai_core.store import render_diff
@@ -68,7 +68,7 @@ CLOCK_TOKENS = 32
 #: first (the model's fetches and their answers), so a full context leaves it room to work.
 CONVERSATION_SHARE = 4
 #: The line of the first request that changes with the clock alone.
-CLOCK_LINE = re.compile(r"^Current time: .*$", re.MULTILINE)
+CLOCK_LINE = re.compile(rf"^{re.escape(CLOCK_PREFIX)}.*$", re.MULTILINE)
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
 DRY_RUN_VARIABLE = "TAI_DRY_RUN_OVERLAY"
 
@@ -204,7 +204,7 @@ class CodeRun:
             edits = _store_changes(state.workspace)
             names |= {self._relative(c.path) for c in edits}
             diff = render_diff(edits, color=False)
-        return attrs.evolve(loop_result(event, state, tuple(sorted(names))), diff=diff)
+        return loop_result(event, state, tuple(sorted(names)), diff)
 
     def _relative(self, path: str) -> str:
         return os.path.relpath(Path(self.cwd, path), self.cwd)

@@ -177,16 +177,22 @@ async def run_goal(
     return GoalResult(False, loop, 1)
 
 
-def loop_result(event: Any, state: Any, changed: tuple[str, ...] = ()) -> LoopResult:
+def loop_result(
+    event: Any, state: Any, changed: tuple[str, ...] = (), diff: str = ""
+) -> LoopResult:
     """The :class:`LoopResult` of a session from its terminal event and final state;
-    ``changed`` names the files it changed."""
+    ``changed`` names the files it changed, ``diff`` is its change blocks' diff."""
     from tai_core.runtime import RunCancelled, RunFailed
 
     if isinstance(event, RunCancelled):
         return LoopResult("cancelled")
     if isinstance(event, RunFailed):
-        return LoopResult("failed", event.message, changed=changed)
+        return LoopResult("failed", event.message, changed=changed, diff=diff)
     errors = tuple(error.message() for error in getattr(state, "parse_errors", ()))
     return LoopResult(
-        "finished", remaining=tuple(event.remaining), parse_errors=errors, changed=changed
+        "finished",
+        remaining=tuple(event.remaining),
+        parse_errors=errors,
+        changed=changed,
+        diff=diff,
     )

@@ -134,9 +134,11 @@ def run_session(
     user: str,
     require_completion: bool,
     workspace: Any = None,
+    model: tuple[Provider, ModelSpec] | None = None,
 ) -> int:
-    """Run one session to its end; its exit status."""
-    model = resolve(app, flags.model, confidential=flags.confidential)
+    """Run one session to its end (with ``model``, else the one ``flags`` name); its exit
+    status."""
+    model = model or resolve(app, flags.model, confidential=flags.confidential)
     setup = make_setup(
         app.host, app.config.values, model, command=command, system=system,
         require_completion=require_completion, cwd=Path.cwd(), workspace=workspace,

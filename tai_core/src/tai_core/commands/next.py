@@ -116,14 +116,14 @@ def next_command(app: Any, **params: Any) -> None:
         )  # fmt: skip
 
     prompt = build(())
+    model = resolve(app, flags.model, confidential=flags.confidential)
     if provider is not None:
         request = context_request(
             cwd, "next", config, Selection(), is_writable=is_writable, secret=secret
         )
         bare = estimate_tokens(prompt.system) + estimate_tokens(prompt.user) + BASE_TOKENS
-        spec = resolve(app, flags.model, confidential=flags.confidential)[1]
         try:
-            parts, prompt = within_window(provider, request, build, window_of(spec), bare)
+            parts, prompt = within_window(provider, request, build, window_of(model[1]), bare)
         except ContextError as error:
             click.echo(f"tai: error: context: {error}", err=True)
             sys.exit(1)
@@ -132,6 +132,6 @@ def next_command(app: Any, **params: Any) -> None:
                 click.echo(f"tai: note: {part.notice}", err=True)
     code = run_session(
         app, flags, command="next", system=prompt.system, user=prompt.user,
-        require_completion=False,
+        require_completion=False, model=model,
     )  # fmt: skip
     sys.exit(code)

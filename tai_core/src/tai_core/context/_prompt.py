@@ -24,6 +24,9 @@ from tai_core.blocks import BlockKind, block_prompts
 from tai_core.context._contract import ContextPart
 from tai_core.context._secrets import withheld_section
 
+#: What opens the line of the prompt that tells the time.
+CLOCK_PREFIX = "Current time: "
+
 
 @attrs.frozen
 class Prompt:
@@ -97,7 +100,7 @@ def build_prompt(
     )
     dynamic = [
         f"# Feedback from the previous loop\n\n{feedback.strip()}" if feedback.strip() else "",
-        f"Current time: {now}" if now else "",
+        f"{CLOCK_PREFIX}{now}" if now else "",
         f"# Task\n\n{task.strip()}",
     ]
     shown = [part for part in ordered(parts) if not part.withheld]
