@@ -302,12 +302,12 @@ def hint_part(cwd: Path) -> ContextPart:
 
 def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
     """``-doc`` packages in order while they fit ``allowance`` (then none)."""
-    levels = {}
+    levels = dict.fromkeys(context.request.docs, budget.INVISIBLE)
     for path in context.request.docs:
         allowance -= context.doc_cost(path)(budget.DOC)
-        levels[path] = budget.DOC if allowance >= 0 else budget.INVISIBLE
-        if allowance < 0:
-            allowance = -(1 << 62)  # the first that does not fit closes the list
+        if allowance < 0:  # the first that does not fit closes the list
+            break
+        levels[path] = budget.DOC
     return levels
 
 
