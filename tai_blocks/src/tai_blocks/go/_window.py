@@ -72,32 +72,24 @@ class Item:
         return self.cost(self.levels[0]) - before
 
 
-def reduce(
-    context: Sequence[Item], focus: Sequence[Item], total: int, limit: int
-) -> tuple[int, list[str]]:
+def reduce(context: Sequence[Item], focus: Sequence[Item], total: int, limit: int) -> None:
     """Lower ``context`` items (the last first, each to its lowest level), then ``focus``
-    items (largest first, one level at a time) until ``total`` is at most ``limit``; the
-    new total and the keys lowered, in the order they were."""
-    lowered: list[str] = []
+    items (largest first, ties by key, one level at a time) until ``total`` is at most
+    ``limit`` or nothing is left to lower (what was lowered is read from the items)."""
     for item in reversed(context):
         if total <= limit:
-            return total, lowered
-        if len(item.levels) > 1:
-            lowered.append(item.key)
+            return
         while len(item.levels) > 1:
             total += item.lower()
-    heap = [(-item.cost(item.level), item.key, index) for index, item in enumerate(focus)]
+    heap = [(-item.cost(item.level), item.key, i) for i, item in enumerate(focus)]
     heap = [entry for entry in heap if len(focus[entry[2]].levels) > 1]
     heapq.heapify(heap)
     while total > limit and heap:
         _, key, index = heapq.heappop(heap)
         item = focus[index]
         total += item.lower()
-        if key not in lowered:
-            lowered.append(key)
         if len(item.levels) > 1:
             heapq.heappush(heap, (-item.cost(item.level), key, index))
-    return total, lowered
 
 
 def _note_lines(plan: Plan, usual: Plan) -> list[str]:
