@@ -155,11 +155,8 @@ class Pipeline:
         results too large are cut, with a note that says how large they were and how to
         ask for less (a run that cannot fit even the note fails when it asks next)."""
         window = window_of(self.spec)
-        used = (
-            estimate_tokens(self.system)
-            + estimate_tokens(closing)
-            + sum(estimate_tokens(message.text) for message in state.messages)
-        )
+        conversation = GenerationRequest(system=self.system, messages=state.messages)
+        used = request_tokens(conversation) + estimate_tokens(closing)
         text = "\n\n".join(feedback)
         size = estimate_tokens(text)
         room = window.request_tokens - used - FEEDBACK_SLACK
