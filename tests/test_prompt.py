@@ -1,9 +1,7 @@
-"""The prompt builder: order, determinism, what goes where."""
+"""The prompt builder: order and what goes where (same bytes across processes:
+tests/test_determinism.py)."""
 
 from __future__ import annotations
-
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from tai_core.blocks import FORMAT_RESTATEMENT, FORMAT_SYSTEM_PROMPT
 from tai_core.context import TIER_CONTEXT, TIER_EXTERNAL, TIER_FILES, TIER_FOCUS, ContextPart
@@ -48,12 +46,6 @@ def test_extra_system_prompts(host) -> None:
     built = prompt(host, config=config, family="gemini")
     assert built.system.endswith("Be terse.\n\nNo emojis.\n\nPrefer table tests.")
     assert "Prefer table tests." not in prompt(host, config=config, command="any").system
-
-
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # host is read-only
-@given(st.permutations(PARTS))
-def test_same_inputs_same_bytes_whatever_the_discovery_order(host, parts) -> None:
-    assert prompt(host, parts=list(parts)) == prompt(host)
 
 
 def test_editing_a_focus_part_keeps_everything_before_it(host) -> None:

@@ -185,11 +185,10 @@ def test_no_closing_part_when_everything_fits(tmp_path: Path) -> None:
     assert [part.key for part in collect(tmp_path)] == ["a.txt", "working-directory"]
 
 
-def test_same_tree_same_parts_and_an_edit_changes_only_its_part(tmp_path: Path) -> None:
+def test_files_in_order_and_an_edit_changes_only_its_part(tmp_path: Path) -> None:
     names = [f"d{i % 3}/f{i}.txt" for i in range(12)]
     write_tree(tmp_path, {name: f"{name}\n" for name in reversed(names)})
     first = collect(tmp_path)
-    assert collect(tmp_path) == first
     assert file_keys(first) == sorted(names)
     (tmp_path / "d1" / "f4.txt").write_text("changed\n", encoding="utf-8")
     second = collect(tmp_path)

@@ -68,13 +68,12 @@ level_costs = st.lists(st.integers(min_value=0, max_value=500), min_size=4, max_
              max_size=8),
     st.integers(min_value=0, max_value=3000),
 )  # fmt: skip
-def test_allocation_is_deterministic_and_keeps_the_budget(spec, budget: int) -> None:
+def test_allocation_keeps_the_budget(spec, budget: int) -> None:
     candidates = [
         Candidate(f"p{i}", minimum, guaranteed and minimum == CODE, costs(table))
         for i, (minimum, guaranteed, table) in enumerate(spec)
     ]
     levels = allocate(candidates, budget)
-    assert levels == allocate(candidates, budget)
     forced = sum(c.cost(c.minimum) for c in candidates if c.guaranteed)
     spent = sum(c.cost(levels[c.key]) for c in candidates)
     assert spent <= max(budget, forced + budget)

@@ -33,14 +33,6 @@ def prompt(host, root: Path):
     )  # fmt: skip
 
 
-def test_the_same_inputs_give_a_byte_identical_prompt(host, tmp_path: Path) -> None:
-    write(tmp_path)
-    first, second = prompt(host, tmp_path), prompt(host, tmp_path)
-    assert first.system == second.system
-    assert first.user == second.user
-    assert "begin of focus package example.com/shop/cart" in first.user
-
-
 def test_editing_a_focus_file_keeps_every_byte_before_the_focus(host, tmp_path: Path) -> None:
     write(tmp_path)
     before = prompt(host, tmp_path)

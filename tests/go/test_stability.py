@@ -1,5 +1,5 @@
-"""Determinism and prefix stability: same inputs, same bytes; a focus edit moves nothing
-before the focus tier."""
+"""Prefix stability: a focus edit moves nothing before the focus tier (same inputs, same
+bytes across processes: tests/test_determinism.py)."""
 
 from __future__ import annotations
 
@@ -25,15 +25,6 @@ def module(root: Path) -> Path:
     write(root, files)
     commit(root, ".")
     return root
-
-
-def test_same_inputs_give_identical_parts(tmp_path: Path) -> None:
-    root = module(tmp_path)
-    first = collect(root, focus=("./app",))
-    assert collect(root, focus=("./app",)) == first
-    assert next(p for p in first if p.tier == TIER_FOCUS).text.startswith(
-        "``` begin of focus package example.com/m/app\n"
-    )
 
 
 def test_a_focus_edit_keeps_everything_before_the_focus_identical(tmp_path: Path) -> None:
