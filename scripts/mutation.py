@@ -1,0 +1,328 @@
+"""Mutation testing of tai's safety core: does the suite notice when the code is wrong?
+
+Usage (from the repository root; `scripts/_uv.sh` provides uv):
+
+    uv run --no-sync python scripts/mutation.py              # every target
+    uv run --no-sync python scripts/mutation.py --since main # targets changed since a commit
+    uv run --no-sync python scripts/mutation.py --module tai_core/src/tai_core/store/_paths.py
+
+The targets (modules and the tests that guard them) are listed in
+`scripts/mutation_targets.toml`; the surviving mutants that are kept, each with its reason,
+in `scripts/mutation_survivors.toml`. The run ends with a score per module and exits 1 when
+a mutant survives that the survivors file does not explain (or a kept entry no longer
+matches any survivor: the file must say what is true today).
+
+Why mutmut: it is maintained, forks one worker per mutant from a process that has already
+imported the suite, and runs for each mutant only the tests that call the mutated function
+(it records which do), so a module's run takes minutes, not hours; cosmic-ray runs a whole
+test command per mutant. mutmut only understands sources under `./src` (module names are
+derived from file paths), while tai is a workspace of four members, each with its own
+`src`: this script therefore stages the run in `.mutation/` with the members' packages side
+by side in one `src/`, the tests and a generated `pyproject.toml`, and puts the mutated copy
+first on `PYTHONPATH`, so that `tai` subprocesses started by the tests run the mutant too
+(mutmut passes the mutant's name through the environment). A function reached only in a
+child process (a fork into namespaces, a `tai` subprocess) is not seen by mutmut's record of
+which tests call what, so mutmut reports its mutants as "no tests"; this script then runs
+each of them against all the target's tests in a pytest process of its own, the mutant
+named in `MUTANT_UNDER_TEST` (children inherit it). While mutmut records, children run the
+original code (a `sitecustomize` on their path clears the recording mode, which only works
+in mutmut's own process).
+
+A survivor that only rewrites prose (a string literal with a space in it: the wording of a
+message) is counted apart as "wording" and needs no entry: tests check messages by the
+facts they carry (the path, the reason), not by their words. Every other survivor needs an
+entry in the survivors file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / ".mutation"
+TARGETS = ROOT / "scripts" / "mutation_targets.toml"
+SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
+MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
+LINE = re.compile(r"^\s+(\S+__mutmut_\d+): (.+)$")
+STRING = re.compile(r"""[bfr]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
+FIELDS = re.compile(r"\{[^{}]*\}")
+KILLED = ("killed", "timeout", "segfault")
+SITE = """\
+# Staged by scripts/mutation.py: mutmut's recording mode works only in mutmut's process.
+import os
+if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+    os.environ["MUTANT_UNDER_TEST"] = ""
+"""
+
+
+@dataclass(frozen=True)
+class Target:
+    module: str
+    tests: tuple[str, ...]
+
+    @property
+    def staged(self) -> str:
+        """The module's path in the staged tree: ``src/<package>/...``."""
+        member, _, rest = self.module.partition("/src/")
+        if member not in MEMBERS or not rest:
+            raise SystemExit(f"mutation: {self.module}: not a source file of a workspace member")
+        return f"src/{rest}"
+
+    @property
+    def dotted(self) -> str:
+        return self.staged.removeprefix("src/").removesuffix(".py").replace("/", ".")
+
+
+@dataclass(frozen=True)
+class Kept:
+    function: str
+    change: str
+    reason: str
+
+
+def load_targets() -> list[Target]:
+    data = tomllib.loads(TARGETS.read_text(encoding="utf-8"))
+    return [Target(t["module"], tuple(t["tests"])) for t in data["target"]]
+
+
+def load_kept() -> list[Kept]:
+    if not SURVIVORS.exists():
+        return []
+    data = tomllib.loads(SURVIVORS.read_text(encoding="utf-8"))
+    return [Kept(k["function"], normalise(k["change"]), k["reason"]) for k in data.get("kept", [])]
+
+
+def normalise(change: str) -> str:
+    """A diff's changed lines with indentation dropped: stable when code moves around."""
+    lines = (line.strip() for line in change.strip().splitlines())
+    return "\n".join(line[0] + " " + line[1:].strip() for line in lines if line)
+
+
+def changed_since(targets: list[Target], since: str) -> list[Target]:
+    """Targets whose module or one of whose test files changed since the commit."""
+    out = subprocess.run(
+        ["git", "diff", "--name-only", since, "--"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    changed = set(out)
+    return [t for t in targets if {t.module, *(x.partition("::")[0] for x in t.tests)} & changed]
+
+
+def stage(targets: list[Target]) -> None:
+    """The staged tree mutmut runs in; rebuilt from the working tree every time."""
+    print(f"mutation: staging {len(targets)} module(s) in {STAGE.relative_to(ROOT)}/", flush=True)
+    shutil.rmtree(STAGE, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for member in MEMBERS:
+        for package in (ROOT / member / "src").iterdir():
+            if package.is_dir() and not package.name.endswith(".egg-info"):
+                shutil.copytree(package, STAGE / "src" / package.name, ignore=ignore)
+    shutil.copytree(ROOT / "tests", STAGE / "tests", ignore=ignore)
+    (STAGE / "site").mkdir()
+    (STAGE / "site" / "sitecustomize.py").write_text(SITE, encoding="utf-8")
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "pytest"
+    ]["ini_options"]
+    tests = sorted({test for t in targets for test in t.tests})
+    (STAGE / "pyproject.toml").write_text(
+        "[tool.pytest.ini_options]\n"
+        f"{toml_pairs(pytest_options)}\n"
+        "[tool.mutmut]\n"
+        'source_paths = ["src"]\n'
+        f"only_mutate = {toml_list(t.staged for t in targets)}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
+        "use_git_change_detection = false\n",
+        encoding="utf-8",
+    )
+
+
+def toml_list(items: object) -> str:
+    return "[" + ", ".join(f'"{item}"' for item in items) + "]"  # type: ignore[attr-defined]
+
+
+def toml_pairs(table: dict[str, object]) -> str:
+    lines = []
+    for key, value in table.items():
+        rendered = toml_list(value) if isinstance(value, list) else f'"{value}"'
+        lines.append(f"{key} = {rendered}")
+    return "\n".join(lines)
+
+
+def environment(mutant: str | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+    env["PYTHONPATH"] = os.pathsep.join([str(STAGE / "site"), str(STAGE / "mutants" / "src")])
+    if mutant is not None:
+        env["MUTANT_UNDER_TEST"] = mutant
+    return env
+
+
+def mutmut(*args: str, capture: bool = False) -> str:
+    env = environment()
+    command = [str(Path(sys.executable).with_name("mutmut")), *args]
+    done = subprocess.run(
+        command, cwd=STAGE, env=env, capture_output=capture, text=True, check=False
+    )
+    if done.returncode != 0:
+        if capture:
+            sys.stderr.write(done.stdout + done.stderr)
+        raise SystemExit(f"mutation: mutmut {' '.join(args)} failed (exit {done.returncode})")
+    return done.stdout if capture else ""
+
+
+def changed_lines(name: str) -> str:
+    diff = mutmut("show", name, capture=True)
+    lines = [
+        line
+        for line in diff.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    return normalise("\n".join(lines))
+
+
+def wording(change: str) -> bool:
+    """Whether the mutant only rewrites prose: the lines agree once literals are blanked,
+    and every literal that differs has a space in it and the same replacement fields."""
+    removed = [line[2:] for line in change.splitlines() if line.startswith("-")]
+    added = [line[2:] for line in change.splitlines() if line.startswith("+")]
+    if len(removed) != len(added) or not removed:
+        return False
+    for old, new in zip(removed, added, strict=True):
+        if STRING.sub('""', old) != STRING.sub('""', new):
+            return False
+        before, after = STRING.findall(old), STRING.findall(new)
+        if len(before) != len(after):
+            return False
+        for a, b in zip(before, after, strict=True):
+            if a != b and (" " not in a or FIELDS.findall(a) != FIELDS.findall(b)):
+                return False
+    return True
+
+
+def run_in_child(target: Target, name: str) -> str:
+    """The status of a mutant mutmut could not connect to tests, from all the target's
+    tests in a pytest process of its own."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly", *target.tests]
+    command += ["-p", "no:cacheprovider", "--rootdir", str(STAGE / "mutants")]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=STAGE / "mutants",
+            env=environment(name),
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    return {0: "survived", 1: "killed", 5: "no tests"}.get(done.returncode, "suspicious")
+
+
+def results(targets: list[Target], workers: int) -> dict[str, tuple[Target, str]]:
+    """Every mutant of the targets with its status; "no tests" ones run in children."""
+    by_prefix = {t.dotted + ".": t for t in targets}
+    found: dict[str, tuple[Target, str]] = {}
+    for line in mutmut("results", "--all", "true", capture=True).splitlines():
+        match = LINE.match(line)
+        if not match:
+            continue
+        name, status = match.groups()
+        target = next((t for p, t in by_prefix.items() if name.startswith(p)), None)
+        if target is not None:
+            found[name] = (target, status)
+    orphans = [name for name, (_, status) in found.items() if status == "no tests"]
+    if orphans:
+        print(f"mutation: {len(orphans)} mutant(s) reached only in child processes", flush=True)
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            statuses = pool.map(lambda n: run_in_child(found[n][0], n), orphans)
+            for done, (name, status) in enumerate(zip(orphans, statuses, strict=True), 1):
+                found[name] = (found[name][0], status)
+                print(f"  [{done}/{len(orphans)}] {name}: {status}", flush=True)
+    return found
+
+
+def report(targets: list[Target], kept: list[Kept], workers: int) -> int:
+    statuses: dict[str, Counter[str]] = defaultdict(Counter)
+    unexplained: list[tuple[str, str]] = []
+    used: set[Kept] = set()
+    for name, (target, status) in sorted(results(targets, workers).items()):
+        if status in KILLED:
+            statuses[target.module]["killed"] += 1
+            continue
+        change = changed_lines(name)
+        if wording(change):
+            statuses[target.module]["wording"] += 1
+            continue
+        function = name.partition("__mutmut_")[0]
+        match = next((k for k in kept if k.function == function and k.change == change), None)
+        if match is None:
+            statuses[target.module][status] += 1
+            unexplained.append((f"{name} ({status})", change))
+        else:
+            statuses[target.module]["kept"] += 1
+            used.add(match)
+    print(f"\n{'module':52} {'mutants':>7} {'killed':>6} {'wording':>7} {'kept':>4} {'open':>4}")
+    for target in targets:
+        counts = statuses[target.module]
+        total = sum(counts.values())
+        open_ = total - counts["killed"] - counts["kept"] - counts["wording"]
+        score = counts["killed"] / total if total else 1.0
+        print(
+            f"{target.module.partition('/src/')[2]:52} {total:7} {counts['killed']:6}"
+            f" {counts['wording']:7} {counts['kept']:4} {open_:4}  killed {score:.1%}"
+        )
+    for name, change in unexplained:
+        print(f"\nunexplained survivor {name}:\n{change}")
+    stale = [
+        k
+        for k in kept
+        if k not in used and any(k.function.startswith(t.dotted + ".") for t in targets)
+    ]
+    for k in stale:
+        print(f"\nkept entry matches no survivor now: {k.function}\n{k.change}")
+    return 1 if unexplained or stale else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--since", help="only targets whose module or tests changed since REV")
+    parser.add_argument("--module", action="append", help="only this target (repeatable)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument(
+        "--report-only", action="store_true", help="report the last run again (no new run)"
+    )
+    args = parser.parse_args()
+    targets = load_targets()
+    if args.module:
+        unknown = set(args.module) - {t.module for t in targets}
+        if unknown:
+            raise SystemExit(f"mutation: not a target: {', '.join(sorted(unknown))}")
+        targets = [t for t in targets if t.module in args.module]
+    if args.since:
+        targets = changed_since(targets, args.since)
+    if not targets:
+        print("mutation: no target changed; nothing to do")
+        return 0
+    if not args.report_only:
+        stage(targets)
+        mutmut("run", "--max-children", str(args.workers))
+    return report(targets, load_kept(), args.workers)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
