@@ -139,3 +139,26 @@ def test_directories_and_special_files_are_not_files(tmp_path: Path) -> None:
         store.write("dir", "x")
     with pytest.raises(PathError, match="not a regular file"):
         store.load("fifo")
+
+
+def test_a_sibling_directory_sharing_the_name_as_prefix_is_outside(tmp_path: Path) -> None:
+    root = tmp_path / "work"
+    evil = tmp_path / "work-evil"
+    root.mkdir()
+    evil.mkdir()
+    store = FileStore.open(root)
+    for path in ("../work-evil/x.txt", str(evil / "x.txt")):
+        with pytest.raises(PathError, match="escapes the working directory"):
+            store.write(path, "x")
+    (root / "into-evil").symlink_to(evil)
+    with pytest.raises(PathError, match="outside the working directory"):
+        store.write("into-evil/x.txt", "x")
+    assert list(evil.iterdir()) == []
+
+
+def test_the_root_of_the_file_system_as_working_directory() -> None:
+    from tai_core.store import PathGuard
+
+    guard = PathGuard.create("/")
+    assert guard.resolve("srv/x.txt") == "srv/x.txt"
+    assert guard.resolve("/srv/../srv/x.txt") == "srv/x.txt"

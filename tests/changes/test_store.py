@@ -111,6 +111,21 @@ def test_a_touch_without_a_content_change_is_no_conflict(tmp_path: Path) -> None
     assert (tmp_path / "a.txt").read_text() == "A\n"
 
 
+def test_a_same_size_edit_that_keeps_the_time_is_a_conflict_when_read_just_now(
+    tmp_path: Path,
+) -> None:
+    # Read within the file system's timestamp granularity of its last change, a file can
+    # be changed again without its time or size showing it: its content decides.
+    write_files(tmp_path, {"a.txt": "a\n"})
+    store = FileStore.open(tmp_path).write("a.txt", "mine\n")
+    before = (tmp_path / "a.txt").stat()
+    (tmp_path / "a.txt").write_text("b\n")
+    os.utime(tmp_path / "a.txt", ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(ConflictError):
+        store.flush()
+    assert (tmp_path / "a.txt").read_text() == "b\n"
+
+
 def test_own_flushes_are_not_conflicts_but_later_edits_are(tmp_path: Path) -> None:
     write_files(tmp_path, {"a.txt": "a\n"})
     store = FileStore.open(tmp_path).write("a.txt", "1\n").flush()

@@ -29,14 +29,23 @@ def test_the_note_is_the_handoff_block(host, tmp_path: Path) -> None:
     )
 
 
+NOTE = "<<紫藤 handoff\nthe note\n紫藤"
+
+
 def test_short_attempts_are_not_worth_a_call(host, tmp_path: Path) -> None:
-    path = transcript(tmp_path / "h.replay", ["never asked"])
-    assert asyncio.run(writer(host, path)("too short")) is None
+    path = transcript(tmp_path / "h.replay", [NOTE])  # a call would get a note
+    assert asyncio.run(writer(host, path)("x" * 99)) is None
+    assert asyncio.run(writer(host, path)("x" * 100)) == "the note"
+
+
+FAILURES = ["@@@ error 400 bad request", "no block here", "<<紫藤 summary\n- not a handoff\n紫藤"]
+
+
+def test_the_third_attempt_may_still_write_the_note(host, tmp_path: Path) -> None:
+    path = transcript(tmp_path / "h.replay", [*FAILURES[:2], NOTE])
+    assert asyncio.run(writer(host, path)(LOST)) == "the note"
 
 
 def test_three_failures_give_no_handoff(host, tmp_path: Path) -> None:
-    path = transcript(
-        tmp_path / "h.replay",
-        ["@@@ error 400 bad request", "no block here", "<<紫藤 summary\n- not a handoff\n紫藤"],
-    )
+    path = transcript(tmp_path / "h.replay", [*FAILURES, NOTE])  # a fourth call would succeed
     assert asyncio.run(writer(host, path)(LOST)) is None
