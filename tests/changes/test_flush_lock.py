@@ -54,9 +54,7 @@ def test_a_flush_waits_for_the_holder_then_writes(tmp_path: Path, held) -> None:
     store = FileStore.open(tmp_path).write("a.txt", "A\n")
     flusher = threading.Thread(target=store.flush, daemon=True)
     flusher.start()
-    wait_for(
-        lambda: waiting_for_the_lock(flusher) or not flusher.is_alive(), "the flush to wait"
-    )
+    wait_for(lambda: waiting_for_the_lock(flusher) or not flusher.is_alive(), "the flush to wait")
     assert flusher.is_alive(), "the flush ended while another process held the lock"
     assert (tmp_path / "a.txt").read_text() == "a\n"  # nothing written while it waits
     held.stdin.close()

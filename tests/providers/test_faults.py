@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 
 import attrs
 import pytest
@@ -49,6 +50,24 @@ def test_retry_after_is_read_from_a_429(openai, spec, openai_server) -> None:
     openai_server.script(Reply(fault="429", retry_after="7"))
     _, error = fail(openai, spec)
     assert error.retry_after == 7.0
+
+
+@pytest.mark.parametrize(
+    ("header", "low", "high"),
+    [("in an hour", 3500.0, 3600.0), ("an hour ago", 0.0, 0.0), ("soon-ish", None, None)],
+)
+def test_retry_after_as_an_http_date(openai, spec, openai_server, header, low, high) -> None:
+    from email.utils import formatdate
+
+    now = time.time()
+    value = {"in an hour": formatdate(now + 3600, usegmt=True),
+             "an hour ago": formatdate(now - 3600, usegmt=True)}.get(header, header)  # fmt: skip
+    openai_server.script(Reply(fault="429", retry_after=value))
+    _, error = fail(openai, spec)
+    if low is None:
+        assert error.retry_after is None
+    else:
+        assert low <= error.retry_after <= high
 
 
 def test_a_body_without_error_object_is_quoted(openai, spec, openai_server) -> None:

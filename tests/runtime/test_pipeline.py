@@ -212,6 +212,39 @@ def test_per_kind_round_limit(host, replay) -> None:
     assert failed.message == "max stepper rounds (1) exceeded"
 
 
+class Crasher(Stepper):
+    name = "crasher"
+    max_rounds = 3
+
+    def execute(self, block, context):
+        raise OSError(f"disk on fire while running {block.body}")
+
+
+class CrasherPlugin:
+    __name__ = "crasher"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Crasher())
+
+
+def test_a_kind_that_raises_fails_its_block_and_the_model_is_told(host, replay) -> None:
+    host.register(CrasherPlugin(), "crasher")
+    outcome = replay(
+        [
+            "<<松柏 crasher\nstep one\n松柏",
+            "@@@ expect user: crasher block failed: OSError: disk on fire while running step one\n"
+            f"{SUMMARY}",
+        ]
+    )
+    assert isinstance(outcome.terminal, RunFinished)
+    (finished,) = outcome.of(BlockFinished)
+    assert not finished.result.ok
+    assert finished.result.text == (
+        "crasher block failed: OSError: disk on fire while running step one"
+    )
+
+
 @attrs.frozen
 class Notebook:
     """A tiny immutable workspace: pending lines and what reached 'disk'."""
