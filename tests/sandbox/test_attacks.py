@@ -376,15 +376,23 @@ def test_no_set_uid_file_is_made_inside(work: Path, env) -> None:
 # -- kill means stop ---------------------------------------------------------------------------
 
 
+def _default_dispositions() -> None:
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM, signal.SIGHUP])
 def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env) -> None:
     marker = f"tai-kill-probe-{sent.name}-{os.getpid()}"
     # The loop's own command line says "<marker>-loop" only once the shell expands it, so
     # seeing it means the sandbox is up and a detached process runs inside.
     script = f'm={marker}; (setsid sh -c "while :; do sleep 0.05; done; : $m-loop" &); sleep 60'
+    # tai keeps the dispositions it inherits (under nohup, SIGHUP is ignored on purpose):
+    # the signal must have its default action in tai, whatever the suite was started by.
     process = subprocess.Popen(
         [tai_executable(), "sandbox", "run", "--", "sh", "-c", script],
         cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=_default_dispositions,  # noqa: PLW1509 - no thread runs here
     )  # fmt: skip
     _wait_for(lambda: _alive(f"{marker}-loop"), "the detached process inside to start")
     process.send_signal(sent)
