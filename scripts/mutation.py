@@ -20,13 +20,15 @@ derived from file paths), while tai is a workspace of four members, each with it
 `src`: this script therefore stages the run in `.mutation/` with the members' packages side
 by side in one `src/`, the tests and a generated `pyproject.toml`, and puts the mutated copy
 first on `PYTHONPATH`, so that `tai` subprocesses started by the tests run the mutant too
-(mutmut passes the mutant's name through the environment). A function reached only in a
-child process (a fork into namespaces, a `tai` subprocess) is not seen by mutmut's record of
-which tests call what, so mutmut reports its mutants as "no tests"; this script then runs
-each of them against all the target's tests in a pytest process of its own, the mutant
-named in `MUTANT_UNDER_TEST` (children inherit it). While mutmut records, children run the
-original code (a `sitecustomize` on their path clears the recording mode, which only works
-in mutmut's own process).
+(mutmut passes the mutant's name through the environment).
+
+mutmut runs a mutant only against the tests it saw calling the mutated function in its own
+process, so a test that reaches the function in a child process (a fork into namespaces, a
+`tai` subprocess) does not count. Every mutant mutmut leaves alive, or could not connect
+to any test, is therefore run again against all its target's tests in a pytest process of
+its own, the mutant named in `MUTANT_UNDER_TEST` (children inherit it); while mutmut
+records which tests call what, children run the original code (a `sitecustomize` on their
+path clears the recording mode, which works only in mutmut's own process).
 
 A survivor that only rewrites prose (a string literal with a space in it: the wording of a
 message) is counted apart as "wording" and needs no entry: tests check messages by the
@@ -37,6 +39,7 @@ entry in the survivors file.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -52,10 +55,23 @@ STAGE = ROOT / ".mutation"
 TARGETS = ROOT / "scripts" / "mutation_targets.toml"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
 MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
-LINE = re.compile(r"^\s+(\S+__mutmut_\d+): (.+)$")
 STRING = re.compile(r"""[bfr]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
 FIELDS = re.compile(r"\{[^{}]*\}")
 KILLED = ("killed", "timeout", "segfault")
+INSPECT = """\
+import json, sys
+from pathlib import Path
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+for path in sys.argv[1:]:
+    data = SourceFileMutationData(path=Path(path))
+    data.load()
+    for name, code in data.exit_code_by_key.items():
+        status = status_by_exit_code[code]
+        diff = "" if status == "killed" else get_diff_for_mutant(name, path=path)
+        print(json.dumps([name, status, diff]))
+"""
 SITE = """\
 # Staged by scripts/mutation.py: mutmut's recording mode works only in mutmut's process.
 import os
@@ -169,27 +185,37 @@ def environment(mutant: str | None = None) -> dict[str, str]:
     return env
 
 
-def mutmut(*args: str, capture: bool = False) -> str:
-    env = environment()
+def mutmut(*args: str) -> None:
     command = [str(Path(sys.executable).with_name("mutmut")), *args]
+    done = subprocess.run(command, cwd=STAGE, env=environment(), check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"mutation: mutmut {' '.join(args)} failed (exit {done.returncode})")
+
+
+def inspect(targets: list[Target]) -> dict[str, tuple[str, str]]:
+    """Every mutant of the targets: its status and its changed lines, read from mutmut's
+    result files by mutmut's own code (in the staged tree, one process for all)."""
     done = subprocess.run(
-        command, cwd=STAGE, env=env, capture_output=capture, text=True, check=False
+        [sys.executable, "-c", INSPECT, *(t.staged for t in targets)],
+        cwd=STAGE,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
-        if capture:
-            sys.stderr.write(done.stdout + done.stderr)
-        raise SystemExit(f"mutation: mutmut {' '.join(args)} failed (exit {done.returncode})")
-    return done.stdout if capture else ""
-
-
-def changed_lines(name: str) -> str:
-    diff = mutmut("show", name, capture=True)
-    lines = [
-        line
-        for line in diff.splitlines()
-        if line[:1] in "+-" and not line.startswith(("+++", "---"))
-    ]
-    return normalise("\n".join(lines))
+        sys.stderr.write(done.stderr)
+        raise SystemExit("mutation: cannot read mutmut's results")
+    found = {}
+    for line in done.stdout.splitlines():
+        name, status, diff = json.loads(line)
+        changed = [
+            row
+            for row in diff.splitlines()
+            if row[:1] in "+-" and not row.startswith(("+++", "---"))
+        ]
+        found[name] = (status, normalise("\n".join(changed)))
+    return found
 
 
 def wording(change: str) -> bool:
@@ -231,40 +257,44 @@ def run_in_child(target: Target, name: str) -> str:
     return {0: "survived", 1: "killed", 5: "no tests"}.get(done.returncode, "suspicious")
 
 
-def results(targets: list[Target], workers: int) -> dict[str, tuple[Target, str]]:
-    """Every mutant of the targets with its status; "no tests" ones run in children."""
-    by_prefix = {t.dotted + ".": t for t in targets}
-    found: dict[str, tuple[Target, str]] = {}
-    for line in mutmut("results", "--all", "true", capture=True).splitlines():
-        match = LINE.match(line)
-        if not match:
-            continue
-        name, status = match.groups()
-        target = next((t for p, t in by_prefix.items() if name.startswith(p)), None)
-        if target is not None:
-            found[name] = (target, status)
-    orphans = [name for name, (_, status) in found.items() if status == "no tests"]
-    if orphans:
-        print(f"mutation: {len(orphans)} mutant(s) reached only in child processes", flush=True)
+def second_chance(
+    targets: list[Target], found: dict[str, tuple[str, str]], workers: int
+) -> dict[str, str]:
+    """Statuses after running, in a child process, every mutant mutmut left alive (or
+    could not connect to tests) against all its target's tests; cached per run."""
+    cache = STAGE / "children.json"
+    known: dict[str, str] = json.loads(cache.read_text()) if cache.exists() else {}
+    owner = {name: t for name in found for t in targets if name.startswith(t.dotted + ".")}
+    todo = [
+        name
+        for name, (status, change) in found.items()
+        if status in ("survived", "no tests") and not wording(change) and name not in known
+    ]
+    if todo:
+        print(f"mutation: {len(todo)} mutant(s) again, each against all its tests", flush=True)
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            statuses = pool.map(lambda n: run_in_child(found[n][0], n), orphans)
-            for done, (name, status) in enumerate(zip(orphans, statuses, strict=True), 1):
-                found[name] = (found[name][0], status)
-                print(f"  [{done}/{len(orphans)}] {name}: {status}", flush=True)
-    return found
+            statuses = pool.map(lambda n: run_in_child(owner[n], n), todo)
+            for number, (name, status) in enumerate(zip(todo, statuses, strict=True), 1):
+                known[name] = status
+                cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
+                print(f"  [{number}/{len(todo)}] {name}: {status}", flush=True)
+    return known
 
 
 def report(targets: list[Target], kept: list[Kept], workers: int) -> int:
     statuses: dict[str, Counter[str]] = defaultdict(Counter)
     unexplained: list[tuple[str, str]] = []
     used: set[Kept] = set()
-    for name, (target, status) in sorted(results(targets, workers).items()):
+    found = inspect(targets)
+    again = second_chance(targets, found, workers)
+    for name, (first, change) in sorted(found.items()):
+        target = next(t for t in targets if name.startswith(t.dotted + "."))
+        status = again.get(name, first)
         if status in KILLED:
             statuses[target.module]["killed"] += 1
             continue
-        change = changed_lines(name)
         if wording(change):
             statuses[target.module]["wording"] += 1
             continue

@@ -162,3 +162,39 @@ def test_the_root_of_the_file_system_as_working_directory() -> None:
     guard = PathGuard.create("/")
     assert guard.resolve("srv/x.txt") == "srv/x.txt"
     assert guard.resolve("/srv/../srv/x.txt") == "srv/x.txt"
+
+
+LONG = "../" + "x" * 100
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("", "empty file path"),
+        ("  ", "empty file path"),
+        ("../x.txt", "../x.txt: escapes the working directory /"),
+        (".", ".: names the working directory itself, not a file"),
+        ("a\0b", "a\\x00b: a file name cannot contain a NUL byte"),
+        ("a\ud800b", "a\\ud800b: not a valid file name (unencodable characters)"),
+        ("d/" + "n" * 256, "file name too long (256 bytes; the limit is 255)"),
+        ("../\x1b[31mred", "../\\x1b[31mred: escapes the working directory"),
+        (LONG, f"{LONG[:60]}…{LONG[-19:]}: escapes the working directory"),
+    ],
+)
+def test_refusals_name_the_path_and_the_reason(tmp_path: Path, path: str, message: str) -> None:
+    with pytest.raises(PathError) as caught:
+        FileStore.open(tmp_path).resolve(path)
+    assert message in str(caught.value)
+
+
+def test_the_longest_names_and_paths_are_taken(tmp_path: Path) -> None:
+    from tai_core.store._paths import PATH_MAX
+
+    store = FileStore.open(tmp_path)
+    assert store.resolve("n" * 255) == "n" * 255
+    room = PATH_MAX - len(os.fsencode(str(tmp_path))) - 1
+    deep = "/".join(["d" * 200] * (room // 201)) + "/"
+    deep += "f" * (room - len(deep))
+    assert store.resolve(deep) == deep
+    with pytest.raises(PathError, match=f"path too long \\({PATH_MAX + 1} bytes with the"):
+        store.resolve(deep + "x")
