@@ -147,6 +147,9 @@ def stage(targets: list[Target]) -> None:
                 shutil.copytree(package, STAGE / "src" / package.name, ignore=ignore)
     shutil.copytree(ROOT / "tests", STAGE / "tests", ignore=ignore)
     (STAGE / "site").mkdir()
+    # On PYTHONPATH before mutmut fills it: a directory missing at start-up would be
+    # remembered as empty (sys.path_importer_cache) and the original code imported.
+    (STAGE / "mutants" / "src").mkdir(parents=True)
     (STAGE / "site" / "sitecustomize.py").write_text(SITE, encoding="utf-8")
     pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "pytest"
