@@ -58,26 +58,7 @@ MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
 STRING = re.compile(r"""[bfr]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
 FIELDS = re.compile(r"\{[^{}]*\}")
 KILLED = ("killed", "timeout", "segfault")
-INSPECT = """\
-import json, sys
-from pathlib import Path
-from mutmut.mutation.data import SourceFileMutationData
-from mutmut.mutation.diff_apply import get_diff_for_mutant
-from mutmut.stats import status_by_exit_code
-for path in sys.argv[1:]:
-    data = SourceFileMutationData(path=Path(path))
-    data.load()
-    for name, code in data.exit_code_by_key.items():
-        status = status_by_exit_code[code]
-        diff = "" if status == "killed" else get_diff_for_mutant(name, path=path)
-        print(json.dumps([name, status, diff]))
-"""
-SITE = """\
-# Staged by scripts/mutation.py: mutmut's recording mode works only in mutmut's process.
-import os
-if os.environ.get("MUTANT_UNDER_TEST") == "stats":
-    os.environ["MUTANT_UNDER_TEST"] = ""
-"""
+SITE = ROOT / "scripts" / "mutation_stage"
 
 
 @dataclass(frozen=True)
@@ -199,7 +180,7 @@ def inspect(targets: list[Target]) -> dict[str, tuple[str, str]]:
     """Every mutant of the targets: its status and its changed lines, read from mutmut's
     result files by mutmut's own code (in the staged tree, one process for all)."""
     done = subprocess.run(
-        [sys.executable, "-c", INSPECT, *(t.staged for t in targets)],
+        [sys.executable, str(STAGE / "site" / "inspect_results.py"), *(t.staged for t in targets)],
         cwd=STAGE,
         env=environment(),
         capture_output=True,
@@ -240,49 +221,86 @@ def wording(change: str) -> bool:
     return True
 
 
-def run_in_child(target: Target, name: str) -> str:
-    """The status of a mutant mutmut could not connect to tests, from all the target's
-    tests in a pytest process of its own."""
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly", *target.tests]
+def pytest_in_child(
+    tests: list[str], env: dict[str, str], *extra: str
+) -> subprocess.CompletedProcess[str] | None:
+    """pytest on ``tests`` in the staged tree, in a process of its own (None: timed out)."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", *extra, *tests]
     command += ["-p", "no:cacheprovider", "--rootdir", str(STAGE / "mutants")]
     try:
-        done = subprocess.run(
+        return subprocess.run(
             command,
             cwd=STAGE / "mutants",
-            env=environment(name),
+            env=env,
             capture_output=True,
             text=True,
             timeout=900,
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return "timeout"
-    return {0: "survived", 1: "killed", 5: "no tests"}.get(done.returncode, "suspicious")
+        return None
+
+
+def hits(targets: list[Target]) -> dict[str, set[str]]:
+    """Which tests reach which function, in any process (forks and children included):
+    one pass over every target's tests in recording mode (see ``mutation_stage``)."""
+    cache = STAGE / "hits.tsv"
+    if not cache.exists():
+        print("mutation: recording which tests reach which function in child processes")
+        env = environment("stats")
+        env["TAI_MUTATION_HITS"] = str(STAGE / "hits.partial")
+        tests = sorted({test for t in targets for test in t.tests})
+        if pytest_in_child(tests, env, "-p", "tai_mutation_hits") is None:
+            raise SystemExit("mutation: the hits pass timed out")
+        (STAGE / "hits.partial").replace(cache)
+    found: dict[str, set[str]] = defaultdict(set)
+    for line in cache.read_text(encoding="utf-8").splitlines():
+        test, _, function = line.partition("\t")
+        if test:
+            found[function].add(test)
+    return found
+
+
+def recorded_by_mutmut() -> dict[str, set[str]]:
+    """The tests mutmut ran each function's mutants against (its own record)."""
+    stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text(encoding="utf-8"))
+    return {k: set(v) for k, v in stats["tests_by_mangled_function_name"].items()}
 
 
 def second_chance(
     targets: list[Target], found: dict[str, tuple[str, str]], workers: int
 ) -> dict[str, str]:
-    """Statuses after running, in a child process, every mutant mutmut left alive (or
-    could not connect to tests) against all its target's tests; cached per run."""
+    """Statuses after running every mutant mutmut left alive (or could not connect to a
+    test) against the tests that reach its function that mutmut did not run, in a pytest
+    process of its own with the mutant active; cached per run."""
     cache = STAGE / "children.json"
     known: dict[str, str] = json.loads(cache.read_text()) if cache.exists() else {}
-    owner = {name: t for name in found for t in targets if name.startswith(t.dotted + ".")}
-    todo = [
-        name
-        for name, (status, change) in found.items()
-        if status in ("survived", "no tests") and not wording(change) and name not in known
-    ]
+    reach, ran = hits(targets), recorded_by_mutmut()
+    todo: dict[str, list[str]] = {}
+    for name, (status, change) in found.items():
+        function = name.partition("__mutmut_")[0]
+        more = sorted(reach.get(function, set()) - ran.get(function, set()))
+        if status in ("survived", "no tests") and not wording(change) and more:
+            todo.setdefault(name, more)
+    todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
-        print(f"mutation: {len(todo)} mutant(s) again, each against all its tests", flush=True)
+        print(f"mutation: {len(todo)} mutant(s) again, against tests in child processes")
         from concurrent.futures import ThreadPoolExecutor
 
+        def status_of(name: str) -> str:
+            done = pytest_in_child(todo[name], environment(name), "-x")
+            if done is None:
+                return "timeout"
+            return {0: "survived", 1: "killed"}.get(done.returncode, "suspicious")
+
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            statuses = pool.map(lambda n: run_in_child(owner[n], n), todo)
-            for number, (name, status) in enumerate(zip(todo, statuses, strict=True), 1):
+            names = list(todo)
+            for number, (name, status) in enumerate(
+                zip(names, pool.map(status_of, names), strict=True), 1
+            ):
                 known[name] = status
                 cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
-                print(f"  [{number}/{len(todo)}] {name}: {status}", flush=True)
+                print(f"  [{number}/{len(names)}] {name}: {status}", flush=True)
     return known
 
 
