@@ -5,9 +5,10 @@ client's figure then holds the server's work, and a busy machine even hides it (
 is starved while the client waits). ``Served(reply)`` starts this file as a subprocess,
 which answers every request with the same scripted ``Reply`` (its fields as JSON) and
 writes (when asked: ``report=True``, and then the benchmark must read them all with
-``next_arrival``) one line per request it received, ``request <time.monotonic()>`` — the system-wide
-monotonic clock, comparable across processes on Linux — so a benchmark knows when a
-request arrived without sharing memory with the server.
+``next_arrival``) one line per request it received, ``request <time.monotonic()>
+<characters of the JSON messages>`` — the system-wide monotonic clock, comparable across
+processes on Linux — so a benchmark knows when a request arrived, and how big it was,
+without sharing memory with the server.
 """
 
 from __future__ import annotations
@@ -45,12 +46,14 @@ class Served:
         assert self._process is not None and self._process.stdout is not None
         return self._process.stdout
 
-    def next_arrival(self) -> float:
-        """Block until the server reports a request; its arrival time (monotonic)."""
+    def next_arrival(self) -> tuple[float, int]:
+        """Block until the server reports a request; its arrival time (monotonic) and the
+        characters of its messages."""
         line = self._out.readline()
         if not line.startswith("request "):
             raise SystemExit("the fake model server ended")
-        return float(line.split()[1])
+        _, arrived, size = line.split()
+        return float(arrived), int(size)
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None,
@@ -74,7 +77,9 @@ def serve(settings: dict[str, Any]) -> None:
     class Repeating(FakeModelServer):
         def _take(self, recorded: Recorded) -> Reply | None:
             if report:
-                print(f"request {time.monotonic()}", flush=True)
+                body = recorded.body if isinstance(recorded.body, dict) else {}
+                size = len(json.dumps(body.get("messages")))
+                print(f"request {time.monotonic()} {size}", flush=True)
             return reply
 
     with Repeating("openai") as server:
