@@ -3,12 +3,13 @@
 ``uv run python benchmarks/figures.py [NAME ...]`` runs every benchmark script (each
 ``benchmarks/*.py`` not starting with ``_``, this one excepted) or the named ones, one
 after another, collects the line each prints and rewrites the table between the
-``figures:begin`` and ``figures:end`` markers of README.md: script | figure | target. A
-row that was not run keeps its figure. The target column is each script's ``TARGET``
-(read from its source, never typed here), the figure column the script's line as
-printed — ending with ``MISSED: …`` when the script exited 1 for a missed target. Above
-the table: the machine (``nproc``, memory, kernel, the load average when the run began)
-and the date. Exits 1 when a script failed without printing a line.
+``figures:begin`` and ``figures:end`` markers of README.md: script | figure | target.
+A row that was not run keeps its figure; rows keep their order, new scripts come last.
+The target column is each script's ``TARGET`` (read from its source, never typed here),
+the figure column the script's line as printed — ending with ``MISSED: …`` when the
+script exited 1 for a missed target. Above the table: the machine (cores, memory,
+kernel, the load average when the run began) and the date. Exits with a message when a
+script failed without printing a line.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def main(names: list[str]) -> None:
         first = text[text.index(BEGIN) + len(BEGIN) :].strip().splitlines()[0]
         header = f"{first} Re-run on {today} ({machine()}): {', '.join(names)}."
     rows = {}
-    for script in scripts():
+    order = [s for s in old if s in scripts()] + [s for s in scripts() if s not in old]
+    for script in order:
         if script in chosen:
             print(f"running {script}", file=sys.stderr, flush=True)
             figure = run(script)
