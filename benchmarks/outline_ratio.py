@@ -22,9 +22,9 @@ TARGET = "< 0.5"
 
 
 def main() -> None:
-    from tai_blocks.go._budget import estimate_tokens
     from tai_blocks.go.provider import PROVIDER
     from tai_core.context import ContextRequest
+    from tai_core.models import estimate_tokens
 
     with tempfile.TemporaryDirectory() as temp:
         os.environ["XDG_CACHE_HOME"] = str(Path(temp, "cache"))
