@@ -6,8 +6,8 @@ files into the snapshot, waiting for documentation (the time the collection bloc
 ``go doc`` texts — helper or cache — once it needs them; the helper renders while the
 collection works on, so this is less than the helper's own time), and the focus
 outlines (tree-sitter: test names, theory constants). What is left is everything else
-(git counts, budget, rendering the parts). ``cold_and_warm`` runs the measurement both
-``go_context.py`` and ``go_context_tools.py`` make, each on its own module.
+(git counts, budget, rendering the parts). ``_gocollect.py`` installs them in the
+process it measures.
 """
 
 from __future__ import annotations
@@ -63,71 +63,14 @@ class Phases:
             restore()
         self._restore.clear()
 
-    def summary(self, total: float) -> str:
-        """``phase x.xx s, …, other y.yy s`` for a collection that took ``total``."""
-        parts = [f"{phase} {seconds:.2f} s" for phase, seconds in self.seconds.items()]
-        parts.append(f"other {max(0.0, total - sum(self.seconds.values())):.2f} s")
-        return ", ".join(parts)
-
 
 def average(runs: list[dict[str, float]]) -> dict[str, float]:
     """The mean of each phase over ``runs``."""
     return {phase: sum(run[phase] for run in runs) / len(runs) for phase in runs[0]}
 
 
-def user_go_cache() -> str:
-    """The user's Go build cache (kept when ``XDG_CACHE_HOME`` moves tai's caches)."""
-    import subprocess
-
-    done = subprocess.run(["go", "env", "GOCACHE"], capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-def cold_and_warm(root: Any, cold_runs: int, warm_runs: int) -> tuple[str, int]:
-    """Collect the Go context of ``root`` cold ``cold_runs`` times (tai's ``go doc``
-    cache, its memory of it and the parse cache emptied) and warm ``warm_runs`` times
-    (every warm run must give the cold run's parts); ``cold median …, warm median …;
-    cold: phases; helper processes per cold run: N`` and the number of parts. The
-    documentation helper is built first, as tai builds it before the sandbox starts."""
-    import os
-    import shutil
-    import statistics
-
-    from tai_blocks.go import _gocmd, _render
-    from tai_blocks.go._docsession import processes_started
-    from tai_blocks.go._godoc import install
-    from tai_blocks.go.provider import PROVIDER
-    from tai_core.config import user_cache_dir
-    from tai_core.context import ContextRequest
-
-    install(root)
-    request = ContextRequest(cwd=root, command="go")
-    PROVIDER.collect(request)  # the file system's caches, as on a machine in use
-    phases = Phases().install()
-    cold, split, helpers = [], [], []
-    for _ in range(cold_runs):
-        shutil.rmtree(user_cache_dir() / "go-doc", ignore_errors=True)
-        _gocmd._memory.clear()
-        _render._declarations.cache_clear()  # parsed files are cached by content too
-        phases.reset()
-        before = processes_started()
-        start = time.perf_counter()
-        parts = PROVIDER.collect(request)
-        cold.append(time.perf_counter() - start)
-        helpers.append(processes_started() - before)
-        split.append(dict(phases.seconds))
-    phases.uninstall()
-    warm = []
-    for _ in range(warm_runs):
-        start = time.perf_counter()
-        again = PROVIDER.collect(request)
-        warm.append(time.perf_counter() - start)
-        assert again == parts
-    phases.seconds = average(split)
-    line = (
-        f"cold median {statistics.median(cold):.2f} s over {cold_runs} runs, warm median "
-        f"{statistics.median(warm):.2f} s over {warm_runs} runs, on {os.cpu_count()} CPUs; "
-        f"cold: {phases.summary(statistics.mean(cold))}; helper processes per cold run: "
-        f"{max(helpers)}"
-    )
-    return line, len(parts)
+def summary(seconds: dict[str, float], total: float) -> str:
+    """``phase x.xx s, …, other y.yy s`` for a collection that took ``total``."""
+    parts = [f"{phase} {spent:.2f} s" for phase, spent in seconds.items()]
+    parts.append(f"other {max(0.0, total - sum(seconds.values())):.2f} s")
+    return ", ".join(parts)

@@ -5,22 +5,28 @@ The flush adds the conflict check, the journal (fsynced), staging beside the tar
 commit and the renames (see ``tai_core.store._flush``). Target: at most 3x the naive time.
 The files are of mixed sizes (1 to 40 KB) in 10 directories and were last changed more than
 two seconds before tai read them, as files usually are. Also reported: ``durable=True``,
-which fsyncs every file for power-loss safety. Medians of 15 runs; prints one line; run
-with ``uv run python benchmarks/flush.py``.
+which fsyncs every file for power-loss safety. The three alternate in 15 rounds after a
+warm-up round; medians (min-max), the ratio round by round; prints one line; run with
+``uv run python benchmarks/flush.py``.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import finish
+from _timing import ratio, series
 
 from tai_core.store import FileStore
 
 FILES = 200
 RUNS = 15
+TARGET = "3x"
 
 
 def contents(generation: int) -> dict[str, bytes]:
@@ -68,22 +74,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
         seed(root)
-        for run in range(RUNS):
+        for run in range(RUNS + 1):
             files = contents(3 * run + 1)
             backdate(root, files)
-            naive_times.append(naive(root, files))
+            naive_s = naive(root, files)
             backdate(root, files)
-            flush_times.append(flush(root, contents(3 * run + 2), durable=False))
+            flush_s = flush(root, contents(3 * run + 2), durable=False)
             backdate(root, files)
-            durable_times.append(flush(root, contents(3 * run + 3), durable=True))
-    naive_ms = statistics.median(naive_times) * 1000
-    flush_ms = statistics.median(flush_times) * 1000
-    durable_ms = statistics.median(durable_times) * 1000
-    ratio = flush_ms / naive_ms
-    print(
-        f"flush of {FILES} changed files: {flush_ms:.1f} ms vs naive writes {naive_ms:.1f} ms "
-        f"= {ratio:.1f}x (target <= 3x) — {'ok' if ratio <= 3 else 'OVER TARGET'}; "
-        f"durable (fsync per file) {durable_ms:.1f} ms"
+            durable_s = flush(root, contents(3 * run + 3), durable=True)
+            if run:  # the first round warms up
+                naive_times.append(naive_s)
+                flush_times.append(flush_s)
+                durable_times.append(durable_s)
+    plain, flushed, durable = series(naive_times), series(flush_times), series(durable_times)
+    times = ratio(flushed, plain)
+    finish(
+        f"flush of {FILES} changed files: {flushed.text('ms', 1)} = {times.text('x', 1)} naive "
+        f"writes ({plain.text('ms', 1)}); durable (fsync per file) {durable.text('ms', 1)}; "
+        f"medians (min-max) of {RUNS} alternated rounds; target <= 3x",
+        {"<= 3x": times.median <= 3},
     )
 
 

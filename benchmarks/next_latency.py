@@ -5,99 +5,107 @@ server receiving the request, in a directory outside any Go module that holds on
 configuration (so the any-text context is empty); peak RSS of the process at most 120 MB;
 litellm not imported. ``next`` sends the context the default command would, so a second
 figure (no target) is the same inside a generated 20-package Go module, whose outline it
-collects first (``go list`` and ``go doc``, tai's go doc cache warm after the first run).
-The server is the tests' fake server on 127.0.0.1; byte-code is compiled first, as an
-installed package has it.
+collects first (``go list`` and ``go doc``; tai's cache of its own, warm after the warm-up
+run, and Go's build cache the user's).
+
+Method: the server is the tests' fake server in a process of its own (``_server.py``),
+which reports each request's arrival on the system's monotonic clock; byte-code is
+compiled first, as an installed package has it. Baseline, alternated with every run: the
+bare interpreter of the same environment (``python -c pass``), start to exit. 15 rounds
+(7 in the Go module) after a warm-up round; medians (min-max), and the ratio to the bare
+interpreter round by round.
 """
 
 from __future__ import annotations
 
-import compileall
-import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks._gomodule import generate  # noqa: E402
-from tests.servers import FakeModelServer, Reply  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _gomodule import generate
+from _procs import BARE, TAI, compile_sources, environment, run
+from _report import finish
+from _server import Served
+from _timing import Series, alternate, ratio, timed
 
 RUNS = 15
 GO_PACKAGES = 20
 GO_RUNS = 7
+TARGET = "400 ms, 120 MB"
 
 
-def one_run(tai: str, cwd: str, env: dict[str, str], server: FakeModelServer) -> tuple[float, int]:
-    """Seconds until the request arrived, and the process's peak RSS in KiB."""
-    server.script(Reply(text="hi\n"))
-    seen = len(server.requests)
+def one_run(cwd: Path, env: dict[str, str], server: Served, rss: list[float],
+            size: list[int]) -> float:  # fmt: skip
+    """Seconds until the request arrived; the peak RSS (MB) is appended to ``rss``, the
+    characters of the request's messages to ``size``."""
     start = time.monotonic()
     process = subprocess.Popen(
-        [tai, "next", "chat", "hi"], cwd=cwd, env=env,
+        [TAI, "next", "chat", "hi"], cwd=cwd, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    while len(server.requests) == seen:
-        if process.poll() is not None:
-            raise SystemExit(f"tai exited with {process.returncode} before sending a request")
-        time.sleep(0.0005)
-    arrived = time.monotonic() - start
+    arrived, characters = server.next_arrival()
+    size.append(characters)
     _, status, usage = os.wait4(process.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit("tai next failed")
-    return arrived, usage.ru_maxrss
+    rss.append(usage.ru_maxrss / 1024)
+    return arrived - start
 
 
-def configure(folder: Path, server: FakeModelServer) -> dict[str, str]:
+def configure(folder: Path, server: Served) -> dict[str, str]:
     """Point the model ``local`` of ``folder`` at ``server``; the environment of a run."""
     Path(folder, "tai.toml").write_text(
         'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
         f'model = "m"\nbase_url = "{server.base_url}"\napi_key = "k"\n'
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TAI_")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["TAI_CONFIG_DIR"] = str(folder)
-    env["XDG_CACHE_HOME"] = str(Path(folder, ".cache"))  # tai's go doc cache, not the user's
-    return env
+    return environment(folder / ".home")
 
 
-def median_ms(tai: str, cwd: str, server: FakeModelServer, runs: int) -> tuple[float, float]:
-    """The median start-to-request time in ms over ``runs`` (after a warm-up), and the peak
-    RSS in MB."""
-    env = configure(Path(cwd), server)
-    one_run(tai, cwd, env, server)  # warm-up
-    measured = [one_run(tai, cwd, env, server) for _ in range(runs)]
-    latency = statistics.median(seconds for seconds, _ in measured) * 1000
-    return latency, max(kib for _, kib in measured) / 1024
+def measure(cwd: Path, server: Served, runs: int) -> tuple[Series, Series, float, int]:
+    """The start-to-request times, the ratios to the bare interpreter, the peak RSS (MB)
+    and the request's characters, all after the warm-up run (which may build tai's go doc
+    helper)."""
+    env = configure(cwd, server)
+    rss: list[float] = []
+    size: list[int] = []
+    times = alternate(
+        {
+            "next": lambda: one_run(cwd, env, server, rss, size),
+            "bare": lambda: timed(lambda: run(BARE, env, cwd)),
+        },
+        runs,
+    )
+    return times["next"], ratio(times["next"], times["bare"]), max(rss[1:]), size[-1]
 
 
 def main() -> None:
-    for folder in ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox"):
-        compileall.compile_dir(REPO / folder / "src", quiet=1)
-    tai = str(Path(sys.executable).with_name("tai"))
-    with FakeModelServer("openai") as server, tempfile.TemporaryDirectory() as cwd:
-        latency, rss = median_ms(tai, cwd, server, RUNS)
-        server.script(Reply(text="hi\n"))
-        probe = subprocess.run(
-            [sys.executable, "-X", "importtime", tai, "next", "chat", "hi"],
-            cwd=cwd, env=configure(Path(cwd), server), capture_output=True, text=True,
-            check=True,
+    compile_sources()
+    with Served(report=True, text="hi\n") as server, tempfile.TemporaryDirectory() as temp:
+        cwd = Path(temp)
+        latency, over_bare, rss, _ = measure(cwd, server, RUNS)
+        probe = subprocess.Popen(
+            [sys.executable, "-X", "importtime", TAI, "next", "chat", "hi"], cwd=cwd,
+            env=configure(cwd, server), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True,
         )  # fmt: skip
-    with FakeModelServer("openai") as server, tempfile.TemporaryDirectory() as cwd:
-        generate(Path(cwd) / "gen", GO_PACKAGES)
-        go_latency, go_rss = median_ms(tai, str(Path(cwd) / "gen"), server, GO_RUNS)
-        prompt = len(json.dumps(server.requests[-1].body["messages"]))
-    litellm = any(line.rstrip().endswith("| litellm") for line in probe.stderr.splitlines())
-    print(
-        f"next_latency: start to request {latency:.0f} ms median of {RUNS}, peak RSS {rss:.0f} MB, "
-        f"litellm imported: {'yes' if litellm else 'no'} (targets <= 400 ms, <= 120 MB, no); "
-        f"in a {GO_PACKAGES}-package Go module {go_latency:.0f} ms median of {GO_RUNS}, "
-        f"peak RSS {go_rss:.0f} MB, request {prompt // 1000} kB"
+        server.next_arrival()
+        imports = probe.communicate()[1]
+        root = generate(cwd / "gen", GO_PACKAGES)
+        go_latency, go_over_bare, go_rss, request = measure(root, server, GO_RUNS)
+    litellm = any(line.rstrip().endswith("| litellm") for line in imports.splitlines())
+    finish(
+        f"next_latency: start to request {latency.text()} = {over_bare.text('x', 1)} the bare "
+        f"interpreter, peak RSS {rss:.0f} MB, litellm imported: {'yes' if litellm else 'no'}; "
+        f"in a {GO_PACKAGES}-package Go module {go_latency.text()} = "
+        f"{go_over_bare.text('x', 1)}, peak RSS {go_rss:.0f} MB, request {request // 1000} kB; "
+        f"medians (min-max) of {RUNS} "
+        f"and {GO_RUNS} rounds alternated with python -c pass; targets <= 400 ms, <= 120 MB, "
+        "no litellm",
+        {"<= 400 ms": latency.median <= 0.4, "<= 120 MB": rss <= 120, "no litellm": not litellm},
     )
 
 

@@ -1,48 +1,49 @@
 """Median wall time of `tai --help` and `tai plugins` (target: at most 150 ms each).
 
-Runs the installed `tai` script of this environment as a user would, 21 times each after
-a warm-up, with byte-code compiled first (as an installed package has it): the figure is
-start-up as users meet it, not the cost of compiling sources on every run.
+Method: the installed `tai` script of this environment, run as a user would, in a new
+process each time, with byte-code compiled first (as an installed package has it: the
+figure is start-up as users meet it, not the cost of compiling sources on every run).
+Baseline, alternated with both: the bare interpreter of the same environment,
+``python -c pass``. 21 rounds after a warm-up round; medians (min-max), and the ratio to
+the bare interpreter round by round. The target is judged on the medians.
 """
 
 from __future__ import annotations
 
-import compileall
-import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _procs import BARE, TAI, compile_sources, environment, run
+from _report import finish
+from _timing import alternate, ratio, timed
+
 RUNS = 21
-
-
-def median_ms(command: list[str], env: dict[str, str], cwd: str) -> float:
-    subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=True)  # warm-up
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        subprocess.run(command, env=env, cwd=cwd, capture_output=True, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+TARGET = "150 ms"
 
 
 def main() -> None:
-    for folder in ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox"):
-        compileall.compile_dir(REPO / folder / "src", quiet=1)
-    tai = str(Path(sys.executable).with_name("tai"))
+    compile_sources()
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TAI_")}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["TAI_CONFIG_DIR"] = home
-        help_ms = median_ms([tai, "--help"], env, home)
-        plugins_ms = median_ms([tai, "plugins"], env, home)
-    print(
-        f"startup: tai --help {help_ms:.0f} ms, tai plugins {plugins_ms:.0f} ms "
-        f"(median of {RUNS}; target <= 150 ms each)"
+        env = environment(Path(home))
+        times = alternate(
+            {
+                "help": lambda: timed(lambda: run([TAI, "--help"], env, home)),
+                "plugins": lambda: timed(lambda: run([TAI, "plugins"], env, home)),
+                "bare": lambda: timed(lambda: run(BARE, env, home)),
+            },
+            RUNS,
+        )
+    bare = times["bare"]
+    checks = {"--help <= 150 ms": times["help"].median <= 0.15,
+              "plugins <= 150 ms": times["plugins"].median <= 0.15}  # fmt: skip
+    finish(
+        f"startup: tai --help {times['help'].text()} = {ratio(times['help'], bare).text('x', 1)}"
+        f", tai plugins {times['plugins'].text()} = {ratio(times['plugins'], bare).text('x', 1)}"
+        f" the bare interpreter (python -c pass: {bare.text()}); medians (min-max) of {RUNS} "
+        "alternated rounds; target <= 150 ms each",
+        checks,
     )
 
 

@@ -1,58 +1,64 @@
 """The time of ``tai undo`` after a round that changed 10 files of a 10,000-file tree.
 
-Measured as the user meets it: the real ``tai`` script in a subprocess (start-up, plugin
+Measured as the user meets it: the real ``tai`` script in a new process (start-up, plugin
 loading, reading the checkpoint log, a scan of the tree, the restore of the 10 files).
-Each run records a checkpoint, changes 10 files, records the run's end, then times
-``tai undo``. Baseline, measured in the same run: ``tai --version``, the start-up every
-command pays. Target: <= 300 ms. The tree is ``_tree.make_tree``; medians of 9 runs;
-prints one line; run with ``uv run python benchmarks/undo.py``.
+Each round records a checkpoint, changes 10 files, records the run's end, then times
+``tai undo`` and, alternated with it, the baselines ``tai --version`` (the start-up every
+command pays) and the bare interpreter (``python -c pass``). Target: <= 300 ms. The tree
+is ``_tree.make_tree``; medians (min-max) of 9 rounds after a warm-up round.
 """
 
 from __future__ import annotations
 
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from _procs import BARE, TAI, environment, run
+from _report import finish
+from _timing import alternate, ratio, timed
 from _tree import FILES, change, make_tree
 
 RUNS = 9
-TAI = str(Path(sys.executable).with_name("tai"))
-
-
-def timed(*args: str, cwd: Path) -> float:
-    start = time.perf_counter()
-    result = subprocess.run([TAI, *args], cwd=cwd, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise SystemExit(f"tai {' '.join(args)} failed: {result.stderr}")
-    return elapsed
+TARGET = "300 ms"
+LIMIT = 10 * 1024 * 1024
 
 
 def main() -> None:
     from tai_blocks.checkpoints._store import CheckpointStore
 
-    limit = 10 * 1024 * 1024
     with tempfile.TemporaryDirectory() as directory:
         root = make_tree(Path(directory))
+        env = environment(Path(directory) / "home")
+        env["TAI_DATA_DIR"] = str(Path(directory) / "data")  # the tree's checkpoints
         store = CheckpointStore(root)
-        store.record("warm", 1, "write", limit)
-        undo, start_up = [], []
-        for run in range(RUNS):
-            store.record(f"bench{run}", 1, "write", limit)
-            change(root, 10, run)
-            store.record(f"bench{run}", 1, "end", limit)
-            start_up.append(timed("--version", cwd=root))
-            undo.append(timed("undo", cwd=root))
-    undo_ms, start_ms = statistics.median(undo) * 1000, statistics.median(start_up) * 1000
-    print(
-        f"tai undo of a 10-file round in {FILES} files: {undo_ms:.0f} ms (target <= 300) — "
-        f"{'ok' if undo_ms <= 300 else 'OVER TARGET'}; tai --version {start_ms:.0f} ms"
+        store.record("warm", 1, "write", LIMIT)
+        rounds = iter(range(RUNS + 1))
+
+        def undo() -> float:
+            number = next(rounds)
+            store.record(f"bench{number}", 1, "write", LIMIT)
+            change(root, 10, number)
+            store.record(f"bench{number}", 1, "end", LIMIT)
+            return timed(lambda: run([TAI, "undo"], env, root))
+
+        times = alternate(
+            {
+                "undo": undo,
+                "version": lambda: timed(lambda: run([TAI, "--version"], env, root)),
+                "bare": lambda: timed(lambda: run(BARE, env, root)),
+            },
+            RUNS,
+        )
+    undo_s, version, bare = times["undo"], times["version"], times["bare"]
+    finish(
+        f"tai undo of a 10-file round in {FILES} files: {undo_s.text()} = "
+        f"{ratio(undo_s, version).text('x', 1)} tai --version ({version.text()}; bare "
+        f"interpreter {bare.text()}); medians (min-max) of {RUNS} alternated rounds; "
+        "target <= 300 ms",
+        {"<= 300 ms": undo_s.median <= 0.3},
     )
 
 

@@ -1,0 +1,48 @@
+"""Processes for the benchmarks that time real ``tai`` runs (not a benchmark itself).
+
+``TAI`` is this environment's ``tai`` script and ``BARE`` the bare interpreter of the same
+environment (``python -c pass``), the baseline of every start-up figure. ``environment``
+is the user's environment without ``TAI_*`` settings, with tai's configuration, data and
+cache directories (``TAI_CONFIG_DIR``, ``TAI_DATA_DIR``, ``XDG_CACHE_HOME``) and, when
+asked, Go's build cache (``GOCACHE``) under a directory of the benchmark's own, so a run
+starts with none of what earlier runs or the user left there. ``compile_sources``
+byte-compiles the workspace first, as an installed package has it.
+"""
+
+from __future__ import annotations
+
+import compileall
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TAI = str(Path(sys.executable).with_name("tai"))
+BARE = [sys.executable, "-c", "pass"]
+
+
+def environment(base: Path, go_cache: bool = False) -> dict[str, str]:
+    """The environment of a run whose tai directories (and Go cache) are under ``base``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAI_")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    dirs = {"TAI_CONFIG_DIR": "config", "TAI_DATA_DIR": "data", "XDG_CACHE_HOME": "cache"}
+    if go_cache:
+        dirs["GOCACHE"] = "gocache"
+    for name, folder in dirs.items():
+        env[name] = str(base / folder)
+        (base / folder).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def compile_sources() -> None:
+    for folder in ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox"):
+        compileall.compile_dir(REPO / folder / "src", quiet=1)
+
+
+def run(command: list[str], env: dict[str, str], cwd: Path | str) -> str:
+    """Run ``command``; its stdout, or ``SystemExit`` with its stderr when it fails."""
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    return done.stdout
