@@ -40,6 +40,8 @@ os.utime("auth.txt", ns=(info.st_atime_ns, info.st_mtime_ns))
 #: Points the run's checkpoints at a forged manifest that also holds evil.txt.
 PLANT_LOG = """
 import hashlib, json, pathlib
+
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
 store = next(pathlib.Path({data!r}, "checkpoints").glob("*/log.jsonl")).parent
 def save(data):
     digest = hashlib.sha256(data).hexdigest()

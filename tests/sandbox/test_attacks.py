@@ -22,7 +22,7 @@ from ..processes import alive as _alive
 from ..processes import wait_for as _wait_for
 from .conftest import sandboxed
 
-pytestmark = pytest.mark.usefixtures("namespaces")
+pytestmark = [pytest.mark.usefixtures("namespaces"), pytest.mark.permissions]
 
 
 def shell_run(root: Path, env: dict[str, str], *commands: str, extra: str = ""):

@@ -14,7 +14,7 @@ import pytest
 from ..conftest import run_tai, tai_executable
 from .conftest import sandboxed
 
-pytestmark = pytest.mark.usefixtures("namespaces")
+pytestmark = [pytest.mark.usefixtures("namespaces"), pytest.mark.permissions]
 
 READ_ONLY = "Read-only file system"
 
