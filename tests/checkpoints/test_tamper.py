@@ -12,6 +12,8 @@ import pytest
 from ..conftest import run_tai
 from .test_undo import DONE, change, replay, run, shell
 
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
+
 #: Rewrites auth.txt (same size) and makes the stat cache claim it is unchanged.
 PLANT_CACHE = """
 import json, os, pathlib
@@ -40,8 +42,6 @@ os.utime("auth.txt", ns=(info.st_atime_ns, info.st_mtime_ns))
 #: Points the run's checkpoints at a forged manifest that also holds evil.txt.
 PLANT_LOG = """
 import hashlib, json, pathlib
-
-pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
 store = next(pathlib.Path({data!r}, "checkpoints").glob("*/log.jsonl")).parent
 def save(data):
     digest = hashlib.sha256(data).hexdigest()
