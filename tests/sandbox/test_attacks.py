@@ -405,6 +405,7 @@ def _connects(address: str, work: Path, env) -> str:
     return sandboxed(probe, work, env).stdout.strip()
 
 
+@pytest.mark.root
 def test_host_sockets_in_run_are_out_of_reach(work: Path, env) -> None:
     import socket
 
