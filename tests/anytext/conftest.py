@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -23,10 +22,12 @@ PAGES: dict[str, tuple[str, bytes]] = {
 
 
 class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
     def do_GET(self) -> None:
         path = urlsplit(self.path).path
         if path == "/slow":
-            time.sleep(2)
+            self.server.stopping.wait()  # no answer while the tests run: any timeout is hit
         if path == "/headers":
             names = ("User-Agent", "Referer", "Cookie")
             body = "".join(f"{name}: {self.headers.get(name)}\n" for name in names).encode()
@@ -52,14 +53,19 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
 
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.stopping = threading.Event()
+
 
 @pytest.fixture(scope="module")
 def web() -> Iterator[str]:
     """The base address of a test server serving :data:`PAGES` (and /slow, /headers)."""
-    server = _Server(("127.0.0.1", 0), _Handler)
+    server = _Server()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.stopping.set()
     server.shutdown()
     server.server_close()
 

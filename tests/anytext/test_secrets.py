@@ -18,6 +18,8 @@ from tests.servers import FakeModelServer, Reply
 
 from .conftest import write_tree
 
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
+
 AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE"
 GITHUB_TOKEN = "ghp_" + "M4rk3r" * 6
 PRIVATE_KEY = (

@@ -6,8 +6,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ..conftest import run_tai
 from .test_undo import DONE, change, replay, run, shell
+
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
 
 
 def test_files_ignored_before_the_run_survive_an_unignoring_run(tree: Path, env) -> None:

@@ -12,6 +12,8 @@ import pytest
 from ..conftest import run_tai
 from .test_undo import DONE, change, replay, run, shell
 
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
+
 #: Rewrites auth.txt (same size) and makes the stat cache claim it is unchanged.
 PLANT_CACHE = """
 import json, os, pathlib

@@ -11,6 +11,8 @@ import pytest
 
 from ..conftest import run_tai
 
+pytestmark = pytest.mark.permissions  # tai runs sandboxed: CI runs these as root and not root
+
 
 def replay(root: Path, *replies: str) -> None:
     """The transcript of a run, inside the working directory (the sandbox hides /tmp)."""

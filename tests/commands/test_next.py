@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -211,25 +210,21 @@ def test_missing_chat_word_is_a_usage_error(project: Path, isolated_env: dict[st
     assert "the task text follows the word chat" in result.stderr
 
 
-def test_ctrl_c_stops_the_stream_quickly(
+def test_ctrl_c_stops_the_stream(
     project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
-    openai_server.script(
-        Reply(text="first half ... second half", chunks=2, fault="stall", stall=30)
-    )
+    # The stream stalls until the client hangs up: only the cancel can end tai.
+    openai_server.script(Reply(text="first half ... second half", chunks=2, fault="stall"))
     process = subprocess.Popen(
         [tai_executable(), "next", "chat", "hi"], cwd=project, env=isolated_env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     first = process.stdout.read(5)  # the first piece arrived: the stream is open and stalled
     assert first == "first"
-    sent = time.monotonic()
     process.send_signal(signal.SIGINT)
-    process.wait(timeout=10)
-    elapsed = time.monotonic() - sent
+    process.wait(timeout=20)  # a hang guard
     assert process.returncode == 130
     assert "cancelled" in process.stderr.read()
-    assert elapsed < 1.0  # the benchmark-free bound: well under the stall, not a timing test
 
 
 def test_the_openai_path_never_imports_litellm(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import attrs
 import pytest
 
@@ -410,7 +412,30 @@ def test_unknown_adjustments_fail_the_run(host, replay) -> None:
     assert "unknown keys ['model']" in failed.message
 
 
+class Ticks:
+    """Counts ``tai_schedule_tick`` calls; ``twice`` is set at the second."""
+
+    __name__ = "ticks"
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.twice = threading.Event()
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Slow(self))
+
+    @hookimpl
+    def tai_schedule_tick(self, now):
+        assert now > 0
+        self.count += 1
+        if self.count == 2:
+            self.twice.set()
+
+
 class Slow(BlockKind):
+    """A block that runs until the run has ticked twice (so the ticks come during a run)."""
+
     name = "slow"
     commands = frozenset({"go"})
     triggers_round = False
@@ -418,27 +443,12 @@ class Slow(BlockKind):
     restatement = "slow"
     disabled_notice = "no"
 
+    def __init__(self, ticks: Ticks) -> None:
+        self.ticks = ticks
+
     def execute(self, block, context):
-        import time
-
-        time.sleep(0.3)
+        self.ticks.twice.wait(timeout=20)  # a hang guard: the second tick ends the wait
         return BlockResult(kind=self.name, ok=True, text="", triggers_round=False)
-
-
-class Ticks:
-    __name__ = "ticks"
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    @hookimpl
-    def tai_register_block_kinds(self, register):
-        register(Slow())
-
-    @hookimpl
-    def tai_schedule_tick(self, now):
-        assert now > 0
-        self.count += 1
 
 
 def test_schedule_ticks_while_a_run_goes(host, replay) -> None:
@@ -446,7 +456,7 @@ def test_schedule_ticks_while_a_run_goes(host, replay) -> None:
     host.register(ticks, "ticks")
     outcome = replay([f"<<松柏 slow\nwait\n松柏\n{SUMMARY}"], schedule_interval=0.05)
     assert isinstance(outcome.terminal, RunFinished)
-    assert ticks.count >= 2
+    assert ticks.twice.is_set()
     count = ticks.count
     replay([SUMMARY + "\n@@@ reply\n" + SUMMARY])  # no interval: no ticks
     assert ticks.count == count

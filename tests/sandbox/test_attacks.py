@@ -22,7 +22,7 @@ from ..processes import alive as _alive
 from ..processes import wait_for as _wait_for
 from .conftest import sandboxed
 
-pytestmark = pytest.mark.usefixtures("namespaces")
+pytestmark = [pytest.mark.usefixtures("namespaces"), pytest.mark.permissions]
 
 
 def shell_run(root: Path, env: dict[str, str], *commands: str, extra: str = ""):
@@ -386,7 +386,9 @@ def test_the_sandboxed_work_dies_with_tai(sent: signal.Signals, work: Path, env)
     marker = f"tai-kill-probe-{sent.name}-{os.getpid()}"
     # The loop's own command line says "<marker>-loop" only once the shell expands it, so
     # seeing it means the sandbox is up and a detached process runs inside.
-    script = f'm={marker}; (setsid sh -c "while :; do sleep 0.05; done; : $m-loop" &); sleep 60'
+    # Nothing in it ends by itself: only the signal to tai can end it.
+    loop = 'setsid sh -c "while :; do sleep 0.05; done; : $m-loop"'
+    script = f"m={marker}; ({loop} &); sleep infinity"
     # tai keeps the dispositions it inherits (under nohup, SIGHUP is ignored on purpose):
     # the signal must have its default action in tai, whatever the suite was started by.
     process = subprocess.Popen(
@@ -411,6 +413,7 @@ def _connects(address: str, work: Path, env) -> str:
     return sandboxed(probe, work, env).stdout.strip()
 
 
+@pytest.mark.root
 def test_host_sockets_in_run_are_out_of_reach(work: Path, env) -> None:
     import socket
 
@@ -459,7 +462,8 @@ def test_blocks_run_without_tais_secrets(work: Path, env) -> None:
 def test_nothing_a_block_leaves_running_outlives_it(work: Path, env) -> None:
     (work / ".model.replay").write_text(
         "@@@ reply\nStarting.\n<<甲乙 shell\n"
-        "(setsid sh -c 'while :; do sleep 0.05; done; : stray-loop' &); sleep 0.3\n甲乙\n"
+        "(setsid sh -c 'touch detached; while :; do sleep 0.05; done; : stray-loop' &);"
+        " until [ -e detached ]; do sleep 0.01; done\n甲乙\n"
         "@@@ reply\nLooking.\n<<甲乙 shell\n"
         "python3 -c \"import os; print([p for p in os.listdir('/proc') if p.isdigit() and"
         " b'stray' + b'-loop' in open(f'/proc/{p}/cmdline', 'rb').read()])\" > strays.txt\n"
@@ -493,7 +497,7 @@ def test_the_network_can_be_cut_for_blocks(work: Path, env, openai_server) -> No
 
 
 def test_ctrl_c_stops_running_blocks_and_their_children(work: Path, env) -> None:
-    duration = f"{37 + os.getpid() % 1000 / 1000:.3f}"  # a unique argument to look for
+    duration = f"{3637 + os.getpid() % 1000 / 1000:.3f}"  # a unique argument to look for
     body = f"(sleep {duration}; : child) & sleep {duration}"
     (work / ".model.replay").write_text(
         f"@@@ reply\nWaiting.\n<<甲乙 shell\n{body}\n甲乙\n"
@@ -508,4 +512,4 @@ def test_ctrl_c_stops_running_blocks_and_their_children(work: Path, env) -> None
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground group
     _, stderr = process.communicate(timeout=20)
     assert process.returncode == 130, stderr
-    _wait_for(lambda: not _alive(duration), "the block's processes to end", limit=5)
+    _wait_for(lambda: not _alive(duration), "the block's processes to end")

@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from ..conftest import run_tai, tai_executable
 from .conftest import sandboxed
 
-pytestmark = pytest.mark.usefixtures("namespaces")
+pytestmark = [pytest.mark.usefixtures("namespaces"), pytest.mark.permissions]
 
 READ_ONLY = "Read-only file system"
 
@@ -107,6 +106,8 @@ def test_exit_status_is_passed_back(work: Path, env) -> None:
 
 
 def _start(work: Path, env, program: str) -> subprocess.Popen[str]:
+    """``program`` run sandboxed, once it has printed ``ready``; programs that wait for a
+    signal wait without a time limit, so only a forwarded signal ends them."""
     process = subprocess.Popen(
         [tai_executable(), "sandbox", "run", "--", sys.executable, "-c", textwrap.dedent(program)],
         cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -118,13 +119,13 @@ def _start(work: Path, env, program: str) -> subprocess.Popen[str]:
 
 def test_signals_are_forwarded(work: Path, env) -> None:
     process = _start(work, env, """
-        import signal, sys, time
+        import signal, sys
         def stop(signum, frame):
             print("got", signum, flush=True)
             sys.exit(42)
         signal.signal(signal.SIGTERM, stop)
         print("ready", flush=True)
-        time.sleep(30)
+        signal.pause()
     """)  # fmt: skip
     process.send_signal(signal.SIGTERM)
     out, _ = process.communicate(timeout=20)
@@ -133,12 +134,10 @@ def test_signals_are_forwarded(work: Path, env) -> None:
 
 
 def test_a_fatal_signal_is_passed_back(work: Path, env) -> None:
-    process = _start(work, env, 'import time\nprint("ready", flush=True)\ntime.sleep(30)')
-    started = time.monotonic()
+    process = _start(work, env, 'import signal\nprint("ready", flush=True)\nsignal.pause()')
     process.send_signal(signal.SIGTERM)
-    process.communicate(timeout=20)
+    process.communicate(timeout=20)  # a hang guard: only the forwarded signal ends it
     assert process.returncode == -signal.SIGTERM
-    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize("how", ["flag", "environment"])
@@ -235,7 +234,7 @@ def test_change_blocks_write_the_working_directory(work: Path, env) -> None:
 
 
 FALLBACK = """
-import os, threading, time
+import os, threading
 from tai_sandbox._process import SandboxUnavailable, enter
 
 def broken():
@@ -246,11 +245,13 @@ try:
     enter(broken)
 except SandboxUnavailable as error:
     print("unavailable:", error)
-threading.Thread(target=time.sleep, args=(1,)).start()
+release = threading.Event()
+threading.Thread(target=release.wait).start()  # running until released, however slow we are
 try:
     enter(lambda: None)
 except SandboxUnavailable as error:
     print("unavailable:", error)
+release.set()
 unchanged = "TAI_IN_SANDBOX" not in os.environ
 print("same process:", os.getpid() == pid, "no sandbox variable:", unchanged)
 """

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import select
+import socket
 import sys
 import threading
 from collections import deque
@@ -203,10 +205,26 @@ class _Handler(BaseHTTPRequestHandler):
                     self._chunk(b'data: {"choices": [{"delta": {"content": "x"\n\n')
                 elif reply.fault == "error":
                     self._chunk(_wire.stream_error(reply.message))
-                elif reply.fault == "stall" and self.server.owner.stopping.wait(reply.stall):
+                elif reply.fault == "stall":
+                    self._stall()
                     return
             self._chunk(item)
         self.wfile.write(b"0\r\n\r\n")
+
+    def _stall(self) -> None:
+        """Send nothing until the client hangs up or the server stops."""
+        owner = self.server.owner
+        while not owner.stopping.is_set():
+            readable, _, _ = select.select([self.connection], [], [], 0.05)
+            if not readable:
+                continue
+            try:
+                waiting = self.connection.recv(1, socket.MSG_PEEK)
+            except ConnectionError:
+                waiting = b""
+            if not waiting:
+                return
+            owner.stopping.wait(0.05)  # the client sent more while waiting: not a hang-up
 
     # -- plumbing -----------------------------------------------------------------------
 

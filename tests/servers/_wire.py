@@ -28,8 +28,8 @@ class Reply:
     text when given; 429 adds ``Retry-After: retry_after``), ``"drop"`` (the connection is
     closed after half the pieces), ``"truncate"`` (the body ends cleanly after half the
     pieces), ``"badjson"`` (a malformed data line after half the pieces), ``"error"`` (a
-    data line with an error object, code 502, after half the pieces) or ``"stall"`` (a
-    pause of ``stall`` seconds after half the pieces).
+    data line with an error object, code 502, after half the pieces) or ``"stall"``
+    (nothing more after half the pieces, until the client hangs up or the server stops).
     """
 
     text: str = ""
@@ -41,7 +41,6 @@ class Reply:
     message: str = "scripted failure"
     body: str | None = None
     retry_after: str = "1"
-    stall: float = 5.0
     #: The OpenAI delta field the thoughts travel in (``reasoning_content`` or ``reasoning``).
     reasoning_field: str = "reasoning_content"
 

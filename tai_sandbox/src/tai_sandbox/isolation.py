@@ -126,11 +126,16 @@ def _remove_tree(path: Path) -> None:
 
     def writable_again(function: Any, name: str, _: Any) -> None:
         # overlayfs leaves its work directory without permissions: open real directories
-        # only (a link in a layer was made inside, and may lead anywhere)
+        # only (a link in a layer was made inside, and may lead anywhere), then do again
+        # what failed; a directory rmtree could not enter (only root enters it regardless)
+        # is removed whole
         for directory in (Path(name).parent, Path(name)):
             if _real_directory(directory):
                 directory.chmod(0o700)
-        function(name)
+        if function is os.open:
+            shutil.rmtree(name, onerror=writable_again)
+        else:
+            function(name)
 
     if _real_directory(path):
         shutil.rmtree(path, onerror=writable_again)
