@@ -49,3 +49,17 @@ def test_the_third_attempt_may_still_write_the_note(host, tmp_path: Path) -> Non
 def test_three_failures_give_no_handoff(host, tmp_path: Path) -> None:
     path = transcript(tmp_path / "h.replay", [*FAILURES, NOTE])  # a fourth call would succeed
     assert asyncio.run(writer(host, path)(LOST)) is None
+
+
+def test_the_handoff_call_keeps_the_models_temperature(host, openai_server) -> None:
+    from tests.servers import Reply
+
+    openai_server.script(Reply(text=NOTE))
+    generator = {"name": "h", "type": "openai", "model": "m", "api_key": "k", "temperature": 0.3}
+    config = {"generators": [{**generator, "base_url": openai_server.base_url}]}
+    spec = resolve_model("h", config, host.registry.providers, {})
+    note = asyncio.run(HandoffWriter(host.registry.providers[spec.provider], spec)(LOST))
+    assert note == "the note"
+    (request,) = openai_server.requests
+    assert request.body["temperature"] == 0.3
+    assert request.body["messages"][0]["content"].startswith("You are a handoff assistant.")

@@ -132,7 +132,10 @@ def test_an_error_without_output_ends_the_run(replay) -> None:
 def test_retryable_error_before_output_is_retried_by_the_transport(replay) -> None:
     outcome = replay(["@@@ error 503 overloaded", f"Fine now.\n{SUMMARY}"])
     assert isinstance(outcome.terminal, RunFinished)
-    assert any("retrying" in e.message for e in outcome.of(Notice))
+    (notice,) = [e for e in outcome.of(Notice) if "retrying in" in e.message]
+    assert (notice.session_id, notice.level) == (outcome.session_id, "warning")
+    assert "503 overloaded — retrying in " in notice.message
+    assert notice.message.endswith(" s (attempt 2)")
     assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1)]
 
 
