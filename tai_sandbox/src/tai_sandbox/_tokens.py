@@ -73,7 +73,8 @@ def tokenize(code: str, language: str) -> list[tuple[str, str]]:
         elif (
             commands_quote
             and code.startswith(("qx", "%x"), index)
-            and code[index + 2 : index + 3] in "({[</|!'\""
+            and index + 2 < len(code)
+            and code[index + 2] in "({[</|!'\""
         ):
             opener = code[index + 2]
             text, index = _quoted(code, index + 3, _CLOSERS.get(opener, opener))
