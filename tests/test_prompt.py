@@ -4,7 +4,14 @@ tests/test_determinism.py)."""
 from __future__ import annotations
 
 from tai_core.blocks import FORMAT_RESTATEMENT, FORMAT_SYSTEM_PROMPT
-from tai_core.context import TIER_CONTEXT, TIER_EXTERNAL, TIER_FILES, TIER_FOCUS, ContextPart
+from tai_core.context import (
+    TIER_CONTEXT,
+    TIER_EXTERNAL,
+    TIER_FILES,
+    TIER_FOCUS,
+    ContextPart,
+    withheld,
+)
 from tai_core.context._prompt import build_prompt
 
 PARTS = [
@@ -56,3 +63,50 @@ def test_editing_a_focus_part_keeps_everything_before_it(host) -> None:
     cut = before.index("``` focus b")
     assert after[:cut] == before[:cut]
     assert prompt(host).system == prompt(host, parts=edited).system
+
+
+def test_the_go_tables_family_prompt_applies_to_its_family_only(host) -> None:
+    config = {"go": {"family_extra_system_prompt": {"gemini": "Gemini, be brief."}}}
+    assert prompt(host, config=config, family="gemini").system.endswith("Gemini, be brief.")
+    assert "Gemini, be brief." not in prompt(host, config=config, family="openai").system
+
+
+def test_only_read_only_files_with_a_path_are_listed(host) -> None:
+    parts = [
+        ContextPart(TIER_FILES, "w.md", "``` file w.md", path="w.md"),
+        ContextPart(TIER_FILES, "r1", "``` file r1", path="r1.go", read_only=True),
+        ContextPart(TIER_FILES, "r2", "``` file r2", path="r2.go", read_only=True),
+        ContextPart(TIER_FILES, "nameless", "``` nameless", read_only=True),
+    ]
+    assert prompt(host, parts=parts).system.endswith(
+        "never target them with change blocks:\n- r1.go\n- r2.go"
+    )
+    no_listing = prompt(host, parts=parts[:1]).system
+    assert "Read-only" not in no_listing and not no_listing.endswith("\n")
+
+
+def test_the_exact_layout_of_the_user_prompt(host) -> None:
+    from tai_core.blocks import block_prompts
+
+    parts = [
+        ContextPart(TIER_CONTEXT, "a", "  indented context\n\n"),
+        ContextPart(TIER_FOCUS, "b", "focus\n"),
+        withheld("conf/.env", "an environment file"),
+    ]
+    built = prompt(host, base="   ", parts=parts, feedback="  ", now="")
+    restatement = block_prompts(host.registry.block_kinds.values(), "go", ["shell"])[1]
+    assert built.user == (
+        "  indented context\n\nfocus\n\n"
+        "Files withheld as secrets (they exist, but their content is not shown; ask the user "
+        f"if the task needs what they hold):\n- conf/.env (an environment file)\n\n"
+        f"{restatement}\n\n# Task\n\nfix it"
+    )
+    assert built.system.startswith(FORMAT_SYSTEM_PROMPT)  # a blank base leaves no gap
+
+
+def test_a_file_named_with_file_is_sent_and_not_listed_as_withheld(host) -> None:
+    named = ContextPart(TIER_FILES, ".env", "``` file .env\nTOKEN=1", path=".env")
+    parts = [named, withheld(".env", "an environment file"), withheld("b.pem", "a private key")]
+    user = prompt(host, parts=parts).user
+    assert "TOKEN=1" in user
+    assert "- b.pem (a private key)" in user and "- .env (" not in user

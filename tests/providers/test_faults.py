@@ -169,3 +169,37 @@ def test_generate_raises_at_once_after_partial_output(openai, spec, openai_serve
     assert events == [TextDelta("ab"), TextDelta("cd")]
     assert error.retryable and delays == []
     assert openai_server.pending == 1
+
+
+def test_backoff_doubles_per_attempt_with_jitter_in_its_upper_half() -> None:
+    from tai_core.models import RetryPolicy
+
+    policy = RetryPolicy(attempts=9, base_delay=1.0, max_delay=1000.0)
+    error = ProviderError("p", "m", "busy", retryable=True)
+    for attempt in range(5):
+        ceiling = 2.0**attempt
+        delays = [policy.delay(attempt, error) for _ in range(400)]
+        assert all(ceiling / 2 <= d <= ceiling for d in delays), (attempt, min(delays))
+        assert min(delays) < ceiling * 0.6 and max(delays) > ceiling * 0.9  # jitter spans it
+    assert RetryPolicy(base_delay=1.0, max_delay=3.0).delay(5, error) == 3.0
+
+
+def test_on_retry_is_told_the_next_attempt_its_wait_and_the_error(
+    openai, spec, openai_server
+) -> None:
+    openai_server.script(Reply(fault="429", retry_after="2"), Reply(fault="500"), Reply(text="ok"))
+    told: list[tuple[int, float, int | None]] = []
+
+    async def run() -> None:
+        async def sleep(seconds: float) -> None:
+            return None
+
+        async for _ in generate(
+            openai, spec, ask(), policy=TINY, sleep=sleep,
+            on_retry=lambda attempt, delay, error: told.append((attempt, delay, error.status)),
+        ):  # fmt: skip
+            pass
+
+    asyncio.run(run())
+    assert [(a, s) for a, _, s in told] == [(1, 429), (2, 500)]
+    assert told[0][1] == 2.0
