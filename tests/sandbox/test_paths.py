@@ -3,6 +3,7 @@ policy, the shell policy and the context providers."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -75,8 +76,12 @@ def test_the_writable_set(repo: Path, tmp_path: Path) -> None:
     assert not writable.is_writable("../elsewhere.txt")
     assert not writable.is_writable("/etc/passwd")
     assert not writable.is_writable("deploy/run.sh")
-    assert "outside the writable directories" in writable.refusal("/usr/x")
+    assert writable.refusal("/usr/x") == (
+        "/usr/x is outside the writable directories "
+        f"({', '.join(map(str, writable.roots))})"
+    )
     assert "git's directory (.git) is read-only" in writable.refusal(".git/hooks/pre-push")
+    assert writable.is_writable("/dev/shm/scratch") and writable.is_writable("/tmp/scratch")
 
 
 def test_symlinks_are_resolved(repo: Path) -> None:
@@ -184,3 +189,44 @@ def test_the_paths_command_lists_what_a_run_may_write(repo: Path, isolated_env) 
     assert f"  {repo.resolve() / 'sub' / '.vscode'}\n" in protected
     assert f"  {Path(isolated_env['TAI_DATA_DIR']).resolve() / 'keys'}\n" in result.stdout
     assert "removed after each block and when the run ends" in result.stdout
+
+
+@pytest.fixture
+def fresh_go_dirs():
+    """go_writable_dirs computed anew for the test (it is cached per process)."""
+    from tai_sandbox.paths import go_writable_dirs
+
+    go_writable_dirs.cache_clear()
+    yield go_writable_dirs
+    go_writable_dirs.cache_clear()
+
+
+def test_go_dirs_come_from_the_environment_nested_ones_once(
+    fresh_go_dirs, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("GOCACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("GOMODCACHE", str(tmp_path / "gopath" / "pkg" / "mod"))
+    monkeypatch.setenv("GOPATH", f"{tmp_path / 'gopath'}{os.pathsep}relative{os.pathsep}")
+    assert fresh_go_dirs() == (tmp_path / "cache", tmp_path / "gopath" / "pkg")
+
+
+def test_go_dirs_not_in_the_environment_are_asked_of_go(fresh_go_dirs, monkeypatch) -> None:
+    import subprocess
+
+    for name in ("GOCACHE", "GOMODCACHE", "GOPATH"):
+        monkeypatch.delenv(name, raising=False)
+    cache, modcache, gopath = subprocess.run(
+        ["go", "env", "GOCACHE", "GOMODCACHE", "GOPATH"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    dirs = fresh_go_dirs()
+    assert Path(cache).resolve() in dirs
+    assert Path(modcache).resolve() in dirs or Path(gopath, "pkg").resolve() in dirs
+    assert all(d.is_absolute() for d in dirs)
+
+
+def test_without_go_only_the_environment_counts(fresh_go_dirs, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no go there
+    monkeypatch.setenv("GOCACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("GOMODCACHE", raising=False)
+    monkeypatch.delenv("GOPATH", raising=False)
+    assert fresh_go_dirs() == (tmp_path / "cache",)
