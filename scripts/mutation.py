@@ -30,10 +30,7 @@ its own, the mutant named in `MUTANT_UNDER_TEST` (children inherit it); while mu
 records which tests call what, children run the original code (a `sitecustomize` on their
 path clears the recording mode, which works only in mutmut's own process).
 
-A survivor that only rewrites prose (a string literal with a space in it: the wording of a
-message) is counted apart as "wording" and needs no entry: tests check messages by the
-facts they carry (the path, the reason), not by their words. Every other survivor needs an
-entry in the survivors file.
+Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
 
 from __future__ import annotations
@@ -41,23 +38,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tomllib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from _mutation_report import changed_lines, load_kept, report, save, wording
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
 TARGETS = ROOT / "scripts" / "mutation_targets.toml"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
 MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
-STRING = re.compile(r"""[bfr]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
-FIELDS = re.compile(r"\{[^{}]*\}")
-KILLED = ("killed", "timeout", "segfault")
+RESULTS = ROOT / ".mutation-results"
 SITE = ROOT / "scripts" / "mutation_stage"
 
 
@@ -65,6 +61,8 @@ SITE = ROOT / "scripts" / "mutation_stage"
 class Target:
     module: str
     tests: tuple[str, ...]
+    #: Whether its tests reach it in child processes (forks, `tai` subprocesses).
+    children: bool = False
 
     @property
     def staged(self) -> str:
@@ -79,29 +77,9 @@ class Target:
         return self.staged.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 
-@dataclass(frozen=True)
-class Kept:
-    function: str
-    change: str
-    reason: str
-
-
 def load_targets() -> list[Target]:
     data = tomllib.loads(TARGETS.read_text(encoding="utf-8"))
-    return [Target(t["module"], tuple(t["tests"])) for t in data["target"]]
-
-
-def load_kept() -> list[Kept]:
-    if not SURVIVORS.exists():
-        return []
-    data = tomllib.loads(SURVIVORS.read_text(encoding="utf-8"))
-    return [Kept(k["function"], normalise(k["change"]), k["reason"]) for k in data.get("kept", [])]
-
-
-def normalise(change: str) -> str:
-    """A diff's changed lines with indentation dropped: stable when code moves around."""
-    lines = (line.strip() for line in change.strip().splitlines())
-    return "\n".join(line[0] + " " + line[1:].strip() for line in lines if line)
+    return [Target(t["module"], tuple(t["tests"]), bool(t.get("children"))) for t in data["target"]]
 
 
 def changed_since(targets: list[Target], since: str) -> list[Target]:
@@ -127,11 +105,10 @@ def stage(targets: list[Target]) -> None:
             if package.is_dir() and not package.name.endswith(".egg-info"):
                 shutil.copytree(package, STAGE / "src" / package.name, ignore=ignore)
     shutil.copytree(ROOT / "tests", STAGE / "tests", ignore=ignore)
-    (STAGE / "site").mkdir()
+    shutil.copytree(SITE, STAGE / "site", ignore=ignore)
     # On PYTHONPATH before mutmut fills it: a directory missing at start-up would be
     # remembered as empty (sys.path_importer_cache) and the original code imported.
     (STAGE / "mutants" / "src").mkdir(parents=True)
-    (STAGE / "site" / "sitecustomize.py").write_text(SITE, encoding="utf-8")
     pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "pytest"
     ]["ini_options"]
@@ -193,32 +170,8 @@ def inspect(targets: list[Target]) -> dict[str, tuple[str, str]]:
     found = {}
     for line in done.stdout.splitlines():
         name, status, diff = json.loads(line)
-        changed = [
-            row
-            for row in diff.splitlines()
-            if row[:1] in "+-" and not row.startswith(("+++", "---"))
-        ]
-        found[name] = (status, normalise("\n".join(changed)))
+        found[name] = (status, changed_lines(diff))
     return found
-
-
-def wording(change: str) -> bool:
-    """Whether the mutant only rewrites prose: the lines agree once literals are blanked,
-    and every literal that differs has a space in it and the same replacement fields."""
-    removed = [line[2:] for line in change.splitlines() if line.startswith("-")]
-    added = [line[2:] for line in change.splitlines() if line.startswith("+")]
-    if len(removed) != len(added) or not removed:
-        return False
-    for old, new in zip(removed, added, strict=True):
-        if STRING.sub('""', old) != STRING.sub('""', new):
-            return False
-        before, after = STRING.findall(old), STRING.findall(new)
-        if len(before) != len(after):
-            return False
-        for a, b in zip(before, after, strict=True):
-            if a != b and (" " not in a or FIELDS.findall(a) != FIELDS.findall(b)):
-                return False
-    return True
 
 
 def pytest_in_child(
@@ -249,7 +202,7 @@ def hits(targets: list[Target]) -> dict[str, set[str]]:
         print("mutation: recording which tests reach which function in child processes")
         env = environment("stats")
         env["TAI_MUTATION_HITS"] = str(STAGE / "hits.partial")
-        tests = sorted({test for t in targets for test in t.tests})
+        tests = sorted({test for t in targets if t.children for test in t.tests})
         if pytest_in_child(tests, env, "-p", "tai_mutation_hits") is None:
             raise SystemExit("mutation: the hits pass timed out")
         (STAGE / "hits.partial").replace(cache)
@@ -280,7 +233,8 @@ def second_chance(
     for name, (status, change) in found.items():
         function = name.partition("__mutmut_")[0]
         more = sorted(reach.get(function, set()) - ran.get(function, set()))
-        if status in ("survived", "no tests") and not wording(change) and more:
+        owner = next(t for t in targets if name.startswith(t.dotted + "."))
+        if status in ("survived", "no tests") and not wording(change) and more and owner.children:
             todo.setdefault(name, more)
     todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
@@ -304,49 +258,24 @@ def second_chance(
     return known
 
 
-def report(targets: list[Target], kept: list[Kept], workers: int) -> int:
-    statuses: dict[str, Counter[str]] = defaultdict(Counter)
-    unexplained: list[tuple[str, str]] = []
-    used: set[Kept] = set()
+def record(targets: list[Target], workers: int) -> None:
+    """Store the run's verdict per module: mutmut's, corrected by the second chance."""
     found = inspect(targets)
-    again = second_chance(targets, found, workers)
-    for name, (first, change) in sorted(found.items()):
-        target = next(t for t in targets if name.startswith(t.dotted + "."))
-        status = again.get(name, first)
-        if status in KILLED:
-            statuses[target.module]["killed"] += 1
-            continue
-        if wording(change):
-            statuses[target.module]["wording"] += 1
-            continue
-        function = name.partition("__mutmut_")[0]
-        match = next((k for k in kept if k.function == function and k.change == change), None)
-        if match is None:
-            statuses[target.module][status] += 1
-            unexplained.append((f"{name} ({status})", change))
-        else:
-            statuses[target.module]["kept"] += 1
-            used.add(match)
-    print(f"\n{'module':52} {'mutants':>7} {'killed':>6} {'wording':>7} {'kept':>4} {'open':>4}")
+    again = second_chance(targets, found, workers) if any(t.children for t in targets) else {}
+    commit = subprocess.run(
+        ["git", "describe", "--always", "--dirty"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     for target in targets:
-        counts = statuses[target.module]
-        total = sum(counts.values())
-        open_ = total - counts["killed"] - counts["kept"] - counts["wording"]
-        score = counts["killed"] / total if total else 1.0
-        print(
-            f"{target.module.partition('/src/')[2]:52} {total:7} {counts['killed']:6}"
-            f" {counts['wording']:7} {counts['kept']:4} {open_:4}  killed {score:.1%}"
-        )
-    for name, change in unexplained:
-        print(f"\nunexplained survivor {name}:\n{change}")
-    stale = [
-        k
-        for k in kept
-        if k not in used and any(k.function.startswith(t.dotted + ".") for t in targets)
-    ]
-    for k in stale:
-        print(f"\nkept entry matches no survivor now: {k.function}\n{k.change}")
-    return 1 if unexplained or stale else 0
+        mutants = {
+            name: [again.get(name, status), change]
+            for name, (status, change) in found.items()
+            if name.startswith(target.dotted + ".")
+        }
+        save(RESULTS, target.dotted, commit, mutants)
 
 
 def main() -> int:
@@ -355,7 +284,13 @@ def main() -> int:
     parser.add_argument("--module", action="append", help="only this target (repeatable)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument(
-        "--report-only", action="store_true", help="report the last run again (no new run)"
+        "--report-only", action="store_true", help="report the stored results (no new run)"
+    )
+    parser.add_argument(
+        "--record-only", action="store_true", help="record the staged run's results again"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="report every target's latest stored results"
     )
     args = parser.parse_args()
     targets = load_targets()
@@ -369,10 +304,13 @@ def main() -> int:
     if not targets:
         print("mutation: no target changed; nothing to do")
         return 0
-    if not args.report_only:
+    if not (args.report_only or args.record_only):
         stage(targets)
         mutmut("run", "--max-children", str(args.workers))
-    return report(targets, load_kept(), args.workers)
+    if not args.report_only:
+        record(targets, args.workers)
+    modules = [(t.module, t.dotted) for t in (load_targets() if args.all else targets)]
+    return report(modules, RESULTS, load_kept(SURVIVORS))
 
 
 if __name__ == "__main__":
