@@ -39,6 +39,12 @@ def test_a_journal_of_another_directory_is_refused(tmp_path: Path) -> None:
     ("plan", "reason"),
     [
         (journal(delete("../outside.txt")), "not a plain path"),
+        (journal(delete("a/./b")), "not a plain path"),
+        (journal(delete("a\0b")), "not a plain path"),
+        (journal(delete("")), "not a plain path"),
+        (Journal(id="1/abc", entries=(delete("x"),)), "not a flush id"),
+        (journal(delete("a/b/c"), dirs=("a/b/c",)), "not a directory of its files"),
+        (journal(delete("a/b/c"), dirs=("",)), "not a directory of its files"),
         (journal(delete("/etc/passwd")), "not a plain path"),
         (journal(delete("a//b")), "not a plain path"),
         (journal(delete(".git/config")), "protected"),
@@ -77,3 +83,51 @@ def test_recovery_leaves_a_refused_journal_and_touches_nothing(tmp_path: Path) -
     assert (
         recovery.problems and "refused, not a flush journal tai wrote here" in recovery.problems[0]
     )
+
+
+def test_the_directories_of_its_files_are_allowed(tmp_path: Path) -> None:
+    plan = journal(delete("a/b/c.txt"), dirs=("a", "a/b"))
+    assert Journal.load(tmp_path, plan.dump(tmp_path)) == plan
+
+
+def test_a_link_deeper_down_leading_out_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (root / "sub" / "out").symlink_to(tmp_path / "outside")
+    with pytest.raises(ForeignJournal, match="leads outside"):
+        Journal.load(root, journal(delete("sub/out/victim.txt")).dump(root))
+
+
+@pytest.mark.parametrize("change", [lambda d: d.pop("mac"), lambda d: d.update(version=1)])
+def test_an_unsigned_or_other_version_journal_is_refused(tmp_path: Path, change) -> None:
+    import json
+
+    document = json.loads(journal(delete("x")).dump(tmp_path))
+    change(document)
+    with pytest.raises(ForeignJournal, match=r"^it is not signed by tai$"):
+        Journal.load(tmp_path, json.dumps(document).encode())
+
+
+def test_what_recovery_says() -> None:
+    from tai_core.store._journal import Recovery
+
+    assert not Recovery("/d")
+    assert Recovery("/d", completed=("a",)) and Recovery("/d", rolled_back=("a",))
+    assert Recovery("/d", problems=("p",))
+    assert Recovery("/d", ("a", "b"), ("c",), ("p1", "p2")).messages() == [
+        "completed an interrupted flush in /d: a, b",
+        "rolled back an interrupted flush in /d (files unchanged): c",
+        "p1",
+        "p2",
+    ]
+    assert Recovery("/d").messages() == []
+
+
+def test_nothing_to_recover_names_the_real_directory(tmp_path: Path) -> None:
+    from tai_core.store import recover
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    recovery = recover(tmp_path / "link")
+    assert recovery.directory == str(tmp_path / "real") and not recovery
