@@ -165,6 +165,7 @@ def test_the_root_of_the_file_system_as_working_directory() -> None:
 
 
 LONG = "../" + "x" * 100
+EXACTLY = "../" + "y" * 77  # 80 characters: shown whole
 
 
 @pytest.mark.parametrize(
@@ -179,6 +180,8 @@ LONG = "../" + "x" * 100
         ("d/" + "n" * 256, "file name too long (256 bytes; the limit is 255)"),
         ("../\x1b[31mred", "../\\x1b[31mred: escapes the working directory"),
         (LONG, f"{LONG[:60]}…{LONG[-19:]}: escapes the working directory"),
+        (EXACTLY, f"{EXACTLY}: escapes the working directory"),
+        ("../back\\slash", "../back\\slash: escapes"),  # printable: shown as it is
     ],
 )
 def test_refusals_name_the_path_and_the_reason(tmp_path: Path, path: str, message: str) -> None:

@@ -14,6 +14,7 @@ from tai_core.store import (
     ConflictError,
     FileStore,
     FlushError,
+    PathError,
     pending_diff,
     recover,
     render_diff,
@@ -216,3 +217,25 @@ def test_pending_diff_is_the_overlay_against_disk(tmp_path: Path) -> None:
     store = FileStore.open(tmp_path).write("a.txt", "b\n")
     assert pending_diff(store) == "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
     assert pending_diff(store.flush()) == ""
+
+
+def test_touch_records_the_disk_state_a_later_flush_is_checked_against(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.txt": "a\n"})
+    store = FileStore.open(tmp_path).touch("./a.txt")
+    (tmp_path / "a.txt").write_text("someone else's\n")
+    with pytest.raises(ConflictError):
+        store.write("a.txt", "mine\n").flush()
+    with pytest.raises(PathError):
+        store.touch("../outside.txt")
+
+
+def test_why_a_flush_failed_in_words() -> None:
+    import errno
+
+    from tai_core.store._flush import reason
+
+    assert reason(OSError(errno.EFBIG, "File too large")) == (
+        "file too large (over the file-size limit: ulimit -f, or the file system's)"
+    )
+    assert reason(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
+    assert reason(OSError("no errno at all")) == "no errno at all"
