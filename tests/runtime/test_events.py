@@ -8,6 +8,7 @@ from tai_core.runtime import (
     BlockFinished,
     BlockParsed,
     BlockStarted,
+    Notice,
     ParseFailed,
     RoundEnded,
     RoundStarted,
@@ -16,6 +17,7 @@ from tai_core.runtime import (
     ThoughtReceived,
     UsageReported,
 )
+from tai_core.tree import NodeKind
 
 SUMMARY = "<<紫藤 summary\n- done\n紫藤"
 FIRST = "Part one.\n<<松柏 shell(x=\nls\n松柏\n<<紫藤 continue\nnow part two\n紫藤"
@@ -51,3 +53,26 @@ def test_events_name_their_session_and_round_and_add_up_to_the_reply(replay) -> 
         (1, "success"),
         (2, "success"),
     ]
+
+
+def test_retries_are_told_recorded_in_the_tree_and_counted_per_attempt(replay) -> None:
+    outcome = replay(
+        [
+            "@@@ usage input=10 output=5\nCut off here\n@@@ finish length",
+            "@@@ usage input=20 output=6\nno summary at all",
+            f"@@@ usage input=30 output=7\nDone now.\n{SUMMARY}",
+        ]
+    )
+    assert isinstance(outcome.terminal, RunFinished)
+    notices = [(n.session_id, n.level, n.message) for n in outcome.of(Notice)]
+    assert (outcome.session_id, "warning", "the reply was cut short; retrying") in notices
+    events = [
+        (node.attrs.get("event"), node.body)
+        for _, node in outcome.state.tree
+        if node.kind == NodeKind.EVENT and node.attrs.get("event")
+    ]
+    assert ("truncation", "reply cut short") in events
+    assert ("finish", "finish length") in events and ("finish", "finish stop") in events
+    rows = [(r.round, r.attempt, r.usage.input, r.outcome) for r in outcome.state.usage_rows]
+    assert rows == [(1, 1, 10, "length"), (1, 2, 20, "stop"), (1, 3, 30, "stop")]
+    assert all(r.seconds >= 0 for r in outcome.state.usage_rows)
