@@ -201,7 +201,7 @@ def hits(targets: list[Target]) -> dict[str, set[str]]:
     if not cache.exists():
         print("mutation: recording which tests reach which function in child processes")
         env = environment("stats")
-        env["TAI_MUTATION_HITS"] = str(STAGE / "hits.partial")
+        env["MUTATION_HITS"] = str(STAGE / "hits.partial")
         tests = sorted({test for t in targets if t.children for test in t.tests})
         if pytest_in_child(tests, env, "-p", "tai_mutation_hits") is None:
             raise SystemExit("mutation: the hits pass timed out")

@@ -10,4 +10,4 @@ import pytest
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    os.environ["TAI_MUTATION_TEST"] = item.nodeid
+    os.environ["MUTATION_TEST"] = item.nodeid
