@@ -84,10 +84,18 @@ def load(directory: Path, dotted: str) -> dict[str, object] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
-def report(modules: list[tuple[str, str]], directory: Path, kept: list[Kept]) -> int:
+def stub(name: str, change: str) -> str:
+    """A survivors-file entry for a survivor, its reason still to be written."""
+    function = name.partition("__mutmut_")[0]
+    return f'[[kept]]\nfunction = "{function}"\nchange = """\n{change}\n"""\nreason = ""\n'
+
+
+def report(
+    modules: list[tuple[str, str]], directory: Path, kept: list[Kept], stubs: Path | None = None
+) -> int:
     """Print the score of each ``(module, dotted)`` from its stored results and every
-    unexplained survivor; 1 when there is one, a kept entry is stale or a module has no
-    results."""
+    unexplained survivor (also as entries to fill in, into ``stubs``); 1 when there is one,
+    a kept entry is stale or a module has no results."""
     unexplained: list[tuple[str, str]] = []
     used: set[Kept] = set()
     rows = []
@@ -128,6 +136,9 @@ def report(modules: list[tuple[str, str]], directory: Path, kept: list[Kept]) ->
         )
     for name, change in unexplained:
         print(f"\nunexplained survivor {name}:\n{change}")
+    if stubs is not None:
+        entries = [stub(name.partition(" ")[0], change) for name, change in unexplained]
+        stubs.write_text("\n".join(entries), encoding="utf-8")
     prefixes = tuple(dotted + "." for _, dotted in modules)
     stale = [k for k in kept if k not in used and k.function.startswith(prefixes)]
     for k in stale:

@@ -290,6 +290,9 @@ def main() -> int:
         "--record-only", action="store_true", help="record the staged run's results again"
     )
     parser.add_argument(
+        "--stubs", type=Path, help="write the unexplained survivors as entries to fill in"
+    )
+    parser.add_argument(
         "--all", action="store_true", help="report every target's latest stored results"
     )
     args = parser.parse_args()
@@ -310,7 +313,7 @@ def main() -> int:
     if not args.report_only:
         record(targets, args.workers)
     modules = [(t.module, t.dotted) for t in (load_targets() if args.all else targets)]
-    return report(modules, RESULTS, load_kept(SURVIVORS))
+    return report(modules, RESULTS, load_kept(SURVIVORS), args.stubs)
 
 
 if __name__ == "__main__":
