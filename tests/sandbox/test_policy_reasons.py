@@ -74,6 +74,40 @@ ONE_LINERS = [
     """php -r 'echo "hi";'""",
 ]
 
+#: git config reading and writing the repository's configuration, or another one.
+GIT_CONFIG = [
+    "git config --global user.name x",
+    "git config --system a.b c",
+    "git config --file o a.b c",
+    "git config -f o a.b c",
+    "git config --blob HEAD:x a.b",
+    "git config --add a.b c",
+    "git config --unset a.b",
+    "git config --unset-all a.b",
+    "git config --replace-all a.b c",
+    "git config --rename-section a b",
+    "git config --remove-section a",
+    "git config --edit",
+    "git config -e",
+    "git config a.b c",
+    "git config a.b",
+    "git config --get a.b",
+    "git config --get-all a.b",
+    "git config --list",
+    "git config -l",
+    "git config --show-origin a.b",
+    "git config --get-regexp a",
+    "git config set a.b c",
+    "git config unset a.b",
+    "git config rename-section a b",
+    "git config remove-section a",
+    "git config edit",
+    "git config get a.b",
+    "git config list",
+    "git -C . config a.b c",
+    "git config --local a.b c",
+]
+
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -84,7 +118,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def reasons(repo: Path) -> dict[str, str]:
     found = {}
-    for command in [*DESTRUCTIVE, *ONE_LINERS]:
+    for command in [*DESTRUCTIVE, *ONE_LINERS, *GIT_CONFIG]:
         allowed, reason = decide(command, repo, {}, {"HOME": "/home/u", "PATH": "/usr/bin:/bin"})
         shown = reason.replace(str(repo), "<repo>").replace(str(repo.parent), "<parent>")
         found[command] = f"{'allowed' if allowed else 'refused'}: {shown}"
