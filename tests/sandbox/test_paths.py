@@ -77,8 +77,7 @@ def test_the_writable_set(repo: Path, tmp_path: Path) -> None:
     assert not writable.is_writable("/etc/passwd")
     assert not writable.is_writable("deploy/run.sh")
     assert writable.refusal("/usr/x") == (
-        "/usr/x is outside the writable directories "
-        f"({', '.join(map(str, writable.roots))})"
+        f"/usr/x is outside the writable directories ({', '.join(map(str, writable.roots))})"
     )
     assert "git's directory (.git) is read-only" in writable.refusal(".git/hooks/pre-push")
     assert writable.is_writable("/dev/shm/scratch") and writable.is_writable("/tmp/scratch")
