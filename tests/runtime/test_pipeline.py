@@ -499,3 +499,27 @@ def test_block_results_larger_than_the_window_are_cut_with_a_note(host, replay) 
     assert len(outcome.of(RoundStarted)) == 2
     feedback = outcome.state.messages[2]
     assert feedback.role == "user" and len(feedback.text) < 6000 * 4
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (ValueError("cannot jot"), "ValueError: cannot jot"),  # a built-in: a bug, named
+        (KeyError("k"), "KeyError: 'k'"),
+        (RuntimeError(), "RuntimeError: "),
+    ],
+)
+def test_how_an_apply_failure_is_described(error: Exception, said: str) -> None:
+    from tai_core.pipeline._attempt import _describe
+
+    assert _describe(error) == said
+
+
+def test_a_kinds_own_error_speaks_for_itself() -> None:
+    from tai_core.pipeline._attempt import _describe
+
+    class JotError(Exception):
+        pass
+
+    assert _describe(JotError("the notebook is full")) == "the notebook is full"
+    assert _describe(JotError()) == "JotError: "
