@@ -289,6 +289,7 @@ def main() -> int:
     parser.add_argument(
         "--record-only", action="store_true", help="record the staged run's results again"
     )
+    parser.add_argument("--stage", type=Path, help=f"stage in this directory, not {STAGE.name}")
     parser.add_argument(
         "--stubs", type=Path, help="write the unexplained survivors as entries to fill in"
     )
@@ -296,6 +297,9 @@ def main() -> int:
         "--all", action="store_true", help="report every target's latest stored results"
     )
     args = parser.parse_args()
+    if args.stage is not None:  # a second run beside a first one, in a tree of its own
+        global STAGE
+        STAGE = args.stage.resolve()
     targets = load_targets()
     if args.module:
         unknown = set(args.module) - {t.module for t in targets}
