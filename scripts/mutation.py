@@ -289,7 +289,7 @@ def main() -> int:
     parser.add_argument(
         "--record-only", action="store_true", help="record the staged run's results again"
     )
-    parser.add_argument("--stage", type=Path, help=f"stage in this directory, not {STAGE.name}")
+    parser.add_argument("--stage", type=Path, help="stage in this directory (default .mutation)")
     parser.add_argument(
         "--stubs", type=Path, help="write the unexplained survivors as entries to fill in"
     )
@@ -298,7 +298,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.stage is not None:  # a second run beside a first one, in a tree of its own
-        global STAGE
+        global STAGE  # noqa: PLW0603 - one run, one stage: set once, before anything reads it
         STAGE = args.stage.resolve()
     targets = load_targets()
     if args.module:
