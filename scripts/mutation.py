@@ -41,9 +41,11 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 
 from _mutation_report import changed_lines, load_kept, report, save, wording
@@ -54,6 +56,8 @@ TARGETS = ROOT / "scripts" / "mutation_targets.toml"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
 MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
 RESULTS = ROOT / ".mutation-results"
+#: Most tests a mutant is run against again in a child process (see second_chance).
+CHILD_TESTS = 6
 SITE = ROOT / "scripts" / "mutation_stage"
 
 
@@ -220,12 +224,23 @@ def recorded_by_mutmut() -> dict[str, set[str]]:
     return {k: set(v) for k, v in stats["tests_by_mangled_function_name"].items()}
 
 
+def sample(tests: list[str], limit: int) -> list[str]:
+    """At most ``limit`` of ``tests``, taken in turn from each test file."""
+    by_file: dict[str, list[str]] = defaultdict(list)
+    for test in sorted(tests):
+        by_file[test.partition("::")[0]].append(test)
+    rounds = zip_longest(*by_file.values())
+    return [test for group in rounds for test in group if test][:limit]
+
+
 def second_chance(
-    targets: list[Target], found: dict[str, tuple[str, str]], workers: int
+    targets: list[Target], found: dict[str, tuple[str, str]], workers: int, budget: float
 ) -> dict[str, str]:
     """Statuses after running every mutant mutmut left alive (or could not connect to a
-    test) against the tests that reach its function that mutmut did not run, in a pytest
-    process of its own with the mutant active; cached per run."""
+    test) against tests that reach its function that mutmut did not run — at most
+    ``CHILD_TESTS`` of them, taken in turn from each test file — in a pytest process of its
+    own with the mutant active; cached per run. Mutants not started within ``budget``
+    minutes are "unchecked" (a later ``--record-only`` goes on from the cache)."""
     cache = STAGE / "children.json"
     known: dict[str, str] = json.loads(cache.read_text()) if cache.exists() else {}
     reach, ran = hits(targets), recorded_by_mutmut()
@@ -235,13 +250,17 @@ def second_chance(
         more = sorted(reach.get(function, set()) - ran.get(function, set()))
         owner = next(t for t in targets if name.startswith(t.dotted + "."))
         if status in ("survived", "no tests") and not wording(change) and more and owner.children:
-            todo.setdefault(name, more)
+            todo.setdefault(name, sample(more, CHILD_TESTS))
     todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
         print(f"mutation: {len(todo)} mutant(s) again, against tests in child processes")
         from concurrent.futures import ThreadPoolExecutor
 
+        deadline = time.monotonic() + budget * 60
+
         def status_of(name: str) -> str:
+            if time.monotonic() > deadline:
+                return "unchecked"
             done = pytest_in_child(todo[name], environment(name), "-x")
             if done is None:
                 return "timeout"
@@ -252,16 +271,19 @@ def second_chance(
             for number, (name, status) in enumerate(
                 zip(names, pool.map(status_of, names), strict=True), 1
             ):
+                print(f"  [{number}/{len(names)}] {name}: {status}", flush=True)
+                if status == "unchecked":
+                    continue
                 known[name] = status
                 cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
-                print(f"  [{number}/{len(names)}] {name}: {status}", flush=True)
-    return known
+    return {**dict.fromkeys(todo, "unchecked"), **known}
 
 
-def record(targets: list[Target], workers: int) -> None:
+def record(targets: list[Target], workers: int, budget: float) -> None:
     """Store the run's verdict per module: mutmut's, corrected by the second chance."""
     found = inspect(targets)
-    again = second_chance(targets, found, workers) if any(t.children for t in targets) else {}
+    children = any(t.children for t in targets)
+    again = second_chance(targets, found, workers, budget) if children else {}
     commit = subprocess.run(
         ["git", "describe", "--always", "--dirty"],
         cwd=ROOT,
@@ -289,6 +311,12 @@ def main() -> int:
     parser.add_argument(
         "--record-only", action="store_true", help="record the staged run's results again"
     )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=120.0,
+        help="minutes for running mutants again in child processes (default 120)",
+    )
     parser.add_argument("--stage", type=Path, help="stage in this directory (default .mutation)")
     parser.add_argument(
         "--stubs", type=Path, help="write the unexplained survivors as entries to fill in"
@@ -315,7 +343,7 @@ def main() -> int:
         stage(targets)
         mutmut("run", "--max-children", str(args.workers))
     if not args.report_only:
-        record(targets, args.workers)
+        record(targets, args.workers, args.budget)
     modules = [(t.module, t.dotted) for t in (load_targets() if args.all else targets)]
     return report(modules, RESULTS, load_kept(SURVIVORS), args.stubs)
 
