@@ -36,12 +36,13 @@ def _find_top(generators: list[Mapping[str, Any]], name: str) -> Mapping[str, An
     return None
 
 
-def _walk(generators: list[Mapping[str, Any]], path: str, seen: set[str]) -> dict[str, Any] | None:
+def _walk(generators: list[Mapping[str, Any]], path: str, seen: list[str]) -> dict[str, Any] | None:
     """The merged fields of the generator at ``path`` (``top/variant/...``), redirects
-    followed; ``None`` when ``path``'s top is not configured."""
+    followed (``seen``: the paths walked so far, in order, for the loop's message);
+    ``None`` when ``path``'s top is not configured."""
     if path in seen:
         raise ModelConfigError(f"model redirects loop: {' -> '.join([*seen, path])}")
-    seen.add(path)
+    seen.append(path)
     top, *rest = path.split("/")
     entry = _find_top(generators, top)
     if entry is None:
@@ -85,7 +86,7 @@ def resolve_model(
 ) -> ModelSpec:
     """Resolve ``name`` against the configuration and the registered ``providers``."""
     by_type = {t.lower(): p for p in providers.values() for t in p.types}
-    fields = _walk(_generators(config), name, set())
+    fields = _walk(_generators(config), name, [])
     if fields is None and ":" in name:
         prefix, rest = name.split(":", 1)
         provider = next((p for p in providers.values() if prefix in p.prefixes), None)
