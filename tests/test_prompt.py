@@ -110,3 +110,13 @@ def test_a_file_named_with_file_is_sent_and_not_listed_as_withheld(host) -> None
     user = prompt(host, parts=parts).user
     assert "TOKEN=1" in user
     assert "- b.pem (a private key)" in user and "- .env (" not in user
+
+
+def test_what_is_not_given_adds_nothing(host) -> None:
+    from tai_core.blocks import block_prompts
+
+    kinds = host.registry.block_kinds.values()
+    built = build_prompt(base="BASE", kinds=kinds, command="go", parts=[], task="fix it")
+    system, restatement = block_prompts(kinds, "go", ())
+    assert built.system == f"BASE\n\n{system.strip()}"
+    assert built.user == f"{restatement}\n\n# Task\n\nfix it"
