@@ -24,11 +24,12 @@ first on `PYTHONPATH`, so that `tai` subprocesses started by the tests run the m
 
 mutmut runs a mutant only against the tests it saw calling the mutated function in its own
 process, so a test that reaches the function in a child process (a fork into namespaces, a
-`tai` subprocess) does not count. Every mutant mutmut leaves alive, or could not connect
-to any test, is therefore run again against all its target's tests in a pytest process of
-its own, the mutant named in `MUTANT_UNDER_TEST` (children inherit it); while mutmut
-records which tests call what, children run the original code (a `sitecustomize` on their
-path clears the recording mode, which works only in mutmut's own process).
+`tai` subprocess) does not count. For targets marked `children`, a hits pass therefore
+records which tests reach which function in any process, and every mutant mutmut leaves
+alive (or could not connect to a test) runs again, in a pytest process of its own with the
+mutant named in `MUTANT_UNDER_TEST` (children inherit it), against at most `CHILD_TESTS` of
+those tests, within `--budget` minutes; mutants not started in time are "unchecked"
+(`--record-only` goes on from the cache). See `mutation_stage/` for how children record.
 
 Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
@@ -44,6 +45,7 @@ import sys
 import time
 import tomllib
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
@@ -130,16 +132,13 @@ def stage(targets: list[Target]) -> None:
     )
 
 
-def toml_list(items: object) -> str:
-    return "[" + ", ".join(f'"{item}"' for item in items) + "]"  # type: ignore[attr-defined]
+def toml_list(items: Iterable[str]) -> str:
+    return json.dumps(list(items))  # a JSON array of strings is a TOML array
 
 
 def toml_pairs(table: dict[str, object]) -> str:
-    lines = []
-    for key, value in table.items():
-        rendered = toml_list(value) if isinstance(value, list) else f'"{value}"'
-        lines.append(f"{key} = {rendered}")
-    return "\n".join(lines)
+    """``table``'s strings and lists of strings as TOML lines (JSON's quoting is TOML's)."""
+    return "\n".join(f"{key} = {json.dumps(value)}" for key, value in table.items())
 
 
 def environment(mutant: str | None = None) -> dict[str, str]:
