@@ -116,9 +116,17 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+#: Commands whose reason depends on the machine: /tmp/x is where CI's instructions clone
+#: tai, and then tai's own installation, which the policy names first (the corpus tests
+#: still check that they are refused).
+MACHINE_DEPENDENT = frozenset({"mv .git/hooks /tmp/x"})
+
+
 def reasons(repo: Path) -> dict[str, str]:
     found = {}
     for command in [*DESTRUCTIVE, *ONE_LINERS, *GIT_CONFIG]:
+        if command in MACHINE_DEPENDENT:
+            continue
         allowed, reason = decide(command, repo, {}, {"HOME": "/home/u", "PATH": "/usr/bin:/bin"})
         shown = reason.replace(str(repo), "<repo>").replace(str(repo.parent), "<parent>")
         found[command] = f"{'allowed' if allowed else 'refused'}: {shown}"
