@@ -1,10 +1,14 @@
 """The verdict of a mutation run (scripts/mutation.py): which mutants count as killed,
 which are kept with a reason (scripts/mutation_survivors.toml), and the score per module.
 
-Results are stored per module in ``.mutation-results/`` (one JSON file each: the commit,
-and every mutant's status and changed lines), so an incremental run (``--since``,
-``--module``) replaces the results of the modules it ran and the report of all targets
-reads the latest of each.
+Results are stored per module in ``.mutation-results/`` (one JSON file each: the
+fingerprint of what was run, and every mutant's status and changed lines), so an
+incremental run (``--since``, ``--module``) replaces the results of the modules it ran and
+the report of all targets reads the latest of each. The fingerprint is a hash of the
+module's source and its test files taken when the run was staged: a result whose module or
+tests changed since is stale, and the report does not count it (a commit name would not do:
+a run takes most of an hour, the tree goes on changing meanwhile, and a dirty tree has no
+name).
 
 A survivor that only rewrites prose (a string literal with a space in it: the wording of a
 message) is counted apart as "wording" and needs no entry: tests check messages by the
@@ -15,6 +19,7 @@ around) and why it is kept.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import tomllib
@@ -73,9 +78,20 @@ def wording(change: str) -> bool:
     return True
 
 
-def save(directory: Path, dotted: str, commit: str, mutants: dict[str, list[str]]) -> None:
+def fingerprint(root: Path, files: list[str]) -> str:
+    """A hash of ``files`` (relative to ``root``): their names and contents."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        path = root / name
+        content = path.read_bytes() if path.is_file() else b"(missing)"
+        digest.update(f"{name}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+def save(directory: Path, dotted: str, taken: str, mutants: dict[str, list[str]]) -> None:
     directory.mkdir(exist_ok=True)
-    data = {"commit": commit, "mutants": mutants}
+    data = {"fingerprint": taken, "mutants": mutants}
     (directory / f"{dotted}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
@@ -91,18 +107,24 @@ def stub(name: str, change: str) -> str:
 
 
 def report(
-    modules: list[tuple[str, str]], directory: Path, kept: list[Kept], stubs: Path | None = None
+    modules: list[tuple[str, str, str]],
+    directory: Path,
+    kept: list[Kept],
+    stubs: Path | None = None,
 ) -> int:
-    """Print the score of each ``(module, dotted)`` from its stored results and every
-    unexplained survivor (also as entries to fill in, into ``stubs``); 1 when there is one,
-    a kept entry is stale or a module has no results."""
+    """Print the score of each ``(module, dotted, fingerprint now)`` from its stored results
+    and every unexplained survivor (also as entries to fill in, into ``stubs``); 1 when
+    there is one, a kept entry is stale, or a module has no results or stale ones."""
     unexplained: list[tuple[str, str]] = []
     used: set[Kept] = set()
-    rows = []
-    for module, dotted in modules:
+    rows: list[tuple[str, str | None, Counter[str]]] = []
+    for module, dotted, now in modules:
         data = load(directory, dotted)
         if data is None:
             rows.append((module, None, Counter()))
+            continue
+        if data.get("fingerprint") != now:
+            rows.append((module, "stale", Counter()))
             continue
         counts: Counter[str] = Counter()
         for name, (status, change) in sorted(data["mutants"].items()):  # type: ignore[union-attr]
@@ -121,27 +143,29 @@ def report(
                 else:
                     counts["kept"] += 1
                     used.add(match)
-        rows.append((module, data["commit"], counts))
+        rows.append((module, "current", counts))
     print(f"\n{'module':44} {'mutants':>7} {'killed':>6} {'wording':>7} {'kept':>4} {'open':>4}")
-    for module, commit, counts in rows:
+    for module, state, counts in rows:
         name = module.partition("/src/")[2]
-        if commit is None:
-            print(f"{name:44} not run yet")
+        if state != "current":
+            why = "module or tests changed since its run" if state else "not run yet"
+            print(f"{name:44} {why}")
             continue
         total = sum(counts.values())
         share = counts["killed"] / total if total else 1.0
         print(
             f"{name:44} {total:7} {counts['killed']:6} {counts['wording']:7} {counts['kept']:4}"
-            f" {counts['open']:4}  killed {share:.1%} (at {str(commit)[:10]})"
+            f" {counts['open']:4}  killed {share:.1%}"
         )
     for name, change in unexplained:
         print(f"\nunexplained survivor {name}:\n{change}")
     if stubs is not None:
         entries = [stub(name.partition(" ")[0], change) for name, change in unexplained]
         stubs.write_text("\n".join(entries), encoding="utf-8")
-    prefixes = tuple(dotted + "." for _, dotted in modules)
+    current = {module for module, state, _ in rows if state == "current"}
+    prefixes = tuple(dotted + "." for module, dotted, _ in modules if module in current)
     stale = [k for k in kept if k not in used and k.function.startswith(prefixes)]
     for k in stale:
         print(f"\nkept entry matches no survivor now: {k.function}\n{k.change}")
-    missing = any(commit is None for _, commit, _ in rows)
+    missing = any(state != "current" for _, state, _ in rows)
     return 1 if unexplained or stale or missing else 0

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 
-from _mutation_report import changed_lines, load_kept, report, save, wording
+from _mutation_report import changed_lines, fingerprint, load_kept, report, save, wording
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
@@ -82,6 +82,11 @@ class Target:
     def dotted(self) -> str:
         return self.staged.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
+    def fingerprint(self) -> str:
+        """What the module's result depends on: its source and its test files, now."""
+        files = sorted({self.module, *(test.partition("::")[0] for test in self.tests)})
+        return fingerprint(ROOT, files)
+
 
 def load_targets() -> list[Target]:
     data = tomllib.loads(TARGETS.read_text(encoding="utf-8"))
@@ -105,6 +110,9 @@ def stage(targets: list[Target]) -> None:
     """The staged tree mutmut runs in; rebuilt from the working tree every time."""
     print(f"mutation: staging {len(targets)} module(s) in {STAGE.relative_to(ROOT)}/", flush=True)
     shutil.rmtree(STAGE, ignore_errors=True)
+    STAGE.mkdir(parents=True)
+    taken = {t.dotted: t.fingerprint() for t in targets}  # before copying: what is run
+    (STAGE / "fingerprints.json").write_text(json.dumps(taken, indent=1), encoding="utf-8")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for member in MEMBERS:
         for package in (ROOT / member / "src").iterdir():
@@ -283,20 +291,14 @@ def record(targets: list[Target], workers: int, budget: float) -> None:
     found = inspect(targets)
     children = any(t.children for t in targets)
     again = second_chance(targets, found, workers, budget) if children else {}
-    commit = subprocess.run(
-        ["git", "describe", "--always", "--dirty"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
+    taken = json.loads((STAGE / "fingerprints.json").read_text(encoding="utf-8"))
     for target in targets:
         mutants = {
             name: [again.get(name, status), change]
             for name, (status, change) in found.items()
             if name.startswith(target.dotted + ".")
         }
-        save(RESULTS, target.dotted, commit, mutants)
+        save(RESULTS, target.dotted, taken[target.dotted], mutants)
 
 
 def main() -> int:
@@ -343,7 +345,8 @@ def main() -> int:
         mutmut("run", "--max-children", str(args.workers))
     if not args.report_only:
         record(targets, args.workers, args.budget)
-    modules = [(t.module, t.dotted) for t in (load_targets() if args.all else targets)]
+    shown = load_targets() if args.all else targets
+    modules = [(t.module, t.dotted, t.fingerprint()) for t in shown]
     return report(modules, RESULTS, load_kept(SURVIVORS), args.stubs)
 
 

@@ -1,0 +1,85 @@
+"""The verdict of a mutation run (scripts/_mutation_report.py): what counts as wording, which
+survivors a kept entry explains, and that a result whose module or tests changed since its
+run is not counted (no mutmut is run here)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def verdict() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        yield importlib.import_module("_mutation_report")
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+
+
+@pytest.mark.parametrize(
+    ("change", "prose"),
+    [
+        ('- raise E("cannot write")\n+ raise E("XXcannot writeXX")', True),
+        ('- raise E(f"cannot write {path}")\n+ raise E(f"CANNOT WRITE {path}")', True),
+        ('- raise E(f"cannot write {path}")\n+ raise E(f"cannot write {other}")', False),
+        ('- x = "TMPDIR"\n+ x = "XXTMPDIRXX"', False),
+        ("- if a and b:\n+ if a or b:", False),
+        ('- f("a b")\n+ g("a b")', False),
+        ('- f("a b")', False),
+    ],
+)
+def test_only_prose_is_wording(verdict: ModuleType, change: str, prose: bool) -> None:
+    assert verdict.wording(verdict.normalise(change)) is prose
+
+
+def results(verdict: ModuleType, tmp_path: Path, source: str) -> tuple[Path, str]:
+    """A module with one killed and one surviving mutant, stored as run on ``source``."""
+    (tmp_path / "m.py").write_text(source, encoding="utf-8")
+    (tmp_path / "test_m.py").write_text("def test(): pass\n", encoding="utf-8")
+    taken = verdict.fingerprint(tmp_path, ["m.py", "test_m.py"])
+    survivor = verdict.normalise("- return a + 1\n+ return a + 2")
+    mutants = {"p.m.x_f__mutmut_1": ["killed", ""], "p.m.x_f__mutmut_2": ["survived", survivor]}
+    verdict.save(tmp_path / "results", "p.m", taken, mutants)
+    return tmp_path / "results", survivor
+
+
+def test_a_survivor_is_open_until_a_kept_entry_explains_it(
+    verdict: ModuleType,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    directory, survivor = results(verdict, tmp_path, "def f(a): return a + 1\n")
+    now = verdict.fingerprint(tmp_path, ["m.py", "test_m.py"])
+    assert verdict.report([("pkg/src/p/m.py", "p.m", now)], directory, []) == 1
+    assert "unexplained survivor p.m.x_f__mutmut_2 (survived)" in capsys.readouterr().out
+    kept = [verdict.Kept("p.m.x_f", survivor, "equivalent")]
+    assert verdict.report([("pkg/src/p/m.py", "p.m", now)], directory, kept) == 0
+    assert "killed 50.0%" in capsys.readouterr().out
+    elsewhere = [verdict.Kept("p.m.x_g", survivor, "equivalent")]
+    assert verdict.report([("pkg/src/p/m.py", "p.m", now)], directory, kept + elsewhere) == 1
+    assert "kept entry matches no survivor now: p.m.x_g" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("changed", ["m.py", "test_m.py"])
+def test_a_result_is_stale_once_its_module_or_tests_change(
+    verdict: ModuleType,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    changed: str,
+) -> None:
+    directory, survivor = results(verdict, tmp_path, "def f(a): return a + 1\n")
+    kept = [verdict.Kept("p.m.x_f", survivor, "equivalent")]
+    (tmp_path / changed).write_text("# changed\n", encoding="utf-8")
+    now = verdict.fingerprint(tmp_path, ["m.py", "test_m.py"])
+    assert verdict.report([("pkg/src/p/m.py", "p.m", now)], directory, kept) == 1
+    out = capsys.readouterr().out
+    assert "p/m.py" in out and "changed since its run" in out
+    assert "killed 50" not in out and "kept entry matches no survivor" not in out
