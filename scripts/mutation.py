@@ -69,6 +69,8 @@ class Target:
     tests: tuple[str, ...]
     #: Whether its tests reach it in child processes (forks, `tai` subprocesses).
     children: bool = False
+    #: Most tests a survivor is run against again in child processes (see second_chance).
+    child_tests: int = CHILD_TESTS
 
     @property
     def staged(self) -> str:
@@ -90,7 +92,15 @@ class Target:
 
 def load_targets() -> list[Target]:
     data = tomllib.loads(TARGETS.read_text(encoding="utf-8"))
-    return [Target(t["module"], tuple(t["tests"]), bool(t.get("children"))) for t in data["target"]]
+    return [
+        Target(
+            t["module"],
+            tuple(t["tests"]),
+            bool(t.get("children")),
+            int(t.get("child_tests", CHILD_TESTS)),
+        )
+        for t in data["target"]
+    ]
 
 
 def changed_since(targets: list[Target], since: str) -> list[Target]:
@@ -246,7 +256,8 @@ def second_chance(
     """Statuses after running every mutant mutmut left alive (or could not connect to a
     test) against tests that reach its function that mutmut did not run — at most
     ``CHILD_TESTS`` of them, taken in turn from each test file — in a pytest process of its
-    own with the mutant active; cached per run. Mutants not started within ``budget``
+    own with the mutant active (``child_tests`` of its target, when it says how many);
+    cached per run. Mutants not started within ``budget``
     minutes are "unchecked" (a later ``--record-only`` goes on from the cache)."""
     cache = STAGE / "children.json"
     known: dict[str, str] = json.loads(cache.read_text()) if cache.exists() else {}
@@ -257,7 +268,7 @@ def second_chance(
         more = sorted(reach.get(function, set()) - ran.get(function, set()))
         owner = next(t for t in targets if name.startswith(t.dotted + "."))
         if status in ("survived", "no tests") and not wording(change) and more and owner.children:
-            todo.setdefault(name, sample(more, CHILD_TESTS))
+            todo.setdefault(name, sample(more, owner.child_tests))
     todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
         print(f"mutation: {len(todo)} mutant(s) again, against tests in child processes")

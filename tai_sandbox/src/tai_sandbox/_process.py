@@ -138,7 +138,8 @@ def _p1(report: int, ids: tuple[int, int, int], setup: Callable[[], T]) -> NoRet
     _send(report, f"pid {p2}")
     os.close(report)
     _, status = os.waitpid(p2, 0)
-    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(128 - code if code < 0 else code)  # init killed: a shell's 128 + signal
 
 
 def _p2(report: int, setup: Callable[[], T]) -> NoReturn:
