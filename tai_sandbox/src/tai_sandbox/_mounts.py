@@ -263,6 +263,8 @@ def build_view(
         try:
             _linux.remount_readonly(str(point))
         except OSError as error:
+            if not os.path.lexists(point):
+                continue  # covered by a later mount above it: no path leads there
             if not os.statvfs(point).f_flag & os.ST_RDONLY:
                 raise OSError(error.errno, f"{point} cannot be made read-only: {error}") from None
     if Path("/tmp") not in host_roots:

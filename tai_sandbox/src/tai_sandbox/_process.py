@@ -16,9 +16,11 @@ Four processes:
   reaps orphans and forwards signals until P3 ends. PID 1 ignores every signal it has no
   handler for, so tai itself must not be PID 1; and when P2 exits, the kernel ends every
   process left in the namespace, so nothing a model started outlives the run.
-* **P3** drops every capability, sets ``no_new_privs``, installs the seccomp filter (no
-  set-uid files, ``_seccomp``), confines itself with Landlock scopes where the kernel has
-  them (no abstract unix sockets or signals outside: ``_linux.landlock_scope``) and returns
+* **P3** waits until P2 has told P0 the sandbox is ready (so a P2 killed in between leaves
+  no tai running that P0 believes never started), drops every capability, sets
+  ``no_new_privs``, installs the seccomp filter (no set-uid files, ``_seccomp``), confines
+  itself with Landlock scopes where the kernel has them (no abstract unix sockets or
+  signals outside: ``_linux.landlock_scope``) and returns
   from :func:`enter`: it is tai, carrying on with the plugins it already loaded.
 
 *Kill means stop.* P1 and P2 each ask the kernel for ``SIGKILL`` when their parent dies
@@ -147,12 +149,20 @@ def _p2(report: int, setup: Callable[[], T]) -> NoReturn:
         _linux.set_parent_death_signal(signal.SIGKILL)
         result = setup()
         _linux.set_not_dumpable()
+        go, told = os.pipe()
         p3 = os.fork()
     except Exception as error:  # noqa: BLE001 - any failure: the sandbox is unavailable
         _fail(report, error)
     if p3 == 0:
+        os.close(told)
+        if os.read(go, 1) != b"1":  # P2 ended before P0 was told: nothing of tai may run
+            os._exit(1)
+        os.close(go)
         raise _Worker(result)
+    os.close(go)
     _send(report, "ready")
+    os.write(told, b"1")
+    os.close(told)
     status = _supervise(p3, reap_all=True)
     _send(report, f"status {os.waitstatus_to_exitcode(status)}")
     os._exit(0)
