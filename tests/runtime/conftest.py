@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from tai_core.commands._session import make_setup
-from tai_core.models import RetryPolicy, resolve_model
+from tai_core.models import Prices, RetryPolicy, resolve_model
 from tai_core.plugins import PluginHost
 from tai_core.runtime import (
     TERMINAL_EVENTS,
@@ -69,13 +69,17 @@ def run_replay(
     describe: Any = None,
     schedule_interval: float = 0.0,
     context_tokens: int | None = None,
+    prices: Prices | None = None,
+    run_options: dict[str, Any] | None = None,
 ) -> Outcome:
     """Run one submit of a session whose model replays ``replies`` (with a window of
-    ``context_tokens`` when given)."""
+    ``context_tokens``, ``prices`` and ``run_options`` for :class:`RunOptions` when given)."""
     path = transcript(tmp_path / "model.replay", replies)
     spec = resolve_model(f"replay:{path}", {}, host.registry.providers, {})
     if context_tokens is not None:
         spec = attrs.evolve(spec, context_tokens=context_tokens)
+    if prices is not None:
+        spec = attrs.evolve(spec, prices=prices)
     provider = host.registry.providers[spec.provider]
     setup = make_setup(
         host, {}, (provider, spec), command=command, system="SYSTEM",
@@ -83,6 +87,8 @@ def run_replay(
         handoff=handoff, describe=describe,
     )  # fmt: skip
     setup = attrs.evolve(setup, retry_policy=FAST_RETRIES)
+    if run_options:
+        setup = attrs.evolve(setup, options=attrs.evolve(setup.options, **run_options))
 
     async def scenario() -> Outcome:
         runtime = Runtime(host.pm.hook, EventBus(), schedule_interval=schedule_interval)

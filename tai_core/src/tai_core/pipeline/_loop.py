@@ -144,6 +144,7 @@ class Pipeline:
                     state, messages=(*state.messages, Message("user", body)), anchor=name
                 )
         except RunError as error:
+            state = error.state or state
             self._event(state, str(error), event="error")
             raise RunFailure(str(error), usage_table(state.usage_rows)) from None
         finally:
@@ -180,35 +181,41 @@ class Pipeline:
         base = state
         retries = self.options.max_retries
         for attempt_no in range(1, retries + 2):
-            self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
-            self.hook.tai_round_start(session=self.options, round_number=state.round)
-            started = time.perf_counter()
-            attempt = await self.runner.run(self._request(base), state.round, base.workspace)
-            base = self._account(base, attempt, attempt_no, started)
-            verdict = self._verdict(attempt)
-            if verdict == "success":
-                attempt, verdict = self._finish_workspace(attempt)
-            if verdict == "success":
-                self._round_end(state.round, "success")
-                return await self._succeed(attrs.evolve(base, workspace=attempt.workspace), attempt)
-            if attempt_no > retries:
-                self._round_end(state.round, "error")
-                if verdict == "truncated":
-                    self.emit(
-                        Notice(
-                            self.options.session_id,
-                            "warning",
-                            "the reply was still cut short after every retry; using it",
-                        )
-                    )
+            try:
+                self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
+                self.hook.tai_round_start(session=self.options, round_number=state.round)
+                started = time.perf_counter()
+                attempt = await self.runner.run(self._request(base), state.round, base.workspace)
+                base = self._account(base, attempt, attempt_no, started)
+                verdict = self._verdict(attempt)
+                if verdict == "success":
+                    attempt, verdict = self._finish_workspace(attempt)
+                if verdict == "success":
+                    self._round_end(state.round, "success")
                     return await self._succeed(
                         attrs.evolve(base, workspace=attempt.workspace), attempt
                     )
-                raise RunError(
-                    f"round {state.round} failed after {retries} retries: {attempt.failure}"
-                )
-            self._round_end(state.round, "retry")
-            base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
+                if attempt_no > retries:
+                    self._round_end(state.round, "error")
+                    if verdict == "truncated":
+                        self.emit(
+                            Notice(
+                                self.options.session_id,
+                                "warning",
+                                "the reply was still cut short after every retry; using it",
+                            )
+                        )
+                        return await self._succeed(
+                            attrs.evolve(base, workspace=attempt.workspace), attempt
+                        )
+                    raise RunError(
+                        f"round {state.round} failed after {retries} retries: {attempt.failure}"
+                    )
+                self._round_end(state.round, "retry")
+                base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
+            except RunError as error:  # the failed run's usage and events are its own
+                error.state = error.state or base
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _round_end(self, round_no: int, outcome: str) -> None:

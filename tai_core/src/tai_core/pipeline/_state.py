@@ -106,3 +106,7 @@ class WorkspaceError(Exception):
 
 class RunError(Exception):
     """The run cannot go on; the message is one line naming what and where."""
+
+    #: The run's state when it stopped, set by the round it stopped in: the usage of that
+    #: round's attempts and what the tree recorded of them belong to the failed run too.
+    state: RunState | None = None
