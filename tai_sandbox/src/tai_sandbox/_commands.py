@@ -25,6 +25,8 @@ INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "ruby": (frozenset({"-e"}), frozenset({"-r", "-I"})),
     "php": (frozenset({"-r"}), frozenset({"-f", "-d", "-c"})),
 }
+#: Interpreter -> flags whose value names the module or script file that runs.
+SCRIPT_FLAGS: dict[str, frozenset[str]] = {"python": frozenset({"-m"}), "php": frozenset({"-f"})}
 DOWNLOADERS = frozenset({"curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "xh"})
 
 

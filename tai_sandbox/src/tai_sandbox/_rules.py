@@ -16,7 +16,14 @@ import posixpath
 from collections.abc import Callable
 
 from tai_sandbox._code import check_code
-from tai_sandbox._commands import INTERPRETERS, SHELLS, program, split_arguments, unwrap
+from tai_sandbox._commands import (
+    INTERPRETERS,
+    SCRIPT_FLAGS,
+    SHELLS,
+    program,
+    split_arguments,
+    unwrap,
+)
 from tai_sandbox._danger import (
     Checker,
     absolute,
@@ -169,7 +176,7 @@ def _source(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 def _codes(name: str, args: list[str]) -> tuple[list[tuple[str, str]], str | None]:
     """The ``(flag, code)`` pairs an interpreter is given on its command line (bundled
     flags too: ``perl -lne CODE``, ``python -Bc CODE``, ``perl -e'CODE'``), and the
-    script it runs instead, if any."""
+    script (or ``-m`` module) it runs instead, if any."""
     code_flags, value_flags = INTERPRETERS[name]
     letters = {flag[1] for flag in code_flags if len(flag) == 2}
     valued = {flag[1] for flag in value_flags if len(flag) == 2}
@@ -177,8 +184,10 @@ def _codes(name: str, args: list[str]) -> tuple[list[tuple[str, str]], str | Non
     index = 0
     while index < len(args):
         arg, following = args[index], args[index + 1 : index + 2]
-        if arg in ("-m", "--") or (not arg.startswith("-") and not codes):
-            return codes, None if arg.startswith("-") else arg
+        if arg == "--" or arg in SCRIPT_FLAGS.get(name, ()):  # the one named next runs
+            return codes, following[0] if following and not codes else None
+        if not arg.startswith("-") and not codes:
+            return codes, arg
         if not arg.startswith("-"):
             break
         if arg in value_flags:
