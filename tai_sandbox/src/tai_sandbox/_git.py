@@ -22,6 +22,7 @@ move at all).
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Iterator
 
 from tai_sandbox._commands import split_arguments
@@ -40,6 +41,7 @@ _PROGRAM_KEYS = (
 )  # fmt: skip
 #: Keys that load code or configuration from somewhere the policy cannot see.
 _LOADING_KEYS = ("core.hookspath", "include.path", "includeif.*")
+_CONFIG_KEY = re.compile(r"GIT_CONFIG_KEY_(\d+)")
 _BOOLEANS = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
 #: Environment variables whose value is a command git runs.
 _PROGRAM_VARIABLES = (
@@ -102,7 +104,9 @@ def _settings(args: list[str], scope: Scope) -> Iterator[tuple[str, str, str]]:
             values = scope.values(variable) if variable else frozenset({""})
             for value in sorted(values or {DYNAMIC}):
                 yield key, value, "--config-env"
-    for number in range(10):
+    named = (*scope.variables, *scope.environ)
+    numbers = sorted({int(m[1]) for name in named if (m := _CONFIG_KEY.fullmatch(name))})
+    for number in numbers:  # git reads as many as GIT_CONFIG_COUNT says: any number
         keys = scope.values(f"GIT_CONFIG_KEY_{number}") or frozenset({DYNAMIC})
         values = scope.values(f"GIT_CONFIG_VALUE_{number}") or frozenset({DYNAMIC})
         for key in keys - {""}:
