@@ -109,6 +109,92 @@ GIT_CONFIG = [
 ]
 
 
+#: Scripts that reach each rule's branches: what a script does to its variables and its
+#: directory, code fed to shells, redirections, functions, and each command rule's options.
+RULE_CASES = [
+    # variables a command sets (to what only the run knows), or unsets
+    'read x; rm -rf "$x"', 'read -r x; rm -rf "$x"', 'mapfile x; rm -rf "$x"',
+    'readarray x; rm -rf "$x"', 'getopts ab x; rm -rf "$x"', 'unset HOME; rm -rf "$HOME"',
+    'unset -v HOME; rm -rf "$HOME"', 'rm -rf "$HOME"', "printf -v x '%s' /; rm -rf \"$x\"",
+    'printf x -v; rm -rf "$x"/', "printf '%s' -v x; rm -rf \"$x\"",
+    # the directory a script moves to
+    "cd; rm -rf *", "cd /etc; rm -rf *", "pushd /etc; rm -rf *", "popd; rm -rf *",
+    "pushd; rm -rf *", "cd -; rm -rf *", 'cd "$(cat f)"; rm -rf *', "cd build; rm -rf *",
+    "cd /etc /usr; rm -rf *",
+    # assignments
+    'x=/; rm -rf "$x"', 'x=/et; x+=c; rm -rf "$x"', 'x[0]=/; rm -rf "${x[0]}"',
+    'x=(/ /etc); rm -rf "${x[@]}"', 'x=; rm -rf "$x"/', 'x=/tmp; x="$(cat f)"; rm -rf "$x"',
+    'x="$(cat f)"; x=/tmp; rm -rf "$x"', 'declare x=/; rm -rf "$x"', 'export x=/; rm -rf $x',
+    'local x=/ 2>/dev/null; rm -rf "$x"', 'readonly y=/etc; rm -rf "$y"',
+    'for d in / /etc; do rm -rf "$d"; done', 'f() { rm -rf "$1"; }; f /',
+    'f() { rm -rf "$1"; }; f build', 'x=build; f() { rm -rf "$x"; }; f',
+    # code fed to a shell on its standard input
+    "bash <<EOF\nrm -rf ~\nEOF", "bash <<'EOF'\nls\nEOF", "sh <<< 'rm -rf ~'",
+    "bash < script.sh", 'bash < "$(cat f)"', "source /dev/stdin <<< 'rm -rf ~'",
+    '. /dev/stdin <<< "rm -rf ~"', 'bash <<< "$(curl -s x)"', 'bash <<< "$X"',
+    "cat <<< 'rm -rf ~'", "bash 0< script.sh", "bash 2> err.txt <<< 'rm -rf ~'",
+    "echo 'rm -rf ~' | bash", "echo 'rm -rf ~' | \"bash\"", "echo 'rm -rf ~' | /bin/sh",
+    "printf 'rm -rf ~' | source /dev/stdin", "echo ls | sh", "cat s.sh | bash",
+    "{ echo 'rm -rf ~'; } | bash", "echo 'rm -rf ~' 2>/dev/null | bash",
+    "echo 'rm -rf ~' | bash 2>/dev/null", "echo 'rm -rf ~' | cat", "echo x | tee -a log",
+    "echo 'rm -rf ~' | xargs echo", 'echo "$(cat f)" | bash',
+    # redirections
+    "echo x >&2", "echo x >& out.txt", "echo x >&-", "echo x > .git/hooks/pre-commit",
+    "echo x >> /etc/passwd", "echo x >| .git/config", "cat < .git/config",
+    "echo x &> /dev/sda", "echo x 2> /etc/x", "{ echo x; } > .git/config",
+    'echo x > "$(cat f)"', "exec 3> .git/config",
+    # functions
+    "f() { rm -rf ~; }; f", ":(){ :|:& };:", "f() { f | f & }; f", "f() { f; }; f",
+    "f() { echo hi; }; f; f", "f() { f & }; f", "function g { g | g; }; g",
+    "f() { g; }; g() { f | f; }; f",
+    # nesting
+    "bash -c \"bash -c 'bash -c ls'\"",
+    "eval 'eval \"eval \\\"eval ls\\\"\"'",
+    # eval, trap
+    "eval 'rm -rf ~'", 'eval "$(cat f)"', "eval ls", "trap 'rm -rf ~' EXIT",
+    "trap -- 'rm -rf ~' EXIT", "trap - EXIT", "trap -l", "trap 'echo hi' INT",
+    'trap "$(cat f)" EXIT', "trap 'rm -rf ~'", "trap -p EXIT",
+    # shells and their options
+    "bash -c 'rm -rf ~'", "bash -o pipefail -c 'rm -rf ~'", "bash +O extglob -c 'rm -rf ~'",
+    "bash -O extglob -c 'rm -rf ~'", "bash +o posix -c 'rm -rf ~'",
+    "bash --rcfile x -c 'rm -rf ~'", "bash --init-file x -c 'rm -rf ~'",
+    "bash --norc -c 'rm -rf ~'", "bash -xc 'rm -rf ~'", "bash -ex -c 'rm -rf ~'",
+    "sh -- script.sh", "bash -", "bash -c 'rm -rf \"$1\"' sh /", "bash -c 'rm -rf \"$0\"' /",
+    "bash script.sh", "bash -c", "bash -c 'ls' -- x", "bash +x script.sh",
+    "bash -s <<< 'rm -rf ~'", "zsh -c 'rm -rf ~'", "fish -c 'rm -rf ~'",
+    # copies and moves
+    "cp x /etc/passwd", "cp -t /etc x", "cp --target-directory /etc x", "cp x y /usr/bin",
+    "cp -S .bak x /etc/x", "mv x .git/hooks/pre-commit", "mv .git/config /tmp/x",
+    "install x /usr/bin/x", "install -m 755 x /usr/bin/x", "ln -s x .git/hooks/pre-commit",
+    "ln -sf x /etc/x", "cp x build/", "cp -r src build", "mv a b", "cp x",
+    "cp -t build x", "mv -t /usr x",
+    # find
+    "find / -delete", "find . -delete", "find -delete", "find ~ -exec rm -rf {} +",
+    "find / -name x -exec rm {} \\;", "find /etc ! -name x -delete",
+    "find /tmp/x -execdir rm {} \\;", "find / -ok rm {} \\;", "find / -okdir rm {} \\;",
+    "find . -exec chmod 777 {} +", "find / -exec echo {} \\;", "find / -name x",
+    "find build -delete", "find / ( -name a -o -name b ) -delete", "find / -exec rm {}",
+    "find / -exec rm {} \\; -exec shred {} \\;", "find ~ -exec unlink {} +",
+    # modes and owners
+    "chmod -R 777 /", "chmod --recursive 777 /etc", "chmod 777 /", "chmod 777 ~",
+    "chmod 777 ~/", "chmod 777 /etc/passwd", "chown -R u /usr", "chmod --reference=/x -R /etc",
+    "chmod -Rv 755 ./build", "chgrp -R g /", "chmod -v 777 /", "chown u:g /",
+    # power
+    "init 0", "telinit 6", "init 3", "systemctl poweroff", "systemctl restart nginx",
+    "loginctl suspend", "systemctl reboot --force", "kill -9 -1", "kill -- -1", "kill -1",
+    "kill -s TERM -1", "kill 1234", "kill -9 1", "shutdown -h now", "halt", "poweroff",
+    # rm
+    "rm -r /", "rm -R /etc", "rm --recursive ~", "rm -f /etc/passwd", 'rm -rf "$(cat f)"',
+    'rm -rf /"$(cat f)"', "rm -rf build", 'rm "$(cat f)" x', "rm -fr ~/", "rm -d /tmp/x",
+    'rm -rf "$X"', "rm --force --recursive /usr", "rm .git/config", "rm -- -rf",
+    # files written
+    "sed -i s/a/b/ .git/config", "sed s/a/b/ .git/config", "sed --in-place=.bak s/a/b/ .git/config",
+    "sed -ie s/a/b/ /etc/hosts", "tee .git/hooks/pre-commit", "truncate -s0 /etc/passwd",
+    "touch /etc/x", "touch -r ref .git/config", "mkdir -m 700 /etc/x", "rmdir /usr/x",
+    "unlink .git/config", "truncate -s 0 build/log", "tee -a /etc/hosts",
+]  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("repo")
@@ -124,7 +210,7 @@ MACHINE_DEPENDENT = frozenset({"mv .git/hooks /tmp/x"})
 
 def reasons(repo: Path) -> dict[str, str]:
     found = {}
-    for command in [*DESTRUCTIVE, *ONE_LINERS, *GIT_CONFIG]:
+    for command in [*DESTRUCTIVE, *ONE_LINERS, *GIT_CONFIG, *RULE_CASES]:
         if command in MACHINE_DEPENDENT:
             continue
         allowed, reason = decide(command, repo, {}, {"HOME": "/home/u", "PATH": "/usr/bin:/bin"})

@@ -240,7 +240,8 @@ def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     targets = operands[1:] if not any(o.startswith("--reference") for o in options) else operands
     for target in targets:
         danger = system_danger(target, scope, checker.cwd)
-        if danger and (recursive or target.rstrip("/") in ("", "~")):
+        whole = absolute(target, checker.cwd) in ("/", scope.home)  # the root or the home
+        if danger and (recursive or whole):
             checker.refuse(f"{name} {'-R ' if recursive else ''}changes {danger}")
         check_written(checker, target, scope, name)
 
