@@ -117,6 +117,10 @@ RULE_CASES = [
     'readarray x; rm -rf "$x"', 'getopts ab x; rm -rf "$x"', 'unset HOME; rm -rf "$HOME"',
     'unset -v HOME; rm -rf "$HOME"', 'rm -rf "$HOME"', "printf -v x '%s' /; rm -rf \"$x\"",
     'printf x -v; rm -rf "$x"/', "printf '%s' -v x; rm -rf \"$x\"",
+    # "$@" is one word per parameter; brace expansion makes words side by side
+    "bash -c 'rm -rf \"$@\"' sh build ~", "bash -c 'rm -rf \"$@\"' sh build dist",
+    "cp evil {x,.git/hooks/pre-commit}", "cp {evil,.git/hooks/pre-commit}", "rm -rf {build,~}",
+    "rm -rf {build,dist}",
     # the directory a script moves to
     "cd; rm -rf *", "cd /etc; rm -rf *", "pushd /etc; rm -rf *", "popd; rm -rf *",
     "pushd; rm -rf *", "cd -; rm -rf *", 'cd "$(cat f)"; rm -rf *', "cd build; rm -rf *",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+import math
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 
 #: Marks the part of a value that is only known when the command runs.
 DYNAMIC = "\x00"
+#: Where ``$@`` ends one parameter and starts the next: a field break, quoted or not.
+FIELD_BREAK = "\x1e"
 #: Most values one word or command line may stand for; beyond, the text is refused.
 MAX_ALTERNATIVES = 256
 _DEFAULT_IFS = " \t\n"
@@ -146,6 +149,8 @@ class Scope:
                 return frozenset({self.positional[index] if index < len(self.positional) else ""})
             if name == "#":
                 return frozenset({str(max(len(self.positional) - 1, 0))})
+            if name == "@":  # one field per parameter, even quoted
+                return frozenset({FIELD_BREAK.join(self.positional[1:])})
             return frozenset({" ".join(self.positional[1:])})
         if name in self.variables:
             return self.variables[name]
@@ -279,13 +284,15 @@ class Expander:
 
     def expand(self, node: Node) -> list[list[str]]:
         """The possible field lists of one word (brace expansion and splitting may turn a
-        word into several fields, or none)."""
-        out: list[list[str]] = []
+        word into several fields, or none; a value the policy knows several of makes
+        several lists)."""
+        parts = []  # brace expansion makes fields side by side, each with its alternatives
         for atoms in _braces(self._atoms(node, quoted=False)):
-            out.extend(self._fields(_tilde(atoms, self.scope.home)))
-            if len(out) > MAX_ALTERNATIVES:
+            parts.append(list(self._fields(_tilde(atoms, self.scope.home))))
+            if math.prod(len(part) for part in parts) > MAX_ALTERNATIVES:
                 raise TooComplex
-        return out
+        combinations = itertools.product(*parts)
+        return [[field for fields in chosen for field in fields] for chosen in combinations]
 
     def argvs(self, words: Sequence[Node]) -> list[tuple[str, ...]]:
         """The possible argument vectors of a command made of ``words``."""
@@ -317,6 +324,8 @@ class Expander:
 
 
 def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]:
+    if _no_parameters(atoms, values):
+        return []  # "$@" without parameters is no field at all, quoted or not
     fields: list[str] = []
     current: list[str] = []
     started = False
@@ -334,12 +343,20 @@ def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]
             started = True
             continue
         value = values[id(atom)] if isinstance(atom, _Var) else atom.text
+        if atom.quoted and FIELD_BREAK in value:  # "$@": the parameters stay apart
+            first, *others = value.split(FIELD_BREAK)
+            current.append(first)
+            for other in others:
+                fields.append("".join(current))
+                current = [other]
+            started = True
+            continue
         if atom.quoted or not value:
             current.append(value)
             started = started or atom.quoted
             continue
         for char in value:
-            if char in ifs:
+            if char in ifs or char == FIELD_BREAK:
                 if started:
                     fields.append("".join(current))
                 current, started = [], False
@@ -349,6 +366,14 @@ def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]
     if started:
         fields.append("".join(current))
     return fields
+
+
+def _no_parameters(atoms: list[_Atom], values: Mapping[int, str]) -> bool:
+    """Whether the word is ``"$@"`` (with empty quotes around it at most) and there are no
+    positional parameters."""
+    ats = [a for a in atoms if isinstance(a, _Var) and a.name == "@" and not values[id(a)]]
+    rest = [a for a in atoms if a not in ats and a != ("q", "")]
+    return bool(ats) and not rest
 
 
 def _braces(atoms: list[_Atom]) -> list[list[_Atom]]:

@@ -1,0 +1,147 @@
+"""The words of a command as the shell policy expands them (tai_sandbox._words.Expander),
+checked against bash itself: for each case, bash prints the fields it passes to a command
+(``printf '%s\\0'``) with the same variables, positional parameters and directory, and the
+policy's alternatives must hold what bash passed — and be only that when nothing is left
+open. Where the policy cannot know a value (``read``, another command's output), the field
+holds ``DYNAMIC`` instead; those cases have their own expectations."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tai_sandbox._words import DYNAMIC, Expander, Scope, parse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+HOME = "/home/u"
+
+
+def first_command(node: Node) -> Node | None:
+    if node.type == "command":
+        return node
+    for child in node.children:
+        found = first_command(child)
+        if found is not None:
+            return found
+    return None
+
+
+def policy_argvs(
+    words: str, variables: dict[str, str], positional: tuple[str, ...], cwd: Path
+) -> list[tuple[str, ...]]:
+    root, source = parse(f"cmd {words}")
+    command = first_command(root)
+    arguments = command.children_by_field_name("argument")
+    values = {name: frozenset({value}) for name, value in variables.items()}
+    scope = Scope(values, ("sh", *positional), (str(cwd),), {"HOME": HOME, "PATH": "/bin"})
+    return Expander(source, scope).argvs(arguments)
+
+
+def bash_argv(
+    words: str, variables: dict[str, str], positional: tuple[str, ...], cwd: Path
+) -> tuple[str, ...]:
+    assignments = "".join(f"{name}={shlex.quote(value)}; " for name, value in variables.items())
+    script = f"{assignments}printf '%s\\0' start {words}"  # start: no words is no field
+    done = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", script, "sh", *positional],
+        cwd=cwd, env={"HOME": HOME, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        capture_output=True, check=True,
+    )  # fmt: skip
+    return tuple(done.stdout.decode().split("\0")[1:-1])
+
+
+#: (words, variables, positional parameters, whether the policy's answer is that one only)
+CASES = [
+    # quoting
+    ("a 'b c' \"d e\"", {}, (), True),
+    (r'"a\$b" "a\`b" "a\"b" "a\\b" "a\qb"', {}, (), True),
+    ('"a\\\nb"', {}, (), True),
+    (r"a\ b a\\b a\qb", {}, (), True),
+    ("''", {}, (), True),
+    ('"" x', {}, (), True),
+    (r"$'\x41\x4a' $'\101' $'\u00e9' $'a\tb' $'\cA' $'\e'", {}, (), True),
+    (r"$'\0101' $'\x4' $'\xZ'", {}, (), True),
+    ('"$x" $x', {"x": "a  b"}, (), True),
+    ("$x", {"x": " lead  and trail "}, (), True),
+    ('a"$x"b', {"x": "1 2"}, (), True),
+    ("a$x", {"x": "1 2"}, (), True),
+    ("$x$y", {"x": "a ", "y": " b"}, (), True),
+    ("$empty x", {"empty": ""}, (), True),
+    ('"$empty" x', {"empty": ""}, (), True),
+    ("$x", {"x": "a:b", "IFS": ":"}, (), True),
+    # parameters
+    ('"$1" "$2" "$3"', {}, ("p 1", "p2"), True),
+    ("$1", {}, ("p  1",), True),
+    ('"$@"', {}, ("a b", "c"), True),
+    ('"x$@y"', {}, ("a b", "c"), True),
+    ('"$@"', {}, (), True),
+    ('"x$@"', {}, (), True),
+    ("$@", {}, ("a b", "c"), True),
+    ('"$*" $#', {}, ("a b", "c"), True),
+    ("$#", {}, (), True),
+    ("${x:-dflt} ${y:-dflt}", {"x": "set"}, (), False),
+    ("${x-dflt}", {"x": ""}, (), False),
+    ("${x:=dflt}", {}, (), False),
+    ("${x}", {"x": "v"}, (), True),
+    # tilde
+    ("~ ~/x ~+ ~+/y", {}, (), True),
+    ("~root ~root/x", {}, (), True),
+    ("a~ '~' \"~\" x~", {}, (), True),
+    ("~no-such-user-here", {}, (), True),
+    # braces
+    ("{a,b}c x{1,2}{3,4}", {}, (), True),
+    ("{a,{b,c}}d", {}, (), True),
+    ("{a} {} a{}b {a,b", {}, (), True),
+    ("'{a,b}' \"{a,b}\" \\{a,b\\}", {}, (), True),
+    ("{a,b}$x", {"x": "1 2"}, (), True),
+    # command substitution the policy can compute
+    ("$(echo hi) \"$(echo a  b)\" $(echo a  b)", {}, (), True),
+    ("$(printf %s x)y", {}, (), True),
+    ("$(echo -n x) `echo y`", {}, (), True),
+    ("\"$(echo 'cm0gLXJm' | base64 -d)\"", {}, (), True),
+    ("$(echo ab | rev)", {}, (), True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("words", "variables", "positional", "only"), CASES)
+def test_the_policy_expands_words_as_bash_does(
+    words: str,
+    variables: dict[str, str],
+    positional: tuple[str, ...],
+    only: bool,
+    tmp_path: Path,
+) -> None:
+    alternatives = policy_argvs(words, variables, positional, tmp_path)
+    real = bash_argv(words, variables, positional, tmp_path)
+    assert real in alternatives
+    if only:
+        assert alternatives == [real]
+
+
+@pytest.mark.parametrize(
+    ("words", "variables", "expected"),
+    [
+        ("$unknown_read", {"known": "k"}, [(DYNAMIC,)]),
+        ('"$(cat f)"', {}, [(DYNAMIC,)]),
+        ("~-", {}, [(DYNAMIC,)]),
+        ("a$(cat f)b", {}, [(f"a{DYNAMIC}b",)]),
+        ("$$ $!", {}, [(DYNAMIC, DYNAMIC)]),
+        ("${#x}", {"x": "four"}, [(DYNAMIC,)]),
+        ("$(printf '%s-' a b)", {}, [(DYNAMIC,)]),
+    ],
+)
+def test_what_only_the_run_knows_is_left_open(
+    words: str, variables: dict[str, str], expected: list[tuple[str, ...]], tmp_path: Path
+) -> None:
+    scope_values = {name: frozenset({v}) for name, v in variables.items()}
+    scope_values["unknown_read"] = None  # type: ignore[assignment]
+    root, source = parse(f"cmd {words}")
+    arguments = first_command(root).children_by_field_name("argument")
+    scope = Scope(scope_values, ("sh",), (str(tmp_path),), {"HOME": HOME})
+    assert Expander(source, scope).argvs(arguments) == expected
