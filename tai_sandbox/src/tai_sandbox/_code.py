@@ -91,6 +91,15 @@ def _path(call: Call) -> str:
     return first if isinstance(first, str) else DYNAMIC
 
 
+def _mode_paths(call: Call) -> list[str]:
+    """The paths a ``chmod``/``chown`` call changes: its object, or every string it is
+    given (Perl's and Ruby's take the mode and owners first, the files after them; the
+    others take the path first and numbers after it)."""
+    if call.receiver is not None:
+        return [call.receiver]
+    return [arg for arg in call.args if isinstance(arg, str)] or [DYNAMIC]
+
+
 def _judge(checker: Checker, what: str, call: Call, scope: Scope) -> None:
     """Refuse a call that runs, deletes, changes modes of, or writes what it must not."""
     if _is(call, _RUNNERS):
@@ -102,11 +111,11 @@ def _judge(checker: Checker, what: str, call: Call, scope: Scope) -> None:
             checker.refuse(f"{what} {call.name} deletes {danger}")
         check_written(checker, path, scope, f"{what} {call.name}")
     elif _is(call, _MODES):
-        path = _path(call)
-        danger = system_danger(path, scope, checker.cwd)
-        if danger and (call.name.endswith("_R") or path.rstrip("/") in ("", scope.home)):
-            checker.refuse(f"{what} {call.name} changes {danger}")
-        check_written(checker, path, scope, f"{what} {call.name}")
+        for path in _mode_paths(call):
+            danger = system_danger(path, scope, checker.cwd)
+            if danger and (call.name.endswith("_R") or path.rstrip("/") in ("", scope.home)):
+                checker.refuse(f"{what} {call.name} changes {danger}")
+            check_written(checker, path, scope, f"{what} {call.name}")
 
 
 def _writes(call: Call) -> bool:

@@ -63,7 +63,10 @@ def tokenize(code: str, language: str) -> list[tuple[str, str]]:
     while index < len(code):
         char = code[index]
         ahead = code[index + 1 : index + 2]
-        if char.isspace() or (char == "\\" and ahead in ("n", "t")):
+        if char == "\n":
+            tokens.append(("punct", char))  # ends a call without parentheses
+            index += 1
+        elif char.isspace() or (char == "\\" and ahead in ("n", "t")):
             index += 2 if char == "\\" else 1
         elif char == "#" and language != "node" and ahead != "{":
             index = code.find("\n", index) % (len(code) + 1) or len(code)
@@ -91,15 +94,21 @@ def tokenize(code: str, language: str) -> list[tuple[str, str]]:
     return tokens
 
 
+#: Tokens that end the arguments of a call without parentheses (``chmod 0755, $f or die``).
+_BARE_ENDS = frozenset(
+    ("id", word) for word in ("or", "and", "if", "unless", "while", "until", "do", "then")
+) | frozenset(("punct", p) for p in ("|", "&", "}", "]", ")", "\n"))
+
+
 def _arguments(tokens: list[tuple[str, str]], start: int) -> tuple[Value, ...]:
     """The arguments of a call whose list starts at ``tokens[start]`` (``(`` or the first
     argument of a call without parentheses)."""
-    if tokens[start] != ("punct", "("):
-        kind, text = tokens[start]
-        return (text,) if kind == "str" else (None,)
+    bare = tokens[start] != ("punct", "(")  # Perl's and Ruby's calls without parentheses
     args: list[list[tuple[str, str]]] = [[]]
     depth = 0
-    for token in tokens[start + 1 :]:
+    for token in tokens[start if bare else start + 1 :]:
+        if bare and depth == 0 and (token in _BARE_ENDS or token == ("punct", ";")):
+            break
         if token[0] == "punct" and token[1] in "([{":
             depth += 1
         elif token[0] == "punct" and token[1] in ")]}":
