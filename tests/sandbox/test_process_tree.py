@@ -37,6 +37,17 @@ def on_exit():
 def start():
     result = enter(os.getpid, on_exit)
     print("setup ran as", result, "tai runs as", os.getpid(), flush=True)
+
+def got(number, frame):
+    print("got", signal.Signals(number).name, flush=True)
+
+def report(*names):  # say which of these signals arrive
+    for name in names:
+        signal.signal(getattr(signal, name), got)
+
+def wait_forever():
+    while True:
+        signal.pause()
 """
 
 
@@ -133,16 +144,7 @@ def test_tai_inside_is_confined_in_its_own_namespaces() -> None:
 
 def test_signals_sent_to_the_first_process_reach_tai() -> None:
     forwarded = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGWINCH")
-    process = drive(f"""
-        start()
-        def got(number, frame):
-            print("got", signal.Signals(number).name, flush=True)
-        for name in {forwarded!r}:
-            signal.signal(getattr(signal, name), got)
-        print("ready", flush=True)
-        while True:
-            signal.pause()
-    """)
+    process = drive(f'start()\nreport(*{forwarded!r})\nprint("ready", flush=True)\nwait_forever()')
     line = Lines(process)
     assert line() == "setup ran as 1 tai runs as 2\n"
     assert line() == "ready\n"
@@ -160,16 +162,9 @@ def test_a_signal_the_kernel_sends_is_not_forwarded() -> None:
     (SIGIO-style, a pipe's owner told of data with SIGUSR1)."""
     import fcntl
 
-    process = drive("""
-        start()
-        def got(number, frame):
-            print("got", signal.Signals(number).name, flush=True)
-        signal.signal(signal.SIGUSR1, got)
-        signal.signal(signal.SIGUSR2, got)
-        print("ready", flush=True)
-        while True:
-            signal.pause()
-    """)
+    process = drive(
+        'start()\nreport("SIGUSR1", "SIGUSR2")\nprint("ready", flush=True)\nwait_forever()'
+    )
     line = Lines(process)
     assert line() == "setup ran as 1 tai runs as 2\n"
     assert line() == "ready\n"
@@ -195,10 +190,7 @@ def test_a_signal_tai_sends_its_init_is_not_sent_back() -> None:
         from tai_sandbox import _linux
         _linux.landlock_scope = lambda: None  # an older kernel
         start()
-        def got(number, frame):
-            print("got", signal.Signals(number).name, flush=True)
-        signal.signal(signal.SIGUSR1, got)
-        signal.signal(signal.SIGUSR2, got)
+        report("SIGUSR1", "SIGUSR2")
         os.kill(1, signal.SIGUSR1)
         init = outer()[1]
         def settled():  # init has taken the signal and waits again: it sent it on or not
@@ -209,8 +201,7 @@ def test_a_signal_tai_sends_its_init_is_not_sent_back() -> None:
         while not settled():
             time.sleep(0.01)
         print("sent", flush=True)
-        while True:
-            signal.pause()
+        wait_forever()
     """)
     line = Lines(process)
     assert line() == "setup ran as 1 tai runs as 2\n"
