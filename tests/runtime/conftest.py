@@ -71,6 +71,7 @@ def run_replay(
     context_tokens: int | None = None,
     prices: Prices | None = None,
     run_options: dict[str, Any] | None = None,
+    spec_changes: dict[str, Any] | None = None,
 ) -> Outcome:
     """Run one submit of a session whose model replays ``replies`` (with a window of
     ``context_tokens``, ``prices`` and ``run_options`` for :class:`RunOptions` when given)."""
@@ -80,6 +81,8 @@ def run_replay(
         spec = attrs.evolve(spec, context_tokens=context_tokens)
     if prices is not None:
         spec = attrs.evolve(spec, prices=prices)
+    if spec_changes:
+        spec = attrs.evolve(spec, **spec_changes)
     provider = host.registry.providers[spec.provider]
     setup = make_setup(
         host, {}, (provider, spec), command=command, system="SYSTEM",

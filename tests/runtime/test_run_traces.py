@@ -19,7 +19,8 @@ from typing import Any
 import attrs
 import pytest
 
-from tai_core import hookimpl
+from tai_core import BlockKind, BlockResult, hookimpl
+from tai_core.blocks import Block
 from tai_core.commands._session import open_workspace
 from tai_core.models import Prices
 from tai_core.tree import SessionTree
@@ -217,3 +218,103 @@ def test_feedback_too_large_for_the_window_is_cut_and_rounds_are_limited(
         require_completion=False,
     )
     check("window", outcome, calls, tmp_path)
+
+
+class Runner(BlockKind):
+    """A kind that runs programs (a checkpoint comes first) and triggers a round, once."""
+
+    name = "runner"
+    commands = frozenset({"go"})
+    triggers_round = True
+    runs_programs = True
+    max_rounds = 2
+    prompt_section = "# runner blocks"
+    restatement = "runner"
+    disabled_notice = "no"
+
+    def execute(self, block: Block, context: object) -> BlockResult:
+        return BlockResult(kind=self.name, ok="fail" not in block.body, text=f"ran {block.body}")
+
+
+class Quiet(BlockKind):
+    """A kind that runs but says nothing: no round follows it."""
+
+    name = "quiet"
+    commands = frozenset({"go"})
+    prompt_section = "# quiet blocks"
+    restatement = "quiet"
+    disabled_notice = "no"
+
+    def execute(self, block: Block, context: object) -> BlockResult:
+        return BlockResult(kind=self.name, ok=True, text="")
+
+
+class Adjuster:
+    """Kinds, and a plugin that adds a system text and headers to every call."""
+
+    __name__ = "trace-adjuster"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @hookimpl
+    def tai_register_block_kinds(self, register) -> None:
+        if self.name == "first":
+            register(Runner())
+            register(Quiet())
+
+    @hookimpl
+    def tai_before_model_call(self) -> dict[str, Any]:
+        return {"system_text": f"House rule of {self.name}.", "headers": {"x-rule": self.name}}
+
+
+class Formatting:
+    """A workspace whose round end (formatting) fails the first time only."""
+
+    def __init__(self) -> None:
+        self.refusals = ["gofmt refused main.go: expected declaration"]
+
+    def finished(self) -> Formatting:
+        if self.refusals:
+            raise ValueError(self.refusals.pop())
+        return self
+
+    def flush(self) -> Formatting:
+        return self
+
+
+def test_kinds_that_run_programs_plugin_adjustments_and_a_failing_finish(
+    host,
+    replay,
+    calls,
+    tmp_path,
+    monkeypatch,
+) -> None:
+    """Two runner blocks and a quiet one in a round (one checkpoint before them, the
+    runner counted once per round, until its limit ends the run), plugins adding system
+    text and headers in order, the model's settings on every request, and a workspace that
+    refuses to finish once."""
+    from tai_providers.replay import ReplayProvider
+
+    host.register(Adjuster("first"), "trace-adjuster-1")
+    host.register(Adjuster("second"), "trace-adjuster-2")
+    sent: list[str] = []
+    stream = ReplayProvider.stream
+
+    def recording(self, spec, request):
+        sent.append(render(request, "\x00no session here"))
+        return stream(self, spec, request)
+
+    monkeypatch.setattr(ReplayProvider, "stream", recording)
+    blocks = "<<松柏 runner\nmake\n松柏\n<<竹梅 quiet\nx\n竹梅\n<<蘭菊 runner\nmake fail\n蘭菊\n"
+    outcome = replay(
+        [
+            blocks,
+            f"Formatted now.\n{blocks}",
+            f"<<松柏 runner\ntest\n松柏\n{SUMMARY}",  # the third round of runner: too many
+        ],
+        workspace=Formatting(),
+        spec_changes={"temperature": 0.25, "max_generate_tokens": 900, "reasoning_effort": "low"},
+    )
+    calls.lines += ["", "# requests", *sent]
+    check("programs", outcome, calls, tmp_path)
