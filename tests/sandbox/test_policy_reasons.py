@@ -178,14 +178,14 @@ RULE_CASES = [
     "bash -s <<< 'rm -rf ~'", "zsh -c 'rm -rf ~'", "fish -c 'rm -rf ~'",
     # copies and moves
     "cp x /etc/passwd", "cp -t /etc x", "cp --target-directory /etc x", "cp x y /usr/bin",
-    "cp -S .bak x /etc/x", "mv x .git/hooks/pre-commit", "mv .git/config /tmp/x",
+    "cp -S .bak x /etc/x", "mv x .git/hooks/pre-commit", "mv .git/config /var/tmp/y",
     "install x /usr/bin/x", "install -m 755 x /usr/bin/x", "ln -s x .git/hooks/pre-commit",
     "ln -sf x /etc/x", "cp x build/", "cp -r src build", "mv a b", "cp x",
     "cp -t build x", "mv -t /usr x",
     # find
     "find / -delete", "find . -delete", "find -delete", "find ~ -exec rm -rf {} +",
     "find / -name x -exec rm {} \\;", "find /etc ! -name x -delete",
-    "find /tmp/x -execdir rm {} \\;", "find / -ok rm {} \\;", "find / -okdir rm {} \\;",
+    "find /var/tmp/y -execdir rm {} \\;", "find / -ok rm {} \\;", "find / -okdir rm {} \\;",
     "find . -exec chmod 777 {} +", "find / -exec echo {} \\;", "find / -name x",
     "find build -delete", "find / ( -name a -o -name b ) -delete", "find / -exec rm {}",
     "find / -exec rm {} \\; -exec shred {} \\;", "find ~ -exec unlink {} +",
@@ -199,7 +199,7 @@ RULE_CASES = [
     "kill -s TERM -1", "kill 1234", "kill -9 1", "shutdown -h now", "halt", "poweroff",
     # rm
     "rm -r /", "rm -R /etc", "rm --recursive ~", "rm -f /etc/passwd", 'rm -rf "$(cat f)"',
-    'rm -rf /"$(cat f)"', "rm -rf build", 'rm "$(cat f)" x', "rm -fr ~/", "rm -d /tmp/x",
+    'rm -rf /"$(cat f)"', "rm -rf build", 'rm "$(cat f)" x', "rm -fr ~/", "rm -d /var/tmp/y",
     'rm -rf "$X"', "rm --force --recursive /usr", "rm .git/config", "rm -- -rf",
     # files written
     "sed -i s/a/b/ .git/config", "sed s/a/b/ .git/config", "sed --in-place=.bak s/a/b/ .git/config",
