@@ -27,9 +27,10 @@ process, so a test that reaches the function in a child process (a fork into nam
 `tai` subprocess) does not count. For targets marked `children`, a hits pass therefore
 records which tests reach which function in any process, and every mutant mutmut leaves
 alive (or could not connect to a test) runs again, in a pytest process of its own with the
-mutant named in `MUTANT_UNDER_TEST` (children inherit it), against at most `CHILD_TESTS` of
-those tests, within `--budget` minutes; mutants not started in time are "unchecked"
-(`--record-only` goes on from the cache). See `mutation_stage/` for how children record.
+mutant named in `MUTANT_UNDER_TEST` (children inherit it), against at most the target's
+`child_tests` of those tests (default `CHILD_TESTS`), within `--budget` minutes; mutants
+not started in time are "unchecked" (`--record-only` goes on from the cache). See
+`mutation_stage/` for how children record.
 
 Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
@@ -254,11 +255,10 @@ def second_chance(
     targets: list[Target], found: dict[str, tuple[str, str]], workers: int, budget: float
 ) -> dict[str, str]:
     """Statuses after running every mutant mutmut left alive (or could not connect to a
-    test) against tests that reach its function that mutmut did not run — at most
-    ``CHILD_TESTS`` of them, taken in turn from each test file — in a pytest process of its
-    own with the mutant active (``child_tests`` of its target, when it says how many);
-    cached per run. Mutants not started within ``budget``
-    minutes are "unchecked" (a later ``--record-only`` goes on from the cache)."""
+    test) against tests that reach its function that mutmut did not run — at most its
+    target's ``child_tests`` of them, taken in turn from each test file — in a pytest
+    process of its own with the mutant active; cached per run. Mutants not started within
+    ``budget`` minutes are "unchecked" (a later ``--record-only`` goes on from the cache)."""
     cache = STAGE / "children.json"
     known: dict[str, str] = json.loads(cache.read_text()) if cache.exists() else {}
     reach, ran = hits(targets), recorded_by_mutmut()
