@@ -176,6 +176,39 @@ def test_kind_breaking_the_contract_is_refused(host: PluginHost) -> None:
     assert "prompt_section" in record.error
 
 
+class Sparse:
+    """A kind without the base class that lacks what the pipeline reads of every kind,
+    and streams without saying how it applies."""
+
+    name = "sparse"
+    params = ()
+    prompt_section = restatement = disabled_notice = "sparse"
+    streams = True
+    triggers_round = False
+    commands = frozenset({"go"})
+
+    def validate(self, block):
+        return []
+
+    def execute(self, block, context):
+        raise NotImplementedError
+
+
+class SparsePlugin:
+    __name__ = "sparse"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register):
+        register(Sparse())
+
+
+def test_a_kind_must_have_every_member_the_pipeline_reads(host: PluginHost) -> None:
+    record = host.register(SparsePlugin(), "sparse")
+    assert record.status == "failed"
+    for member in ("max_rounds", "runs", "runs_programs", "apply (a kind that streams"):
+        assert member in record.error, record.error
+
+
 class CommandThief:
     __name__ = "thief"
 

@@ -523,3 +523,49 @@ def test_a_kinds_own_error_speaks_for_itself() -> None:
 
     assert _describe(JotError("the notebook is full")) == "the notebook is full"
     assert _describe(JotError()) == "JotError: "
+
+
+def reshaped(monkeypatch, change) -> None:
+    """Let the replay provider's streams pass through ``change(events)`` first."""
+    from tai_providers.replay import ReplayProvider
+
+    stream = ReplayProvider.stream
+
+    def through(self, spec, request):
+        return change(stream(self, spec, request))
+
+    monkeypatch.setattr(ReplayProvider, "stream", through)
+
+
+def test_a_stream_that_ends_without_a_finish_reason_counts_as_stopped(
+    replay, monkeypatch
+) -> None:
+    from tai_core.models import Finish
+
+    async def without_finish(events):
+        async for event in events:
+            if not isinstance(event, Finish):
+                yield event
+
+    reshaped(monkeypatch, without_finish)
+    outcome = replay([f"Done.\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert [row.outcome for row in outcome.state.usage_rows] == ["stop"]
+    assert "finish stop" in [node.body for _, node in outcome.state.tree]
+
+
+def test_a_failed_attempt_counts_the_usage_reported_before_it_failed(
+    replay, monkeypatch
+) -> None:
+    from tai_core.models import Usage
+
+    async def usage_first(events):
+        yield Usage(input=70, output=3)
+        async for event in events:
+            yield event
+
+    reshaped(monkeypatch, usage_first)
+    outcome = replay(["@@@ error 500 gone mid-reply\nHalf", f"Whole.\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    first = outcome.state.usage_rows[0]
+    assert (first.attempt, first.usage.input, first.outcome) == (1, 70, "error")

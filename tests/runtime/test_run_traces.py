@@ -20,47 +20,71 @@ import attrs
 import pytest
 
 from tai_core import BlockKind, BlockResult, hookimpl
-from tai_core.blocks import Block
+from tai_core.blocks import Block, BlockNotRunnableError
 from tai_core.commands._session import open_workspace
 from tai_core.models import Prices
-from tai_core.tree import SessionTree
+from tai_core.runtime import RoundEnded, RoundStarted, TreeChanged
+from tai_core.tree import Node, SessionTree
 
 from .conftest import Outcome
 
 TRACES = Path(__file__).parent / "traces"
 SUMMARY = "<<紫藤 summary\n- done\n紫藤"
 HIDDEN = {"seconds"}  # measured, not decided
+SHOWN = {"tree", "usage_rows", "messages"}  # state fields with a section of their own
 
 
 class Calls:
-    """Every lifecycle hook call of the run, with its arguments."""
+    """Every lifecycle hook call of the run, with every argument."""
 
     __name__ = "trace-calls"
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        #: The distinct session views the hooks were given, rendered (listed once).
+        self.sessions: list[str] = []
+
+    def add(self, line: str, session: Any) -> None:
+        view = render(session, getattr(session, "session_id", None) or "\x00none")
+        if view not in self.sessions:
+            self.sessions.append(view)
+        self.lines.append(f"{line} session=#{self.sessions.index(view) + 1}")
 
     @hookimpl
-    def tai_round_start(self, round_number: int) -> None:
-        self.lines.append(f"round_start {round_number}")
+    def tai_round_start(self, session: Any, round_number: int) -> None:
+        self.add(f"round_start {round_number}", session)
 
     @hookimpl
-    def tai_round_end(self, round_number: int, outcome: str) -> None:
-        self.lines.append(f"round_end {round_number} {outcome}")
+    def tai_round_end(self, session: Any, round_number: int, outcome: str) -> None:
+        self.add(f"round_end {round_number} {outcome}", session)
 
     @hookimpl
-    def tai_before_model_call(self, model: str, messages: list[dict[str, Any]]) -> None:
-        self.lines.append(f"before_model_call model={model!r}")
+    def tai_before_model_call(
+        self, session: Any, model: str, messages: list[dict[str, Any]]
+    ) -> None:
+        self.add(f"before_model_call model={model!r}", session)
         for message in messages:
             self.lines.append(f"  {message['role']}: {message['text']!r}")
 
     @hookimpl
-    def tai_after_model_call(self, model: str, finish_reason: str, usage: dict) -> None:
-        self.lines.append(f"after_model_call model={model!r} {finish_reason} {usage}")
+    def tai_after_model_call(
+        self, session: Any, model: str, finish_reason: str, usage: dict
+    ) -> None:
+        self.add(f"after_model_call model={model!r} {finish_reason} {usage}", session)
 
     @hookimpl
-    def tai_checkpoint(self, round_number: int, reason: str) -> None:
-        self.lines.append(f"checkpoint {round_number} {reason}")
+    def tai_block_parsed(self, block: Block, kind: BlockKind | None) -> None:
+        named = kind.name if kind is not None else None
+        self.lines.append(f"block_parsed {block.kind} line {block.line} kind={named}")
+
+    @hookimpl
+    def tai_checkpoint(
+        self, root: str, session_id: str, round_number: int, reason: str, config: Any
+    ) -> None:
+        self.lines.append(
+            f"checkpoint {round_number} {reason} root={root} session_id={session_id!r} "
+            f"config={type(config).__name__}"
+        )
 
 
 def render(value: Any, session: str) -> str:
@@ -79,6 +103,8 @@ def render(value: Any, session: str) -> str:
         return "[" + ", ".join(render(item, session) for item in value) + "]"
     if isinstance(value, float):
         return f"{value:.9f}"
+    if type(value).__repr__ is object.__repr__:  # an address says nothing
+        return f"<{type(value).__name__}>"
     if isinstance(value, str):
         return repr(value.replace(session, "<session>"))
     return repr(value)
@@ -87,20 +113,40 @@ def render(value: Any, session: str) -> str:
 def trace(outcome: Outcome, calls: Calls, tmp: Path) -> str:
     session = outcome.session_id
     lines = ["# events"]
-    lines += [render(event, session) for event in outcome.events]
+    known: set[str] = set()
+    for event in outcome.events:
+        lines.append(render(event, session))
+        if isinstance(event, TreeChanged):  # what the session store is told to keep
+            for depth, node in event.tree:
+                if node.name not in known:
+                    known.add(node.name)
+                    lines.append(f"  + {node_line(event.tree, node, depth)} {node.body!r}")
     lines += ["", "# hook calls", *(line.replace(session, "<session>") for line in calls.lines)]
+    lines += ["", "# session views", *(f"#{n} {v}" for n, v in enumerate(calls.sessions, 1))]
     state = outcome.state
     lines += ["", "# tree"]
     for depth, node in state.tree:
-        lines.append(
-            f"{'  ' * depth}{node.name} {node.kind.value} {dict(sorted(node.attrs.items()))}"
-        )
+        lines.append(f"{'  ' * depth}{node_line(state.tree, node, depth)}")
         lines += [f"{'  ' * depth}| {line}" for line in node.body.splitlines()]
     lines += ["", "# usage rows", *(render(row, session) for row in state.usage_rows)]
     lines += ["", "# messages", *(f"{m.role}: {m.text!r}" for m in state.messages)]
+    lines += ["", "# the rest of the state"]
+    lines += [
+        f"{field.name}={render(getattr(state, field.name), session)}"
+        if field.name != "workspace"
+        else f"workspace=<{type(state.workspace).__name__}>"
+        for field in attrs.fields(type(state))
+        if field.name not in SHOWN
+    ]
     text = "\n".join(lines) + "\n"
     text = text.replace(str(tmp), "<tmp>")
     return re.sub(r"\.error-log\.\d{8}-\d{6}(-\d+)?\.xml", ".error-log.<time>.xml", text)
+
+
+def node_line(tree: SessionTree, node: Node, depth: int) -> str:
+    parent = tree.parent_of(node.name)
+    under = f" under {parent.name}" if parent is not None else ""
+    return f"{node.name} {node.kind.value} {dict(sorted(node.attrs.items()))}{under}"
 
 
 def without_seconds(table: str) -> str:
@@ -114,7 +160,24 @@ def without_seconds(table: str) -> str:
     return "\n".join([lines[0], *rows])
 
 
+def paired(outcome: Outcome, calls: Calls) -> None:
+    """Every attempt that started ended once, as an event and as a hook call."""
+    events = [
+        "start" if isinstance(event, RoundStarted) else "end"
+        for event in outcome.events
+        if isinstance(event, RoundStarted | RoundEnded)
+    ]
+    hooks = [
+        "start" if line.startswith("round_start") else "end"
+        for line in calls.lines
+        if line.startswith(("round_start", "round_end"))
+    ]
+    for marks in (events, hooks):
+        assert len(marks) % 2 == 0 and marks == ["start", "end"] * (len(marks) // 2), marks
+
+
 def check(name: str, outcome: Outcome, calls: Calls, tmp: Path) -> None:
+    paired(outcome, calls)
     path = TRACES / f"{name}.txt"
     made = trace(outcome, calls, tmp)
     if os.environ.get("TAI_REGENERATE_TRACES"):
@@ -151,7 +214,8 @@ def test_a_failed_attempt_then_a_cut_reply_then_success(host, replay, calls, tmp
     outcome = replay(
         [
             f"@@@ usage input=100 output=10\n@@@ chunk 40\nFixing the README.\n{bad}",
-            "@@@ usage input=130 cache_read=100 output=50\n@@@ finish length\nFixing it, and",
+            "@@@ usage input=130 cache_read=100 output=50\n@@@ finish length\n@@@ chunk 8\n"
+            "@@@ thought: Two steps: find, then replace.\nFixing it, and",
             f"@@@ usage input=140 cache_read=120 cache_write=10 output=30 reasoning=5\n"
             f"@@@ thought: Replace the right sentence.\n@@@ chunk 64\nNow right.\n{good}{SUMMARY}",
         ],
@@ -233,7 +297,8 @@ class Runner(BlockKind):
     disabled_notice = "no"
 
     def execute(self, block: Block, context: object) -> BlockResult:
-        return BlockResult(kind=self.name, ok="fail" not in block.body, text=f"ran {block.body}")
+        ran = f"ran {block.body} for {context.command}"  # type: ignore[attr-defined]
+        return BlockResult(kind=self.name, ok="fail" not in block.body, text=ran)
 
 
 class Quiet(BlockKind):
@@ -246,6 +311,8 @@ class Quiet(BlockKind):
     disabled_notice = "no"
 
     def execute(self, block: Block, context: object) -> BlockResult:
+        if block.body == "speak":  # a result that asks for a round of its own
+            return BlockResult(kind=self.name, ok=True, text="spoken", triggers_round=True)
         return BlockResult(kind=self.name, ok=True, text="")
 
 
@@ -311,10 +378,174 @@ def test_kinds_that_run_programs_plugin_adjustments_and_a_failing_finish(
         [
             blocks,
             f"Formatted now.\n{blocks}",
-            f"<<松柏 runner\ntest\n松柏\n{SUMMARY}",  # the third round of runner: too many
+            f"<<松柏 runner\ntest\n松柏\n<<竹梅 quiet\nspeak\n竹梅\n{SUMMARY}",
+            "<<松柏 runner\nagain\n松柏\n",  # the third round of runner: too many
         ],
         workspace=Formatting(),
         spec_changes={"temperature": 0.25, "max_generate_tokens": 900, "reasoning_effort": "low"},
     )
     calls.lines += ["", "# requests", *sent]
     check("programs", outcome, calls, tmp_path)
+
+
+@attrs.frozen
+class Stamps:
+    """A workspace that only collects what ``stamp`` blocks put in it."""
+
+    stamps: tuple[str, ...] = ()
+
+
+class Unrunnable(Exception):
+    """An apply failure that retrying cannot cure."""
+
+    retryable = False
+
+
+class Stamp(BlockKind):
+    """A streaming kind: applied to the workspace while the reply streams, failing in
+    every way an apply can (a validation problem, not runnable here, a bug, fatal)."""
+
+    name = "stamp"
+    commands = frozenset({"go"})
+    streams = True
+    prompt_section = "# stamp blocks"
+    restatement = "stamp"
+    disabled_notice = "no"
+
+    def check_body(self, block: Block) -> list[str]:
+        return ["a stamp must not say invalid"] if block.body == "invalid" else []
+
+    def apply(self, block: Block, workspace: Stamps) -> Stamps:
+        if block.body == "elsewhere":
+            raise BlockNotRunnableError("stamps are kept elsewhere")
+        if block.body == "bug":
+            raise KeyError("ink")
+        if block.body == "fatal":
+            raise Unrunnable("the stamp pad is gone")
+        return Stamps((*workspace.stamps, block.body))
+
+
+class Checked(BlockKind):
+    """A kind that runs after the reply and finds fault with every block."""
+
+    name = "checked"
+    commands = frozenset({"go"})
+    prompt_section = "# checked blocks"
+    restatement = "checked"
+    disabled_notice = "no"
+
+    def check_body(self, block: Block) -> list[str]:
+        return [f"checked blocks are always wrong ({block.body})"]
+
+
+class Kinds:
+    __name__ = "trace-kinds"
+
+    @hookimpl
+    def tai_register_block_kinds(self, register) -> None:
+        register(Stamp())
+        register(Checked())
+
+
+def stamp(delimiter: str, body: str) -> str:
+    return f"<<{delimiter} stamp\n{body}\n{delimiter}\n"
+
+
+def test_streaming_blocks_that_fail_to_apply_then_blocks_past_the_correction_budget(
+    host, replay, calls, tmp_path
+) -> None:
+    """A streaming kind that fails validation, is not runnable here, and raises a bug's
+    exception (each attempt retried with the reason), then applies; beside it in the
+    successful reply: a malformed block, two blocks of a kind switched off, an unknown
+    kind and an invalid block (fed back, the correction budget of one spent), then a
+    malformed block again (noted, kept)."""
+    host.register(Kinds(), "trace-kinds")
+    after = (
+        "<<蘭菊 continue\nnot today\n蘭菊\n<<梧桐 shell(x=\nls\n梧桐\n"
+        "<<桃李 continue\nnor now\n桃李\n<<荷蓮 unheard-of\nx\n荷蓮\n"
+        "<<芝蘭 checked\ncolour\n芝蘭\n"
+    )
+    outcome = replay(
+        [
+            stamp("松柏", "invalid"),
+            f"Again.\n{stamp('松柏', 'elsewhere')}",
+            f"Once more.\n{stamp('松柏', 'bug')}",
+            f"Now.\n{stamp('松柏', 'first')}{stamp('竹梅', 'second')}{after}{SUMMARY}",
+            f"Still.\n<<梧桐 shell(y=\nls\n梧桐\n{SUMMARY}",
+        ],
+        workspace=Stamps(),
+        run_options={"parse_error_budget": 1, "disabled": frozenset({"continue"})},
+    )
+    assert outcome.state.workspace == Stamps(("first", "second"))
+    check("streaming", outcome, calls, tmp_path)
+
+
+def test_provider_errors_after_output_are_retried_and_a_fatal_apply_ends_the_run(
+    host, replay, calls, tmp_path
+) -> None:
+    """A provider error after a thought, and one after text, are retried like a failed
+    block; a stamp whose apply failure cannot be retried ends the run at once, naming the
+    block (the attempt counted, its round ended)."""
+    host.register(Kinds(), "trace-kinds")
+    outcome = replay(
+        [
+            "@@@ thought: Thinking first.\n@@@ error 502 the gateway gave up",
+            "@@@ error 500 the server broke mid-reply\nHalf a repl",
+            f"Whole.\n{stamp('松柏', 'fatal')}",
+            "never asked",
+        ],
+        workspace=Stamps(),
+    )
+    check("fatal", outcome, calls, tmp_path)
+
+
+def test_transport_retries_follow_the_run_s_retry_policy(replay, calls, tmp_path) -> None:
+    """Two refused calls (rate limited) are repeated by the transport, with a notice each;
+    a call refused for good (bad request) ends the run without a round's retries."""
+    outcome = replay(
+        [
+            "@@@ error 429 slow down",
+            "@@@ error 503 busy",
+            "<<松柏 continue\nnext\n松柏\n",
+            "@@@ error 400 no such model",
+        ],
+    )
+    check("transport", outcome, calls, tmp_path)
+
+
+def test_a_reply_cut_short_on_every_attempt_is_used_and_unapplied_streaming_blocks_kept(
+    host, replay, calls, tmp_path
+) -> None:
+    """Without a workspace a stamp block is left unapplied (kept as remaining); in the
+    round after it, every attempt is cut by its length limit, and the last is used."""
+    host.register(Kinds(), "trace-kinds")
+    outcome = replay(
+        [
+            f"{stamp('松柏', 'nowhere')}<<竹梅 continue\non\n竹梅\n",
+            "@@@ finish length\nPart",
+            "@@@ finish max_tokens\nPart two",
+        ],
+        handoff=None,
+        run_options={"max_retries": 1},
+    )
+    check("cut", outcome, calls, tmp_path)
+
+
+def test_a_dry_run_keeps_changes_in_memory_and_a_switched_off_streaming_kind_is_fed_back(
+    host, replay, calls, tmp_path
+) -> None:
+    """With flushing off (``-no-apply``) the change stays in the workspace and the file on
+    disk as it was; a stamp block, its kind switched off, is not applied but fed back."""
+    host.register(Kinds(), "trace-kinds")
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "README.md").write_text("old\n")
+    change = '<<竹梅 change(op="REPLACE", find="old", file-path="README.md")\nnew\n竹梅\n'
+    outcome = replay(
+        [f"{stamp('松柏', 'off')}{change}{SUMMARY}", SUMMARY],
+        workspace=open_workspace(host, {}, root),
+        run_options={"flush": False, "disabled": frozenset({"stamp"})},
+    )
+    assert (root / "README.md").read_text() == "old\n"
+    assert [change.path for change in outcome.state.workspace.pending()] == ["README.md"]
+    check("dry", outcome, calls, tmp_path)

@@ -33,6 +33,9 @@ REQUIRED_MEMBERS: tuple[str, ...] = (
     "streams",
     "triggers_round",
     "commands",
+    "max_rounds",
+    "runs",
+    "runs_programs",
     "validate",
     "execute",
 )
@@ -199,6 +202,8 @@ class BlockKind:
 def missing_members(kind: object) -> list[str]:
     """The members of the kind contract that ``kind`` lacks or gets wrong."""
     missing = [member for member in REQUIRED_MEMBERS if not hasattr(kind, member)]
+    if getattr(kind, "streams", False) and not hasattr(kind, "apply"):
+        missing.append("apply (a kind that streams is applied while the reply streams)")
     if missing:
         return missing
     problems: list[str] = []

@@ -137,7 +137,7 @@ class AttemptRunner:
                 elif isinstance(event, Finish):
                     finish = event.reason
             take(parser.finish())
-        except (ProviderError, BlockApplyError) as failure:
+        except (ProviderError, BlockApplyError, RunError) as failure:
             return Attempt(
                 "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), workspace,
                 usage, finish, failure,

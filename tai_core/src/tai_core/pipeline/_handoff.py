@@ -43,10 +43,9 @@ class HandoffWriter:
         """The note for the ``lost`` text, or ``None`` when there is none to write."""
         if len(lost.strip()) < MIN_HANDOFF_INPUT:
             return None
-        request = GenerationRequest(
+        request = GenerationRequest(  # the model's own settings (temperature) apply
             system=f"{HANDOFF_SYSTEM_PROMPT}\n\n{FORMAT_SYSTEM_PROMPT}",
             messages=(Message("user", lost),),
-            temperature=self.spec.temperature,
         )
         for _ in range(ATTEMPTS):
             pieces: list[str] = []

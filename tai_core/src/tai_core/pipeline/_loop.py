@@ -14,6 +14,7 @@ instead, and a goal loop starts afresh from the files.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -176,11 +177,13 @@ class Pipeline:
 
     async def _round(self, state: RunState) -> tuple[RunState, list[str] | None]:
         """One round with its retries; returns the state after it and the next round's
-        feedback (``None`` when nothing triggers another round)."""
+        feedback (``None`` when nothing triggers another round). Every attempt ends with
+        exactly one ``RoundEnded`` (and ``tai_round_end``): ``success`` once the round's
+        changes are on disk, ``retry``, or ``error`` when the run cannot go on."""
         snapshot = state
         base = state
         retries = self.options.max_retries
-        for attempt_no in range(1, retries + 2):
+        for attempt_no in itertools.count(1):  # the last (retries + 1) returns or raises
             try:
                 self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
                 self.hook.tai_round_start(session=self.options, round_number=state.round)
@@ -190,33 +193,34 @@ class Pipeline:
                 verdict = self._verdict(attempt)
                 if verdict == "success":
                     attempt, verdict = self._finish_workspace(attempt)
-                if verdict == "success":
-                    self._round_end(state.round, "success")
-                    return await self._succeed(
-                        attrs.evolve(base, workspace=attempt.workspace), attempt
+                if verdict == "truncated" and attempt_no > retries:
+                    self.emit(
+                        Notice(
+                            self.options.session_id,
+                            "warning",
+                            "the reply was still cut short after every retry; using it",
+                        )
                     )
-                if attempt_no > retries:
-                    self._round_end(state.round, "error")
-                    if verdict == "truncated":
-                        self.emit(
-                            Notice(
-                                self.options.session_id,
-                                "warning",
-                                "the reply was still cut short after every retry; using it",
-                            )
-                        )
-                        return await self._succeed(
-                            attrs.evolve(base, workspace=attempt.workspace), attempt
-                        )
+                    verdict = "success"
+                if verdict == "success":
+                    written = self._flush(attrs.evolve(base, workspace=attempt.workspace))
+                elif attempt_no > retries:
                     raise RunError(
                         f"round {state.round} failed after {retries} retries: {attempt.failure}"
                     )
-                self._round_end(state.round, "retry")
-                base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
             except RunError as error:  # the failed run's usage and events are its own
                 error.state = error.state or base
+                self._round_end(state.round, "error")
                 raise
-        raise AssertionError("unreachable")  # pragma: no cover
+            if verdict == "success":
+                self._round_end(state.round, "success")
+                try:
+                    return await self._succeed(written, attempt)
+                except RunError as error:
+                    error.state = error.state or written
+                    raise
+            self._round_end(state.round, "retry")
+            base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
 
     def _round_end(self, round_no: int, outcome: str) -> None:
         self.emit(RoundEnded(self.options.session_id, round_no, outcome))
@@ -284,6 +288,8 @@ class Pipeline:
             return attrs.evolve(attempt, failure=WorkspaceError(str(error))), "failed"
 
     def _verdict(self, attempt: Attempt) -> str:
+        if isinstance(attempt.failure, RunError):  # a block that retrying cannot cure
+            raise attempt.failure
         if attempt.failure is not None:
             if not attempt.produced and not isinstance(
                 attempt.failure, BlockApplyError | WorkspaceError
@@ -316,8 +322,9 @@ class Pipeline:
             )
             self.emit(Notice(self.options.session_id, "warning", f"retrying: {attempt.failure}"))
             base = self._event(base, str(attempt.failure), event="retry")
+            # base's workspace is still the snapshot's: only a successful attempt's is kept
             messages = (*base.messages, Message("assistant", attempt.text), Message("user", note))
-            return attrs.evolve(base, messages=messages, workspace=snapshot.workspace)
+            return attrs.evolve(base, messages=messages)
         self.emit(Notice(self.options.session_id, "warning", "the reply was cut short; retrying"))
         base = self._event(base, "reply cut short", event="truncation")
         retry = attrs.evolve(snapshot, tree=base.tree, usage_rows=base.usage_rows)
@@ -332,20 +339,28 @@ class Pipeline:
 
     # -- after a successful attempt ----------------------------------------------------
 
+    def _flush(self, state: RunState) -> RunState:
+        """The successful attempt's changes written to disk (unless the run is dry), after
+        a checkpoint of the tree they change."""
+        workspace = state.workspace
+        if not (self.options.flush and workspace is not None and hasattr(workspace, "flush")):
+            return state
+        pending = getattr(state.workspace, "pending", None)  # a workspace may not list
+        written = tuple(change.path for change in pending()) if pending else ()
+        if pending is None or written:
+            self._checkpoint(state.round, "write")
+        try:
+            state = attrs.evolve(state, workspace=state.workspace.flush())
+        except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
+            raise RunError(f"writing the round's changes failed: {error}") from None
+        if written:
+            self.emit(ChangesWritten(self.options.session_id, state.round, written))
+        return state
+
     async def _succeed(
         self, state: RunState, attempt: Attempt
     ) -> tuple[RunState, list[str] | None]:
-        if self.options.flush and state.workspace is not None and hasattr(state.workspace, "flush"):
-            pending = getattr(state.workspace, "pending", None)  # a workspace may not list
-            written = tuple(change.path for change in pending()) if pending else ()
-            if pending is None or written:
-                self._checkpoint(state.round, "write")
-            try:
-                state = attrs.evolve(state, workspace=state.workspace.flush())
-            except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
-                raise RunError(f"writing the round's changes failed: {error}") from None
-            if written:
-                self.emit(ChangesWritten(self.options.session_id, state.round, written))
+        """Record the flushed attempt's reply in the tree and run its blocks."""
         applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
         dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
         valid, invalid = self._validate(
@@ -439,7 +454,7 @@ class Pipeline:
         checkpointed = False
         for block in self.executor.in_order(blocks):
             kind = self.kinds[block.kind]
-            if getattr(kind, "runs_programs", False) and not checkpointed:
+            if kind.runs_programs and not checkpointed:
                 checkpointed = True
                 self._checkpoint(state.round, "run")
             if block.kind not in counted:

@@ -79,8 +79,9 @@ class Attempt:
     workspace: Any
     usage: Usage | None
     finish: str | None
-    #: Set when the attempt failed: a provider error or a block that could not be applied.
-    failure: ProviderError | BlockApplyError | WorkspaceError | None = None
+    #: Set when the attempt failed: a provider error, a block that could not be applied,
+    #: or one whose failure ends the run (:class:`RunError`, after the attempt is counted).
+    failure: ProviderError | BlockApplyError | WorkspaceError | RunError | None = None
 
     @property
     def produced(self) -> bool:
