@@ -537,9 +537,7 @@ def reshaped(monkeypatch, change) -> None:
     monkeypatch.setattr(ReplayProvider, "stream", through)
 
 
-def test_a_stream_that_ends_without_a_finish_reason_counts_as_stopped(
-    replay, monkeypatch
-) -> None:
+def test_a_stream_that_ends_without_a_finish_reason_counts_as_stopped(replay, monkeypatch) -> None:
     from tai_core.models import Finish
 
     async def without_finish(events):
@@ -554,9 +552,7 @@ def test_a_stream_that_ends_without_a_finish_reason_counts_as_stopped(
     assert "finish stop" in [node.body for _, node in outcome.state.tree]
 
 
-def test_a_failed_attempt_counts_the_usage_reported_before_it_failed(
-    replay, monkeypatch
-) -> None:
+def test_a_failed_attempt_counts_the_usage_reported_before_it_failed(replay, monkeypatch) -> None:
     from tai_core.models import Usage
 
     async def usage_first(events):
