@@ -88,6 +88,28 @@ def test_configured_protected_paths(tmp_path: Path) -> None:
         store = store.write(path, "x")
 
 
+@pytest.mark.parametrize(
+    ("pattern", "refused", "allowed"),
+    [
+        ("LaTeX/", "doc/LaTeX/a.tex", "doc/LaTe/a.tex"),  # only the slash is stripped
+        ("/Xmas", "Xmas", "mas"),  # only the leading slash
+        ("docs\\private", "docs/private/a.md", "docs/privatex"),  # a Windows separator
+        ("  out  ", "out/x", "outx"),  # spaces around a pattern
+    ],
+)
+def test_configured_patterns_are_read_as_written(
+    tmp_path: Path, pattern: str, refused: str, allowed: str
+) -> None:
+    store = FileStore.open(tmp_path, protected=[pattern])
+    with pytest.raises(PathError) as caught:
+        store.write(refused, "x")
+    assert str(caught.value) == (
+        f"{refused}: protected (pattern {pattern!r}: "
+        "listed in protected_paths of the configuration)"
+    )
+    assert store.write(allowed, "x").pending()
+
+
 def test_a_change_block_on_a_protected_path_fails_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ChangeError) as caught:
         apply_change(FileStore.open(tmp_path), block("WRITE", ".git/hooks/pre-commit", "rm -rf"))

@@ -81,6 +81,24 @@ def test_a_link_is_judged_by_its_own_name_and_by_what_it_leads_to(tmp_path: Path
             apply_change(store, block("REPLACE", path, "x", find="nothing"))
 
 
+def test_a_link_is_judged_by_its_path_as_written_from_the_working_directory(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """An anchored pattern (``keys/prod.json``) names a path from the working directory;
+    a link there is withheld by it even though what it leads to is not, and wherever the
+    process itself happens to be."""
+    from tai_core.context import names_only
+
+    write_files(tmp_path, {"data/x.json": "{}\n"})
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys/prod.json").symlink_to("../data/x.json")
+    monkeypatch.chdir(tmp_path / "data")
+    store = FileStore.open(tmp_path, secret=names_only({"secret_files": ["keys/prod.json"]}))
+    assert store.withheld("data/x.json") is None
+    assert store.withheld("keys/prod.json")
+    assert store.withheld("keys/../keys/prod.json")
+
+
 def marker_check(path: str, data: bytes | None) -> str | None:
     """The name rules and a content rule: a file holding ``MARKER-SECRET`` is withheld
     (what the hook answers with the core's plugin and a content scanner installed)."""

@@ -239,3 +239,12 @@ def test_why_a_flush_failed_in_words() -> None:
     )
     assert reason(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
     assert reason(OSError("no errno at all")) == "no errno at all"
+
+
+def test_a_directory_read_as_a_file_is_named_as_the_run_names_it(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    store = FileStore.open(tmp_path)
+    for read in (store.read, store.load):
+        with pytest.raises(PathError) as refused:
+            read("sub")
+        assert str(refused.value) == "sub: is a directory, not a file"

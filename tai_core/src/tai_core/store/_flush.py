@@ -41,6 +41,7 @@ import secrets
 import stat
 import time
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,9 +72,7 @@ def _missing_dirs(root: Path, keys: list[str]) -> tuple[str, ...]:
     """The directories that must be made for ``keys``, parents first."""
     missing: list[str] = []
     for key in keys:
-        parts = key.split("/")[:-1]
-        for depth in range(1, len(parts) + 1):
-            directory = "/".join(parts[:depth])
+        for directory in accumulate(key.split("/")[:-1], lambda head, part: f"{head}/{part}"):
             if directory not in missing and not (root / directory).is_dir():
                 missing.append(directory)
     return tuple(missing)
@@ -102,7 +101,7 @@ def _dirs_to_sync(journal: Journal) -> list[str]:
     and of made directories (``""`` is the working directory), deepest first."""
     made = [*journal.dirs, *(entry.temp for entry in journal.entries if entry.temp)]
     parents = {name.rpartition("/")[0] for name in made}
-    return sorted(parents, key=lambda name: (-name.count("/"), name))
+    return sorted(parents, key=lambda name: (-len(Path(name).parts), name))
 
 
 def _mode(path: Path) -> int | None:
@@ -112,11 +111,15 @@ def _mode(path: Path) -> int | None:
         return None
 
 
+def _no_step(name: str) -> None:
+    """Nobody follows the flush's steps."""
+
+
 def flush_store(
     store: FileStore, *, durable: bool, on_step: Callable[[str], None] | None
 ) -> FileStore:
     """Write ``store``'s pending edits (see the module docstring); the flushed store."""
-    step = on_step or (lambda name: None)
+    step = on_step or _no_step
     root = store.root
     work = {key: text for key, text in store.overlay.items() if text != store.base[key].text}
     with directory_lock(root):
@@ -226,7 +229,7 @@ def _write(
     written: dict[str, Seen] = {}
     for key in keys:
         if data[key] is None:
-            written[key] = Seen(None, read_ns=now)
+            written[key] = Seen(None)  # an absent file's record has no fingerprint to trust
         else:
             info = (root / key).stat()
             content = data[key]

@@ -217,7 +217,9 @@ def commit_plan(root: Path, journal: Journal) -> None:
 def remove_plan(root: Path, journal: Journal, state: str) -> None:
     """Remove the plan (the last step of a flush or a recovery), and the journal directory
     when no other plan is in it."""
-    journal_path(root, journal, state).unlink(missing_ok=True)
+    # absent when writing it failed early; not a directory when a file took its name
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        journal_path(root, journal, state).unlink()
     with contextlib.suppress(OSError):
         (root / JOURNAL_DIR).rmdir()
 

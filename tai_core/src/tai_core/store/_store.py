@@ -198,7 +198,8 @@ class FileStore:
         if key in self.base:
             return self
         seen = Seen.observe(self.root / key, key)
-        originals = self.originals if key in self.originals else self.originals.set(key, seen.text)
+        # a path enters base and originals together, and never leaves base
+        originals = self.originals.set(key, seen.text)
         return attrs.evolve(self, base=self.base.set(key, seen), originals=originals)
 
     def read(self, path: str) -> str | None:
