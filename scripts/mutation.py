@@ -242,13 +242,25 @@ def recorded_by_mutmut() -> dict[str, set[str]]:
     return {k: set(v) for k, v in stats["tests_by_mangled_function_name"].items()}
 
 
-def sample(tests: list[str], limit: int) -> list[str]:
-    """At most ``limit`` of ``tests``, taken in turn from each test file."""
-    by_file: dict[str, list[str]] = defaultdict(list)
-    for test in sorted(tests):
-        by_file[test.partition("::")[0]].append(test)
-    rounds = zip_longest(*by_file.values())
-    return [test for group in rounds for test in group if test][:limit]
+def sample(tests: list[str], limit: int, own: tuple[str, ...] = ()) -> list[str]:
+    """At most ``limit`` of ``tests``, taken in turn from each test file: first those of
+    the target's ``own`` tests (they were written to check it; another target's tests may
+    pass through the function without looking at what it did), then the others."""
+
+    def in_turn(chosen: list[str]) -> list[str]:
+        by_file: dict[str, list[str]] = defaultdict(list)
+        for test in sorted(chosen):
+            by_file[test.partition("::")[0]].append(test)
+        return [test for group in zip_longest(*by_file.values()) for test in group if test]
+
+    mine = [test for test in tests if any(_covers(path, test) for path in own)]
+    others = [test for test in tests if test not in mine]
+    return (in_turn(mine) + in_turn(others))[:limit]
+
+
+def _covers(path: str, test: str) -> bool:
+    """True when the pytest ``path`` of a target (a file, or ``file::test``) holds ``test``."""
+    return test == path or test.startswith(path + "::") or test.startswith(path + "[")
 
 
 def second_chance(
@@ -268,7 +280,7 @@ def second_chance(
         more = sorted(reach.get(function, set()) - ran.get(function, set()))
         owner = next(t for t in targets if name.startswith(t.dotted + "."))
         if status in ("survived", "no tests") and not wording(change) and more and owner.children:
-            todo.setdefault(name, sample(more, owner.child_tests))
+            todo.setdefault(name, sample(more, owner.child_tests, owner.tests))
     todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
         print(f"mutation: {len(todo)} mutant(s) again, against tests in child processes")

@@ -93,8 +93,22 @@ def flags(path):
              "noexec": os.ST_NOEXEC}
     return sorted(name for name, bit in names.items() if found & bit)
 
+def mounted(path):  # the file system mounted last at path: its type, source, options
+    found = "not a mount point"
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        fields, _, rest = line.partition(" - ")
+        point = fields.split()[4].encode().decode("unicode_escape")
+        if point == path:
+            fstype, source, options = rest.split()
+            found = {"type": fstype, "source": source, "options": options}
+    return found
+
 probes = config["probes"]
 report = {
+    "mounted": {p: mounted(p) for p in probes.get("mounted", [])},
+    "links": {p: outcome(lambda p=p: os.readlink(p)) for p in probes.get("links", [])},
+    "modes": {p: outcome(lambda p=p: oct(os.stat(p).st_mode & 0o7777))
+              for p in probes.get("modes", [])},
     "fallbacks": fallbacks,
     "cwd": os.getcwd(),
     "list": {p: outcome(lambda p=p: sorted(os.listdir(p))) for p in probes["list"]},
@@ -174,6 +188,14 @@ class Tree:
                 ],
                 "rename": [[str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"]],
                 "head": ["/dev/zero", "/dev/null"],
+                "mounted": [
+                    "/dev", "/dev/pts", "/dev/shm", str(self.keys), str(self.runtime),
+                    str(self.gocache), "/tmp",
+                ],
+                "links": [
+                    "/dev/ptmx", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr",
+                ],
+                "modes": ["/dev", "/dev/shm", "/dev/pts/ptmx", str(self.keys), str(self.runtime)],
             },
         }  # fmt: skip
 
@@ -260,6 +282,35 @@ def test_a_fresh_dev_holds_only_harmless_devices(report: dict[str, Any]) -> None
     assert report["write"]["/dev/new"] == "ok"  # a tmpfs of its own, like the host's
     assert report["flags"]["/dev"] == ["noexec", "nosuid"]
     assert report["flags"]["/dev/shm"] == ["nodev", "nosuid"]
+
+
+def test_what_is_mounted_where(tree: Tree, report: dict[str, Any]) -> None:
+    """Each mount of the view, as the kernel lists it: type, source, options."""
+
+    def tmpfs(options: str) -> dict[str, str]:
+        return {"type": "tmpfs", "source": "tmpfs", "options": options}
+
+    mounted = report["mounted"]
+    assert mounted["/dev"] == tmpfs("rw,mode=755")
+    assert mounted["/dev/pts"] == {
+        "type": "devpts", "source": "devpts", "options": "rw,mode=620,ptmxmode=666"
+    }  # fmt: skip
+    assert mounted["/dev/shm"] == tmpfs("rw") and mounted["/tmp"] == tmpfs("rw")
+    assert mounted[str(tree.keys)] == tmpfs("ro,size=4k,mode=555")  # hidden: tiny, read-only
+    assert mounted[str(tree.runtime)] == tmpfs("rw,size=64k,mode=755")  # its sockets hidden
+    overlay = mounted[str(tree.gocache)]
+    assert (overlay["type"], overlay["source"]) == ("overlay", "overlay")
+    assert overlay["options"].startswith(
+        f"rw,lowerdir={tree.gocache},upperdir={tree.upper},workdir={tree.scratch},"
+    )
+    assert report["modes"] == {
+        "/dev": "0o755", "/dev/shm": "0o1777", "/dev/pts/ptmx": "0o666",
+        str(tree.keys): "0o555", str(tree.runtime): "0o755",
+    }  # fmt: skip
+    assert report["links"] == {
+        "/dev/ptmx": "pts/ptmx", "/dev/fd": "/proc/self/fd", "/dev/stdin": "/proc/self/fd/0",
+        "/dev/stdout": "/proc/self/fd/1", "/dev/stderr": "/proc/self/fd/2",
+    }  # fmt: skip
 
 
 def test_mount_flags(tree: Tree, report: dict[str, Any]) -> None:
