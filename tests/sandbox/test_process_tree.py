@@ -309,3 +309,67 @@ def test_a_failed_setup_leaves_the_first_process_as_it_was() -> None:
         "on_exit in the first process: True",
     ]
     assert process.returncode == 0
+
+
+def test_the_sandbox_is_refused_where_it_cannot_be_entered_as_it_should() -> None:
+    """Threads running (a fork would copy one of them only), another system, and user
+    namespaces nested as deep as the kernel allows (32): each refused with its reason,
+    the process as it was."""
+    process = drive("""
+        import threading
+        from tai_sandbox import _linux
+
+        def refused(why):
+            try:
+                enter(os.getpid)
+            except SandboxUnavailable as error:
+                print(why, "->", error, flush=True)
+
+        stop = threading.Event()
+        helper = threading.Thread(target=stop.wait)
+        helper.start()
+        refused("a thread")
+        stop.set()
+        helper.join()
+
+        real, sys.platform = sys.platform, "darwin"
+        refused("another system")
+        sys.platform = real
+
+        uid, gid = os.getuid(), os.getgid()
+        for _ in range(40):  # as deep as the kernel lets us, leaving it none for P1
+            try:
+                _linux.unshare(_linux.CLONE_NEWUSER)
+            except OSError:
+                break
+            for name, value in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                                ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as ids:
+                    ids.write(value)
+        refused("no namespace left")
+    """)
+    assert finish(process) == [
+        "a thread -> 2 threads are running (a plugin started threads)",
+        "another system -> namespaces exist only on Linux",
+        "no namespace left -> [Errno 28] unshare: no namespace left (nested 32 deep already, or "
+        "the system's limit is reached: /proc/sys/user/max_user_namespaces)",
+    ]
+    assert process.returncode == 0
+
+
+def test_a_kernel_without_landlock_scopes_is_noted_and_tai_still_runs() -> None:
+    process = drive("""
+        from tai_sandbox import _linux, _process
+
+        def old_kernel():
+            raise OSError(95, "Landlock scopes need ABI 6, the kernel has 4")
+
+        _linux.landlock_scope = old_kernel
+        start()
+        print("unscoped:", _process.UNSCOPED, flush=True)
+    """)
+    assert finish(process) == [
+        "setup ran as 1 tai runs as 2",
+        "unscoped: ['[Errno 95] Landlock scopes need ABI 6, the kernel has 4']",
+        "on_exit in the first process: True",
+    ]

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ctypes
+import errno as errno_codes
 import os
 import struct
 from functools import cache
@@ -64,7 +65,16 @@ def _check(result: int, what: str) -> None:
 
 def unshare(flags: int) -> None:
     """Move the calling process into new namespaces (``unshare(2)``)."""
-    _check(_libc().unshare(flags), "unshare")
+    try:
+        _check(_libc().unshare(flags), "unshare")
+    except OSError as error:
+        if error.errno == errno_codes.ENOSPC:  # the kernel's word for "no more namespaces"
+            raise OSError(
+                error.errno,
+                "unshare: no namespace left (nested 32 deep already, or the system's limit "
+                "is reached: /proc/sys/user/max_user_namespaces)",
+            ) from None
+        raise
 
 
 def mount(
