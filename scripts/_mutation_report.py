@@ -103,7 +103,8 @@ def load(directory: Path, dotted: str) -> dict[str, object] | None:
 def stub(name: str, change: str) -> str:
     """A survivors-file entry for a survivor, its reason still to be written."""
     function = name.partition("__mutmut_")[0]
-    return f'[[kept]]\nfunction = "{function}"\nchange = """\n{change}\n"""\nreason = ""\n'
+    quote = "'''" if "'''" not in change else '"""'  # literal: backslashes stay as written
+    return f'[[kept]]\nfunction = "{function}"\nchange = {quote}\n{change}\n{quote}\nreason = ""\n'
 
 
 def report(

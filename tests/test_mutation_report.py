@@ -114,3 +114,12 @@ def test_a_survivor_is_run_again_against_its_own_target_s_tests_first() -> None:
         "tests/b/test_also.py::test_only",
         "tests/b/test_mine.py::test_1[x]",
     ]
+
+
+def test_a_stub_keeps_the_change_as_written(verdict: ModuleType) -> None:
+    """A change holding backslashes (a Windows separator, an escape) reads back unchanged."""
+    import tomllib
+
+    change = '- text = text.replace("\\\\", "/")\n+ text = text.replace("XX\\\\XX", "/")'
+    entry = tomllib.loads(verdict.stub("m.x_f__mutmut_1", change))["kept"][0]
+    assert entry["change"].strip("\n") == change and entry["function"] == "m.x_f"
