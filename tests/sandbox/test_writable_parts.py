@@ -157,3 +157,19 @@ def test_tai_s_own_directories_are_private_and_taken_back_from_a_link(tmp_path: 
     assert stat.S_IMODE(keys.stat().st_mode) == 0o700
     made = [tmp_path / "cache/tai" / paths.BIN_DIR, tmp_path / "cache/tai" / paths.RUNS_DIR]
     assert [stat.S_IMODE(path.stat().st_mode) for path in made] == [0o700, 0o700]
+
+
+def test_without_a_sandbox_the_writable_set_is_the_working_directory_s_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before anything activated a set, the one tai would use where it runs: with the
+    protected paths of that directory's configuration."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "tai.toml").write_text('protected_paths = ["deploy"]\n')
+    for name, value in environ(tmp_path).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(paths, "_active", None)
+    assert (work / "deploy").resolve() in paths.current().extra
+    assert not paths.is_writable("deploy/x") and paths.is_writable("src/x")
