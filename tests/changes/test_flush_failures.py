@@ -101,6 +101,19 @@ def test_a_journal_cut_short_by_a_file_size_limit_fails_the_flush(tmp_path: Path
     assert (tmp_path / "a.txt").read_text() == "a\n"
 
 
+def test_a_journal_directory_that_cannot_be_synced_fails_the_flush_and_goes(
+    tmp_path: Path, monkeypatch
+) -> None:
+    failing_fsync(monkeypatch, _journal, lambda path: path == tmp_path)  # after its mkdir
+    write_files(tmp_path, {"a.txt": "a\n"})
+    with pytest.raises(FlushError) as failed:
+        FileStore.open(tmp_path).write("a.txt", "A\n").flush()
+    assert str(failed.value) == (
+        f"nothing was written: cannot write the flush journal in {tmp_path}: Input/output error"
+    )
+    assert listing(tmp_path) == ["a.txt"]
+
+
 def test_a_file_in_the_journal_s_place_is_reported_and_kept(tmp_path: Path) -> None:
     write_files(tmp_path, {"a.txt": "a\n", JOURNAL_DIR: "someone's notes\n"})
     with pytest.raises(FlushError) as failed:

@@ -470,6 +470,7 @@ def test_streaming_blocks_that_fail_to_apply_then_blocks_past_the_correction_bud
             stamp("松柏", "invalid"),
             f"Again.\n{stamp('松柏', 'elsewhere')}",
             f"Once more.\n{stamp('松柏', 'bug')}",
+            "@@@ chunk 4096\n"  # one piece: the parser hands over every block at once
             f"Now.\n{stamp('松柏', 'first')}{stamp('竹梅', 'second')}{after}{SUMMARY}",
             f"Still.\n<<梧桐 shell(y=\nls\n梧桐\n{SUMMARY}",
         ],
