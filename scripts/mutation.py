@@ -243,19 +243,19 @@ def recorded_by_mutmut() -> dict[str, set[str]]:
 
 
 def sample(tests: list[str], limit: int, own: tuple[str, ...] = ()) -> list[str]:
-    """At most ``limit`` of ``tests``, taken in turn from each test file: first those of
-    the target's ``own`` tests (they were written to check it; another target's tests may
-    pass through the function without looking at what it did), then the others."""
-
-    def in_turn(chosen: list[str]) -> list[str]:
-        by_file: dict[str, list[str]] = defaultdict(list)
-        for test in sorted(chosen):
-            by_file[test.partition("::")[0]].append(test)
-        return [test for group in zip_longest(*by_file.values()) for test in group if test]
-
-    mine = [test for test in tests if any(_covers(path, test) for path in own)]
-    others = [test for test in tests if test not in mine]
-    return (in_turn(mine) + in_turn(others))[:limit]
+    """At most ``limit`` test paths for ``tests``: first the target's ``own`` test paths
+    that hold any of them, whole (they were written to check it, and a module-scoped
+    fixture — the mount view's one probe — is reached by the first test that asks for
+    it, while the test that checks what it did may be another), then the others, taken
+    in turn from each test file (another target's tests may pass through the function
+    without looking at what it did)."""
+    mine = [path for path in own if any(_covers(path, test) for test in tests)]
+    others = [test for test in tests if not any(_covers(path, test) for path in own)]
+    by_file: dict[str, list[str]] = defaultdict(list)
+    for test in sorted(others):
+        by_file[test.partition("::")[0]].append(test)
+    in_turn = [test for group in zip_longest(*by_file.values()) for test in group if test]
+    return (mine + in_turn)[:limit]
 
 
 def _covers(path: str, test: str) -> bool:

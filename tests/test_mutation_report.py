@@ -86,9 +86,9 @@ def test_a_result_is_stale_once_its_module_or_tests_change(
 
 
 def test_a_survivor_is_run_again_against_its_own_target_s_tests_first() -> None:
-    """The second chance samples the tests reaching a mutated function from the target's
-    own test files first (in turn from each), then from the others: another target's
-    tests may pass through the function without checking what it did."""
+    """The second chance runs a mutant against the target's own test paths that reach its
+    function, whole (a module-scoped fixture records its reach under the first test that
+    asks for it), then against other tests that reach it, in turn from each file."""
     sys.path.insert(0, str(REPO / "scripts"))
     try:
         mutation = importlib.import_module("mutation")
@@ -98,16 +98,15 @@ def test_a_survivor_is_run_again_against_its_own_target_s_tests_first() -> None:
         "tests/a/test_other.py::test_1",
         "tests/a/test_other.py::test_2",
         "tests/b/test_mine.py::test_1[x]",
-        "tests/b/test_mine.py::test_2",
         "tests/b/test_also.py::test_only",
         "tests/c/test_third.py::test_1",
     ]
-    own = ("tests/b/test_mine.py", "tests/b/test_also.py::test_only")
+    own = ("tests/b/test_mine.py", "tests/b/test_unreached.py", "tests/b/test_also.py::test_only")
     assert mutation.sample(reaching, 4, own) == [
+        "tests/b/test_mine.py",
         "tests/b/test_also.py::test_only",
-        "tests/b/test_mine.py::test_1[x]",
-        "tests/b/test_mine.py::test_2",
         "tests/a/test_other.py::test_1",
+        "tests/c/test_third.py::test_1",
     ]
     assert mutation.sample(reaching, 3) == [
         "tests/a/test_other.py::test_1",
