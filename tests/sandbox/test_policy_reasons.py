@@ -206,6 +206,9 @@ RULE_CASES = [
     "sed -ie s/a/b/ /etc/hosts", "tee .git/hooks/pre-commit", "truncate -s0 /etc/passwd",
     "touch /etc/x", "touch -r ref .git/config", "mkdir -m 700 /etc/x", "rmdir /usr/x",
     "unlink .git/config", "truncate -s 0 build/log", "tee -a /etc/hosts",
+    # a ~ left after expansion is a literal name (no such user), in the directory
+    "touch ~nosuchuser", "echo x > ~nosuchuser/.git/config", "touch '~'/x",
+    'cd "$(cat f)"; echo x > y',
 ]  # fmt: skip
 
 
