@@ -209,6 +209,10 @@ RULE_CASES = [
     # a ~ left after expansion is a literal name (no such user), in the directory
     "touch ~nosuchuser", "echo x > ~nosuchuser/.git/config", "touch '~'/x",
     'cd "$(cat f)"; echo x > y',
+    # raw devices, however their path is written
+    "echo x > //dev/sda", "cd /dev; echo x > sda", "dd if=x of=//dev/sda", "cd /dev; shred sda",
+    "cd /dev; echo x > null", "echo x > dev/sda", "chmod -R 777 /Xetc", "rm -rf ~/.?*",
+    "rm -rf X*",
 ]  # fmt: skip
 
 

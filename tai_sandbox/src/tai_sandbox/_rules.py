@@ -279,8 +279,9 @@ def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         return
     if name == "shred":
         for operand in operands:
-            if raw_device(operand):
-                checker.refuse(f"shred overwrites the device {operand}")
+            device = raw_device(operand, scope)
+            if device:
+                checker.refuse(f"shred overwrites the device {device}")
     for operand in operands:
         check_written(checker, operand, scope, name)
 
