@@ -72,6 +72,49 @@ ONE_LINERS = [
     """php -r 'shell_exec("rm -rf /");'""",
     """php -r 'file_put_contents(".git/config", "x");'""",
     """php -r 'echo "hi";'""",
+    # every path a deleting call is given, a first one not a literal included
+    """perl -e 'unlink "x", "/etc/passwd"'""",
+    """perl -e 'unlink($x, "/etc/passwd")'""",
+    """perl -e 'unlink("x", "y")'""",
+    """perl -e 'rmtree()'""",
+    """perl -e 'use File::Path; rmtree("build", "/usr")'""",
+    """ruby -e 'File.delete("x", "/etc/passwd")'""",
+    """ruby -e 'FileUtils.rm_rf(["x", "/etc"])'""",
+    """ruby -e 'FileUtils.rm_rf(["x", "build"])'""",
+    """python3 -c 'import shutil; shutil.rmtree("build", True)'""",
+    """perl -e 'unlink ".git/config"'""",
+    """perl -e 'chmod 0644, ".git/hooks/pre-commit"'""",
+    """perl -e 'chmod 0777, "/home/uX"'""",
+    # opens that only read, and those that write
+    """perl -e 'open(my $f, "<", ".git/config")'""",
+    """perl -e 'open(F, "<.git/config")'""",
+    """perl -e 'open(F, ">", ".git/config")'""",
+    """perl -e 'open(F, "+<", ".git/config")'""",
+    """python3 -c 'print(open(".git/HEAD").read())'""",
+    """python3 -c 'import os; os.open(".git/config")'""",
+    """python3 -c 'from pathlib import Path; Path(".git/config").open()'""",
+    """python3 -c 'from pathlib import Path; Path(".git/config").open("w")'""",
+    """ruby -e 'File.open(".git/config")'""",
+    """python3 -c 'open(".git/config", "r", 1, "utf-8")'""",
+    # strings read as shell commands, and those that are not
+    """python3 -c 'print("rm -rf ~ `date`")'""",
+    """python3 -c 'print("rm -rf ~\\x00")'""",
+    """python3 -c 'import os; os.system("rm -rf $HOME")'""",
+    """python3 -c 'import os; os.system("$0 -c \\"rm -rf ~\\"")'""",
+    """python3 -c 'import os; os.system()'""",
+    """ruby -e 'system(["rm", "rm"], "-rf", "/")'""",
+    # what Python's names stand for
+    """python3 -c 'import os, shutil; shutil.rmtree(os.getcwd())'""",
+    """python3 -c 'import pathlib, shutil; shutil.rmtree(pathlib.Path.cwd())'""",
+    """python3 -c 'import posixpath, shutil; shutil.rmtree(posixpath.join("/", "usr"))'""",
+    """python3 -c 'import os, shutil; shutil.rmtree(os.path.realpath("~"))'""",
+    """python3 -c 'import shutil as os\nimport os.path\nos.rmtree("/usr")'""",
+    # Perl's and Ruby's calls without parentheses end at a semicolon
+    """perl -e 'system "ls"; unlink "/etc/hosts"'""",
+    """perl -e 'qxXrm -rf ~X'""",
+    """perl -e 'X("rm -rf ~")'""",
+    """perl -e 'x\n# c\nsystem "rm -rf ~"'""",
+    """perl -e 'system "rm", "-rf", "/\\"'""",
 ]
 
 #: git config reading and writing the repository's configuration, or another one.
@@ -209,6 +252,9 @@ RULE_CASES = [
     # a ~ left after expansion is a literal name (no such user), in the directory
     "touch ~nosuchuser", "echo x > ~nosuchuser/.git/config", "touch '~'/x",
     'cd "$(cat f)"; echo x > y',
+    # code that interpreters run, in the directory the script moved to
+    "cd /; python3 -c 'import os; os.system(\"rm -rf etc\")'", "cd /; perl -e 'print `rm -rf etc`'",
+    "cd /; python3 -c 'print(\"rm -rf etc\")'",
     # raw devices, however their path is written
     "echo x > //dev/sda", "cd /dev; echo x > sda", "dd if=x of=//dev/sda", "cd /dev; shred sda",
     "cd /dev; echo x > null", "echo x > dev/sda", "chmod -R 777 /Xetc", "rm -rf ~/.?*",
