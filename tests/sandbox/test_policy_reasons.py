@@ -252,6 +252,44 @@ RULE_CASES = [
     # a ~ left after expansion is a literal name (no such user), in the directory
     "touch ~nosuchuser", "echo x > ~nosuchuser/.git/config", "touch '~'/x",
     'cd "$(cat f)"; echo x > y',
+    # interpreters' flags: code given inline, by =, after flags with values, after --
+    "perl -e'print 1' -e 'system(\"rm -rf ~\")'",
+    "python3 -- -c 'import shutil; shutil.rmtree(\"/\")'",
+    "python3 -B -W ignore -c 'import shutil; shutil.rmtree(\"/\")'",
+    "node --eval=1 --eval=2 --eval='require(\"fs\").rmSync(\"/\", {recursive: true})'",
+    "node --eval=1 --eval='require(\"fs\").rmSync(\"/\", {recursive: true})'",
+    "node --eval 1 --eval 'require(\"fs\").rmSync(\"/\", {recursive: true})'",
+    "python3 -Wc 'import shutil; shutil.rmtree(\"/\")'", "perl -eE 'system(\"rm -rf ~\")'",
+    "perl -eeE 'system(\"rm -rf ~\")'", "perl -e 'unlink \"/etc/passwd\"' -e 1",
+    # copies: sources and the target directory, however it is given
+    "mv -t build x .git/config", "mv x ~", "mv a .git/config b", "cp -t .git/hooks x", "cp -v",
+    "cp -r /var/tmp/y/.git build", "cp --target-directory=.git/hooks x",
+    "cp --target=.git/hooks x", "cp -t.git/hooks x", "cp -vt .git/hooks x",
+    "ln -st .git/hooks x", "cp -tx .git/hooks/a", "mv -tx .git/hooks/a", "cp -St x y",
+    "cp -St x .git/hooks/y", "cp -- -t .git/hooks x", "cp x -t", "touch -r .git/config x",
+    # find's roots, actions and what -delete deletes
+    "find / -exec sudo rm -rf {} +", "find '(' -delete ')'", "find '!' -delete", "find /",
+    "find build", "find .git -name x -delete", "find .git/hooks -delete",
+    "find .git -name x -exec rm {} +", "find / -exec echo {} \\; -exec rm {} \\;",
+    "find / -exec echo {} + -exec rm {} +", "find ~ -execdir rm -rf {} +",
+    "find / -exec + -exec rm {} +",
+    # eval's and trap's code, with the script's directory and parameters
+    "cd /; eval 'rm -rf etc'", "bash -c 'eval \"rm -rf $1\"' sh /",
+    "cd /; trap 'rm -rf etc' EXIT", "bash -c 'trap \"rm -rf $1\" EXIT' sh /",
+    "trap 'rm -rf ~' - INT", "trap -- '-c; rm -rf ~' EXIT", "trap '-c; rm -rf ~' EXIT",
+    "trap -- - EXIT",
+    # modes, power, rm's options
+    "chmod --reference=/R /etc/x", "chmod 777 ../../../../../../../../../../../..",
+    "cd /; chmod 777 .", "cd ~; chmod 777 .", "chmod 777 .", "telinit -t 5 0",
+    "rm --force /etc/passwd", "rm $(cat f) /etc", "rm /$X /etc",
+    # shells' options
+    "bash -- -c 'rm -rf ~'", 'bash - "$(cat f)"', 'bash -x -- "$(cat f)"',
+    'bash -- "$(cat f)" x', "bash -o pipefail -o errexit -c 'rm -rf ~'",
+    "bash -o posix -c 'rm -rf ~' x", "bash --norc --noprofile -c 'rm -rf ~'",
+    "bash -x --norc -c 'rm -rf ~'", "bash --norc 'rm -rf ~'", "bash +x -c 'rm -rf ~'",
+    "bash + -c 'rm -rf ~'", "bash +c 'rm -rf ~'", "bash -x 'rm -rf ~'", "bash +xc 'rm -rf ~'",
+    "sh + + -c 'rm -rf ~'",
+    "cd /; bash -c 'rm -rf etc'",
     # code that interpreters run, in the directory the script moved to
     "cd /; python3 -c 'import os; os.system(\"rm -rf etc\")'", "cd /; perl -e 'print `rm -rf etc`'",
     "cd /; python3 -c 'print(\"rm -rf etc\")'",
