@@ -91,6 +91,27 @@ def test_a_failing_analysis_refuses_and_names_the_failure(repo: Path) -> None:
     assert reason == "the policy could not analyse the command (ValueError: cannot look at x)"
 
 
+def test_shell_code_is_read_eight_levels_deep_and_no_deeper(repo: Path) -> None:
+    def nested(levels: int, code: str) -> str:
+        return "eval " * levels + code
+
+    assert decide(nested(8, "rm -rf ~"), repo, {})[1] == "recursive rm deletes the home directory"
+    assert decide(nested(9, "ls"), repo, {}) == (
+        False,
+        "shell code is nested more than 8 levels deep",
+    )
+    assert decide("; ".join([nested(8, "ls")] * 3), repo, {})[0]  # one after another
+    assert not decide(f"eval ls; eval ls; {nested(9, 'ls')}", repo, {})[0]
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [("echo x >&2", True), ("echo x >&-", True), ("echo x > 2", False), ("echo x >> -", False)],
+)
+def test_duplicated_descriptors_are_no_files(command: str, allowed: bool, repo: Path) -> None:
+    assert decide(command, repo, {"protected_paths": ["2", "-"]})[0] is allowed
+
+
 def test_an_empty_allowlist_leaves_any_program_allowed(repo: Path) -> None:
     assert decide("ls", repo, {"allowed_shell_commands": []})[0]
 
