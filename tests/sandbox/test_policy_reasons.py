@@ -339,6 +339,13 @@ RULE_CASES = [
     'x[0]=/; rm -rf "$x"', 'x[1]=build; rm -rf "$x"', 'x=(build dist); rm -rf "$x"',
     # functions, redirections
     "f() { f | cat; }; f", "f() { f; f; }; f", "echo x >& .git/config",
+    # output known without running anything: echo's options, printf, base64, mktemp
+    "echo -neE 'rm -rf ~' | bash", "echo -X 'rm -rf ~' | bash", "echo -e -n 'rm -rf \\x7e' | bash",
+    "echo -e -E 'rm -rf \\x7e' | bash", "echo -n 'rm -rf \\x7e' | bash",
+    "rm -rf \"$(printf '%b' /)\"", "rm -rf \"$(echo 'L w==' | base64 -d)\"",
+    'rm -rf "$(mktemp -d -p /)"', 'rm -rf "$(mktemp -p / -d)"',
+    # ~+ and $PWD: the directories the script may be in
+    "cd '/ etc'; rm -rf ~+", 'cd "$(cat f)"; rm -rf "$PWD"',
     # code that interpreters run, in the directory the script moved to
     "cd /; python3 -c 'import os; os.system(\"rm -rf etc\")'", "cd /; perl -e 'print `rm -rf etc`'",
     "cd /; python3 -c 'print(\"rm -rf etc\")'",
