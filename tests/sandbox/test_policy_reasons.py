@@ -103,6 +103,8 @@ ONE_LINERS = [
     """python3 -c 'import os; os.system("$0 -c \\"rm -rf ~\\"")'""",
     """python3 -c 'import os; os.system()'""",
     """ruby -e 'system(["rm", "rm"], "-rf", "/")'""",
+    """python3 -c 'x = "> .git/config"; open("y", "w")'""",
+    """python3 -c 'x = ".git/config"; open("y", "w")'""",
     # what Python's names stand for
     """python3 -c 'import os, shutil; shutil.rmtree(os.getcwd())'""",
     """python3 -c 'import pathlib, shutil; shutil.rmtree(pathlib.Path.cwd())'""",
@@ -347,6 +349,7 @@ RULE_CASES = [
     # ~+ and $PWD: the directories the script may be in
     "cd '/ etc'; rm -rf ~+", 'cd "$(cat f)"; rm -rf "$PWD"',
     # code that interpreters run, in the directory the script moved to
+    "cd /; python3 -c 'import os; os.system(\"rm -rf etc$x\")'",
     "cd /; python3 -c 'import os; os.system(\"rm -rf etc\")'", "cd /; perl -e 'print `rm -rf etc`'",
     "cd /; python3 -c 'print(\"rm -rf etc\")'",
     # raw devices, however their path is written
