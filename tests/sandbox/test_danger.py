@@ -26,7 +26,7 @@ def scope(*dirs: str | None, home: str = HOME) -> Scope:
 @pytest.mark.parametrize(
     ("path", "base", "full"),
     [("/a//b/../c", None, "/a/c"), ("//x", "/b", "/x"), ("x/../y", "/b", "/b/y"),
-     ("x", None, None), ("", "/b", "/b")],
+     ("x", None, None), ("", "/b", "/b"), ("//Xa/b", None, "/Xa/b")],
 )  # fmt: skip
 def test_absolute(path: str, base: str | None, full: str | None) -> None:
     assert absolute(path, base) == full
@@ -35,7 +35,7 @@ def test_absolute(path: str, base: str | None, full: str | None) -> None:
 @pytest.mark.parametrize(
     ("path", "directory", "inside"),
     [("/a", "/a", True), ("/a/b", "/a", True), ("/a/b", "/a/", True), ("/ab", "/a", False),
-     ("/a-evil/x", "/a", False), ("/x", "/", True), ("/", "/a", False)],
+     ("/a-evil/x", "/a", False), ("/x", "/", True), ("/", "/a", False), ("/aX/b", "/aX", True)],
 )  # fmt: skip
 def test_within(path: str, directory: str, inside: bool) -> None:
     assert within(path, directory) is inside
@@ -55,6 +55,8 @@ def test_within(path: str, directory: str, inside: bool) -> None:
         ("/home/u", "the home directory"),
         ("/home", "the home directory (/home)"),
         ("/home/u/*", "everything in the home directory"),
+        ("/home/u/.?*", "everything in the home directory"),  # every dotfile
+        ("/work/proj/X*", None),
         ("/usr", "the system directory /usr"),
         ("/usr/lib", "the system directory /usr/lib"),
         ("/srv/data", "the system directory /srv/data"),
@@ -118,14 +120,25 @@ def test_system_danger_judges_the_home_of_the_scope() -> None:
     assert system_danger("/usr/x", scope(), CWD) == "the system path /usr/x"
 
 
+def test_system_danger_of_the_root_run_in_the_root() -> None:
+    root = "/ (the root, the home or a parent of the working directory)"
+    assert system_danger("/", scope("/"), "/") == root
+
+
 @pytest.mark.parametrize(
-    ("path", "raw"),
-    [("/dev/sda", True), ("/dev/mem", True), ("/dev/../dev/sda1", True), ("/dev/null", False),
-     ("/dev/fd/3", False), ("/dev/pts/0", False), ("/dev/shm/x", False), ("dev/sda", False),
-     ("/devices/sda", False), ("/dev/mqueue/q", False), ("/dev/tty", False)],
+    ("path", "dirs", "device"),
+    [("/dev/sda", (CWD,), "/dev/sda"), ("/dev/mem", (CWD,), "/dev/mem"),
+     ("/dev/../dev/sda1", (CWD,), "/dev/sda1"), ("//dev/sda", (CWD,), "/dev/sda"),
+     ("/dev/null", (CWD,), None), ("/dev/fd/3", (CWD,), None), ("/dev/pts/0", (CWD,), None),
+     ("/dev/shm/x", (CWD,), None), ("dev/sda", (CWD,), None), ("/devices/sda", (CWD,), None),
+     ("/dev/mqueue/q", (CWD,), None), ("/dev/tty", (CWD,), None), ("/dev", (CWD,), None),
+     ("sda", (CWD, "/dev"), "/dev/sda"), ("../sda", ("/dev/x",), "/dev/sda"),
+     ("null", ("/dev",), None), ("sda", (None,), None), ("/dev/sda", (None,), "/dev/sda")],
 )  # fmt: skip
-def test_raw_device(path: str, raw: bool) -> None:
-    assert raw_device(path) is raw
+def test_raw_device_in_every_possible_directory(
+    path: str, dirs: tuple[str | None, ...], device: str | None
+) -> None:
+    assert raw_device(path, scope(*dirs)) == device
 
 
 def test_shown() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from tai_core import Block
 from tai_core.plugins import PluginHost
-from tai_sandbox.policy import decide
+from tai_sandbox.policy import _analysed, decide
 
 from ..conftest import run_context, run_tai
 from .corpus import DESTRUCTIVE, ORDINARY
@@ -70,9 +70,46 @@ def test_an_allowlist_allows_exactly_the_listed_commands(repo: Path) -> None:
     assert decide("  go   test   ./...  ", repo, config)[0]  # spacing does not matter
     assert not decide("go test ./... -v", repo, config)[0]  # whole commands only
     assert not decide("git status && rm x", repo, config)[0]
-    assert not decide("ls", repo, config)[0]
+    assert decide("ls", repo, config) == (
+        False,
+        "it is not in allowed_shell_commands (matched as whole commands): "
+        "go test ./...; git status; rm -rf /",
+    )
     allowed, reason = decide("rm -rf /", repo, config)  # destructive stays refused
     assert not allowed and "root directory" in reason
+
+
+def test_an_empty_command_is_refused(repo: Path) -> None:
+    assert decide(" \n ", repo, {}) == (False, "the command is empty")
+
+
+def test_a_failing_analysis_refuses_and_names_the_failure(repo: Path) -> None:
+    def failing(path: str, base: str | None) -> str | None:
+        raise ValueError(f"cannot look at {path}")
+
+    reason = _analysed("touch x", str(repo), {}, failing)
+    assert reason == "the policy could not analyse the command (ValueError: cannot look at x)"
+
+
+def test_shell_code_is_read_eight_levels_deep_and_no_deeper(repo: Path) -> None:
+    def nested(levels: int, code: str) -> str:
+        return "eval " * levels + code
+
+    assert decide(nested(8, "rm -rf ~"), repo, {})[1] == "recursive rm deletes the home directory"
+    assert decide(nested(9, "ls"), repo, {}) == (
+        False,
+        "shell code is nested more than 8 levels deep",
+    )
+    assert decide("; ".join([nested(8, "ls")] * 3), repo, {})[0]  # one after another
+    assert not decide(f"eval ls; eval ls; {nested(9, 'ls')}", repo, {})[0]
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [("echo x >&2", True), ("echo x >&-", True), ("echo x > 2", False), ("echo x >> -", False)],
+)
+def test_duplicated_descriptors_are_no_files(command: str, allowed: bool, repo: Path) -> None:
+    assert decide(command, repo, {"protected_paths": ["2", "-"]})[0] is allowed
 
 
 def test_an_empty_allowlist_leaves_any_program_allowed(repo: Path) -> None:

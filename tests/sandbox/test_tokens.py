@@ -322,3 +322,37 @@ def test_a_command_quote_opener_at_the_very_end_is_a_name() -> None:
 
     allowed, reason = decide("perl -e 'print qx'", "/", {})
     assert allowed, reason
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "tokens"),
+    [
+        ("perl", "print qx(", [("id", "print"), ("cmd", "")]),  # an opener as the last char
+        ("perl", "qxXlsX", [("id", "qxXlsX")]),  # qx and a letter is a name
+        ("python", "_f(x)", [("id", "_f"), ("punct", "("), ("id", "x"), ("punct", ")")]),
+        ("python", "X", [("id", "X")]),
+        ("perl", "# a\nb\nc", [("punct", "\n"), ("id", "b"), ("punct", "\n"), ("id", "c")]),
+        ("perl", "a\n# b\nc", [("id", "a"), ("punct", "\n"), ("punct", "\n"), ("id", "c")]),
+        ("php", "`ls`", [("cmd", "ls")]),
+        ("ruby", "`ls`", [("cmd", "ls")]),
+        ("node", "`ls`", [("str", "ls")]),  # a template literal
+        ("perl", 'x "a\\"', [("id", "x"), ("str", 'a"')]),  # an escaped closer at the end
+    ],
+)
+def test_tokens(language: str, code: str, tokens: list[tuple[str, str]]) -> None:
+    assert tokenize(code, language) == tokens
+
+
+@pytest.mark.parametrize(
+    ("code", "calls", "argvs"),
+    [
+        ('f([[1]], "a")', [("f", (None, "a"))], []),  # nested brackets are one argument
+        ('system "ls"; x "y"', [("system", ("ls",)), ("x", ("y",))], []),
+        ('system(["rm", "rm"], "-rf", "/")', [("system", (("rm", "rm"), "-rf", "/"))],
+         [("rm", "rm", "-rf", "/")]),  # Ruby's [program, argv0]: brackets join the run
+    ],
+)  # fmt: skip
+def test_calls_and_argument_vectors(code: str, calls: list, argvs: list) -> None:
+    facts = token_facts(code, "ruby")
+    assert [(call.name, call.args) for call in facts.calls] == calls
+    assert facts.argvs == argvs

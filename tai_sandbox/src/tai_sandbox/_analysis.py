@@ -41,8 +41,28 @@ def _descendants(node: Node) -> Iterator[Node]:
         pending.extend(reversed(current.children))
 
 
+def _stdin_parameters(argv: tuple[str, ...], scope: Scope) -> tuple[str, ...] | None:
+    """``$0``, ``$1``, … of code read from the input of ``argv``: a sourced file's are the
+    script's own; a shell's are its name and the words after its options (``bash -s a``)."""
+    if _commands.program(argv[0]) in ("source", "."):
+        return scope.positional
+    index = 1
+    while index < len(argv) and argv[index][:1] in ("-", "+"):
+        if argv[index] in ("-", "--"):
+            index += 1
+            break
+        index += 2 if argv[index] in ("-o", "+o", "-O", "+O") else 1
+    return (argv[0], *argv[index:])
+
+
 class Analysis:
     """Checks shell commands run in ``cwd`` against the destructive patterns."""
+
+    #: How deep the shell code being read is nested (set by :meth:`check`).
+    _depth: int
+    #: Files the command downloads, and files it runs as code (absolute paths).
+    _downloads: set[str]
+    _runs: set[str]
 
     def __init__(
         self,
@@ -53,10 +73,6 @@ class Analysis:
         self.cwd = cwd
         self.environ = environ
         self._protection = protection
-        self._depth = 0
-        #: Files the command downloads, and files it runs as code (absolute paths).
-        self._downloads: set[str] = set()
-        self._runs: set[str] = set()
 
     def check(self, text: str) -> str | None:
         """Why ``text`` is refused, or ``None`` when no destructive pattern is found."""
@@ -147,6 +163,12 @@ class Analysis:
                 if variable is not None:
                     fields = [f for v in values for fs in expander.expand(v) for f in fs]
                     add(node_text(variable, source), fields if values else None)
+            elif node.type == "unset_command":  # its own node, not a command
+                words = [node_text(c, source) for c in node.named_children]
+                if "-f" not in words:  # unset -f removes functions
+                    for word in words:
+                        if not word.startswith("-"):
+                            add(word, [""])
             elif node.type == "command":
                 self._command_effects(node, expander, add, dirs)
         variables = dict(base.variables)
@@ -172,10 +194,10 @@ class Analysis:
         command = node_text(name, expander.source)
         words = node.children_by_field_name("argument")
         texts = [node_text(word, expander.source) for word in words]
-        if command in ("read", "mapfile", "readarray", "getopts", "unset"):
+        if command in ("read", "mapfile", "readarray", "getopts"):
             for text in texts:
                 if not text.startswith("-"):
-                    add(text, [""] if command == "unset" else None)
+                    add(text, None)
         elif command == "printf" and "-v" in texts[:-1]:
             add(texts[texts.index("-v") + 1], None)
         elif command in ("cd", "pushd", "popd"):
@@ -206,12 +228,13 @@ class Analysis:
         name = node.child_by_field_name("name")
         if name is None:
             return
-        feeds = [c for c in node.children if c.type in ("herestring_redirect", "heredoc_redirect")]
+        # tree-sitter-bash puts a here-string in the command, a here-document and < around it
+        feeds = [c for c in node.children if c.type == "herestring_redirect"]
         if node.parent is not None and node.parent.type == "redirected_statement":
             feeds += [
                 child
                 for child in node.parent.children_by_field_name("redirect")
-                if child.type in ("herestring_redirect", "heredoc_redirect", "file_redirect")
+                if child.type in ("heredoc_redirect", "file_redirect")
             ]
         for argv in expander.argvs([name, *node.children_by_field_name("argument")]):
             self._invocation(argv, expander.scope)
@@ -231,7 +254,9 @@ class Analysis:
             argv = inner
         if argv:
             self._record(self._downloads, _commands.downloaded(argv), scope)
-            self._record(self._runs, [_commands.executed(argv) or ""], scope)
+            executed = _commands.executed(argv)
+            if executed:
+                self._record(self._runs, [executed], scope)
             name = _commands.program(argv[0])
             rule = _rules.rule_for(name)
             if rule is not None:
@@ -248,8 +273,9 @@ class Analysis:
         """Code given to a shell on its input by a here-document, a here-string or ``<``."""
         reader = _commands.program(argv[0])
         if feed.type == "heredoc_redirect":
-            body = next((c for c in feed.children if c.type == "heredoc_body"), None)
-            text = node_text(body, expander.source) if body is not None else ""
+            # a well-formed here-document has a body, empty or not (others are refused)
+            body = next(c for c in feed.children if c.type == "heredoc_body")
+            text = node_text(body, expander.source)
         else:
             if feed.type == "file_redirect" and not any(c.type == "<" for c in feed.children):
                 return
@@ -263,14 +289,14 @@ class Analysis:
                 self.refuse(f"{reader} runs code only known when the command runs")
             text = "\n".join(values)
         if reader in _commands.SHELLS or reader in ("source", "."):
-            self.script(text, expander.scope, expander.scope.positional)
+            self.script(text, expander.scope, _stdin_parameters(argv, expander.scope))
 
     def _pipeline(self, node: Node, expander: Expander) -> None:
         elements = [c for c in node.named_children if c.type != "comment"]
         for index, element in enumerate(elements[1:], 1):
+            # a redirection after a pipeline's command is the whole pipeline's (tree-sitter
+            # wraps the pipeline so far), so an element after the first is never redirected
             consumer = element
-            if element.type == "redirected_statement":
-                consumer = element.child_by_field_name("body") or element
             name = consumer.child_by_field_name("name") if consumer.type == "command" else None
             if name is None:
                 continue
@@ -284,7 +310,7 @@ class Analysis:
         text = _output(upstream, expander)
         if text is not None:
             if reader in _commands.SHELLS or reader in ("source", "."):
-                self.script(text, expander.scope, expander.scope.positional)
+                self.script(text, expander.scope, _stdin_parameters(argv, expander.scope))
             return
         for node in upstream:
             for found in _descendants(node):
@@ -298,7 +324,7 @@ class Analysis:
         self.refuse(f"it pipes a command's output into {reader}, running code only known then")
 
     def _redirect(self, node: Node, expander: Expander) -> None:
-        operator = next((c.type for c in node.children if not c.is_named), "")
+        operator = next(c.type for c in node.children if not c.is_named)  # >, >>, <, …
         destination = node.child_by_field_name("destination")
         if operator not in _WRITE_OPERATORS or destination is None:
             return

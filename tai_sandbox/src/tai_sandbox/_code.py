@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from tai_sandbox._danger import Checker, check_written, deletion_danger, system_danger
 from tai_sandbox._python import python_facts
-from tai_sandbox._tokens import Call, Facts, token_facts
+from tai_sandbox._tokens import Call, token_facts
 from tai_sandbox._words import DYNAMIC, Scope, parse
 
 #: Calls that run a command (names, or Python's qualified names, as patterns).
@@ -55,7 +55,7 @@ _WRITERS = (
     "symlinkSync", "write", "fopen", "file_put_contents", "copy", "move", "sysopen",
     "truncate", "cp", "mv", "ln_s", "ln_sf", "install",
 )  # fmt: skip
-_READ_MODES = frozenset({"r", "rb", "rt", "<", "r:utf-8", "r:UTF-8"})
+_READ_MODES = frozenset({"r", "rb", "rt", "r:utf-8", "r:UTF-8"})
 
 
 def _is(call: Call, patterns: Sequence[str]) -> bool:
@@ -83,12 +83,15 @@ def _run(checker: Checker, what: str, call: Call, scope: Scope) -> None:
         checker.run([arg if isinstance(arg, str) else DYNAMIC for arg in call.args], scope)
 
 
-def _path(call: Call) -> str:
-    """The path a file call acts on (a method's object, or its first argument)."""
+def _deleted(call: Call) -> list[str]:
+    """The paths a deleting call acts on: a method's object, or every literal it is given
+    (Perl's ``unlink`` and ``rmtree`` and Ruby's ``File.delete`` take many, ``rm_rf`` a
+    list), with a first argument that is not a literal as a path known only at run time."""
     if call.receiver is not None:
-        return call.receiver
-    first = call.args[0] if call.args else None
-    return first if isinstance(first, str) else DYNAMIC
+        return [call.receiver]
+    paths = [path for arg in call.args for path in ((arg,) if isinstance(arg, str) else arg or ())]
+    known = bool(call.args) and call.args[0] is not None  # Perl's unlink() deletes $_
+    return paths if known else [DYNAMIC, *paths]
 
 
 def _mode_paths(call: Call) -> list[str]:
@@ -105,11 +108,11 @@ def _judge(checker: Checker, what: str, call: Call, scope: Scope) -> None:
     if _is(call, _RUNNERS):
         _run(checker, what, call, scope)
     elif _is(call, _TREE) or _is(call, _PLAIN):
-        path = _path(call)
-        danger = deletion_danger(path, scope, checker.cwd)
-        if danger and (_is(call, _TREE) or DYNAMIC not in path):
-            checker.refuse(f"{what} {call.name} deletes {danger}")
-        check_written(checker, path, scope, f"{what} {call.name}")
+        for path in _deleted(call):
+            danger = deletion_danger(path, scope, checker.cwd)
+            if danger and (_is(call, _TREE) or DYNAMIC not in path):
+                checker.refuse(f"{what} {call.name} deletes {danger}")
+            check_written(checker, path, scope, f"{what} {call.name}")
     elif _is(call, _MODES):
         for path in _mode_paths(call):
             danger = system_danger(path, scope, checker.cwd)
@@ -119,20 +122,25 @@ def _judge(checker: Checker, what: str, call: Call, scope: Scope) -> None:
 
 
 def _writes(call: Call) -> bool:
-    """True for a call that writes files (an ``open`` that only reads does not)."""
+    """True for a call that writes files. An ``open`` that only reads does not: one given
+    nothing but the path (``os.open`` aside, whose flags are not literals), one whose modes
+    are all read modes, or one whose first mode starts with ``<`` (Perl's
+    ``open(F, "<", p)`` and ``open(F, "<p")``, where the path follows the mode)."""
     if not _is(call, _WRITERS):
         return False
+    if not call.name.endswith("open") or call.name == "os.open":
+        return True
     modes = [arg for arg in call.args[1:] if isinstance(arg, str)]
-    return not (call.name.endswith("open") and modes and set(modes) <= _READ_MODES)
+    if len(call.args) == 1 or (modes and modes[0].startswith("<")):
+        return False
+    return not (modes and set(modes) <= _READ_MODES)
 
 
 def check_code(checker: Checker, language: str, code: str, scope: Scope) -> None:
     """Refuse ``code`` run by ``language``'s interpreter when it does what shell commands
     may not; see the module's description."""
-    facts: Facts | None = None
-    if language == "python":
-        facts = python_facts(code, scope.home, checker.cwd)
-    facts = facts or token_facts(code, language)
+    python = language == "python" and python_facts(code, scope.home, checker.cwd)
+    facts = python or token_facts(code, language)
     what = f"the {language} code's"
     if facts.forks_in_loop:
         checker.refuse(f"the {language} code forks in a loop: a fork bomb")

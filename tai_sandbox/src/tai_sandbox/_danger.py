@@ -22,6 +22,7 @@ _SYSTEM_DIRS = frozenset(
 _SAFE_DEVICES = frozenset(
     {"null", "zero", "full", "random", "urandom", "tty", "stdin", "stdout", "stderr", "ptmx"}
 )
+_SAFE_DEVICE_DIRS = ("fd/", "pts/", "shm/", "mqueue/")
 
 
 class Checker(Protocol):
@@ -124,19 +125,23 @@ def system_danger(path: str, scope: Scope, cwd: str) -> str | None:
     return _judged(path, scope, danger)
 
 
-def raw_device(path: str) -> bool:
-    """True for a device node that writing to destroys data (disks, memory)."""
-    full = posixpath.normpath(path) if path.startswith("/") else ""
-    if not full.startswith("/dev/"):
-        return False
-    name = full.removeprefix("/dev/")
-    return name not in _SAFE_DEVICES and not name.startswith(("fd/", "pts/", "shm/", "mqueue/"))
+def raw_device(path: str, scope: Scope) -> str | None:
+    """The device node ``path`` is in one of the directories of ``scope`` when writing to
+    it destroys data (disks, memory), or ``None`` (``//dev/sda`` and ``sda`` after
+    ``cd /dev`` are ``/dev/sda``; a relative path in an unknown directory is not judged)."""
+    for base in scope.dirs:
+        full = absolute(path, base)
+        name = full.removeprefix("/dev/") if full and full.startswith("/dev/") else None
+        if name and name not in _SAFE_DEVICES and not name.startswith(_SAFE_DEVICE_DIRS):
+            return full
+    return None
 
 
 def check_written(checker: Checker, path: str, scope: Scope, what: str) -> None:
     """Refuse writing ``path`` when it is a raw device or a protected path."""
-    if raw_device(path):
-        checker.refuse(f"{what} writes to the device {path}, destroying what is on it")
+    device = raw_device(path, scope)
+    if device:
+        checker.refuse(f"{what} writes to the device {device}, destroying what is on it")
     if DYNAMIC not in path:
         reason = checker.protection(path, scope)
         if reason:

@@ -42,7 +42,6 @@ _PROGRAM_KEYS = (
 #: Keys that load code or configuration from somewhere the policy cannot see.
 _LOADING_KEYS = ("core.hookspath", "include.path", "includeif.*")
 _CONFIG_KEY = re.compile(r"GIT_CONFIG_KEY_(\d+)")
-_BOOLEANS = frozenset({"", "true", "false", "yes", "no", "on", "off", "1", "0"})
 #: Environment variables whose value is a command git runs.
 _PROGRAM_VARIABLES = (
     "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
@@ -81,14 +80,14 @@ def check_setting(checker: Checker, key: str, value: str, scope: Scope, where: s
         checker.refuse(f"git {where} sets {shown(key)}, a setting only known when it runs")
     if _matches(lowered, _LOADING_KEYS):
         checker.refuse(f"git {where} {key} loads hooks or configuration from elsewhere")
-    command = None
     if lowered.startswith("alias."):
         command = value[1:] if value.startswith("!") else f"git {value}"
     elif _matches(lowered, _PROGRAM_KEYS):
-        is_flag = lowered == "core.fsmonitor" and value.lower() in _BOOLEANS
-        command = None if is_flag else value.removeprefix("!")
-    if command is not None:
-        _run(checker, f"git {where} {key}", command, scope)
+        # core.fsmonitor=true is a boolean, and as shell code just as harmless
+        command = value.removeprefix("!")
+    else:
+        return
+    _run(checker, f"git {where} {key}", command, scope)
 
 
 def _settings(args: list[str], scope: Scope) -> Iterator[tuple[str, str, str]]:
@@ -109,7 +108,7 @@ def _settings(args: list[str], scope: Scope) -> Iterator[tuple[str, str, str]]:
     for number in numbers:  # git reads as many as GIT_CONFIG_COUNT says: any number
         keys = scope.values(f"GIT_CONFIG_KEY_{number}") or frozenset({DYNAMIC})
         values = scope.values(f"GIT_CONFIG_VALUE_{number}") or frozenset({DYNAMIC})
-        for key in keys - {""}:
+        for key in keys:  # an empty key sets nothing a rule knows
             for value in values:
                 yield key, value, "GIT_CONFIG_KEY"
 
@@ -154,9 +153,7 @@ def _push(checker: Checker, name: str, rest: list[str]) -> None:
 
 def _short_flags(rest: list[str]) -> set[str]:
     """The letters of the short options in ``rest`` (``-fdx`` gives ``f``, ``d``, ``x``)."""
-    return {
-        char for arg in rest if arg[:1] == "-" and arg[1:2] not in ("-", "") for char in arg[1:]
-    }
+    return {char for arg in rest if arg[:1] == "-" and arg[1:2] != "-" for char in arg[1:]}
 
 
 def _history(checker: Checker, name: str, command: str, rest: list[str]) -> None:
@@ -184,7 +181,7 @@ def _config(checker: Checker, name: str, rest: list[str], scope: Scope) -> None:
     verb = operands[0] if operands else ""
     if not elsewhere and (
         writes
-        or verb in ("set", "unset", "rename-section", "remove-section", "edit")
+        or verb == "edit"  # set, unset, rename-section, remove-section: two operands or more
         or (not reads and verb not in ("get", "list") and len(operands) >= 2)
     ):
         check_written(checker, ".git/config", scope, f"{name} config")
@@ -203,7 +200,7 @@ def git(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         check_setting(checker, key, value, scope, where)
     for variable in _PROGRAM_VARIABLES:
         assigned = scope.variables.get(variable, frozenset())
-        for value in {DYNAMIC} if assigned is None else assigned - {""}:
+        for value in {DYNAMIC} if assigned is None else assigned:  # "" runs nothing
             _run(checker, f"{name} with {variable}", value, scope)
     command, rest = (args[index], args[index + 1 :]) if index < len(args) else ("", [])
     if command == "push":

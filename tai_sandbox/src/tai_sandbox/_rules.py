@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from itertools import takewhile
 
 from tai_sandbox._code import check_code
 from tai_sandbox._commands import (
@@ -55,7 +56,8 @@ Rule = Callable[[Checker, str, list[str], Scope], None]
 def _rm(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     options, targets = split_arguments(args)
     recursive = any(
-        option in ("--recursive",) or (not option.startswith("--") and set("rR") & set(option))
+        option in ("--recursive",)
+        or (not option.startswith("--") and ("r" in option or "R" in option))
         for option in options
     )
     dynamic_flags = any(DYNAMIC in arg and not arg.startswith("/") for arg in args)
@@ -94,7 +96,7 @@ def _deleting(argv: list[str]) -> str | None:
     inner: tuple[str, ...] | None = tuple(argv)
     while inner:
         argv, inner = list(inner), unwrap(inner)
-    name = program(argv[0]) if argv else ""
+    name = program(argv[0])  # an action is never empty (_find_actions)
     return name if name in _DELETERS else None
 
 
@@ -108,8 +110,8 @@ def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     """``find`` deletes with ``-delete`` or a deleting ``-exec``: what it deletes is judged
     by its start directory, except that a filtered search in the working directory only
     deletes what it matches there."""
-    start = next((i for i, arg in enumerate(args) if arg[:1] in ("-", "(", "!")), len(args))
-    roots, expression = args[:start] or ["."], args[start:]
+    given = list(takewhile(lambda arg: arg[:1] not in ("-", "(", "!"), args))
+    roots, expression = given or ["."], args[len(given) :]
     filtered = bool(_FIND_FILTERS & set(expression))
     actions = _find_actions(expression)
     deleters = [found for found in map(_deleting, actions) if found]
@@ -121,15 +123,19 @@ def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         danger = deletion_danger(found, scope, checker.cwd) if how else None
         if danger:
             checker.refuse(f"{name} {how} deletes {danger}")
+        if "-delete" in expression:  # what it deletes in a protected directory
+            check_written(checker, found, scope, f"{name} -delete")
         for action in actions:
             checker.run([arg.replace("{}", found) for arg in action], scope)
 
 
 def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     """``trap HANDLER SIGNAL…``: the handler is shell code, run when the signal comes."""
-    if args[:1] == ["--"]:
+    if args[:1] == ["--"]:  # the next one is the handler, whatever it starts with
         args = args[1:]
-    if len(args) < 2 or args[0] == "-" or args[0].startswith("-"):
+    elif args[:1] and args[0][:1] == "-" and set(args[0][1:]) <= set("lpP"):
+        return  # -l, -p, -P list; - resets
+    if len(args) < 2 or args[0] == "-":
         return
     if DYNAMIC in args[0]:
         checker.refuse(f"{name} runs a handler only known when the command runs")
@@ -147,8 +153,8 @@ def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
             index += 2
         elif arg.startswith("--"):
             index += 1
-        elif arg[:1] in ("-", "+") and len(arg) > 1:
-            command_mode = command_mode or (arg[0] == "-" and "c" in arg)
+        elif arg[:1] in ("-", "+"):  # a lone + is skipped; +c is -c too (bash, dash)
+            command_mode = command_mode or "c" in arg
             index += 1
         else:
             break
@@ -240,7 +246,8 @@ def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     targets = operands[1:] if not any(o.startswith("--reference") for o in options) else operands
     for target in targets:
         danger = system_danger(target, scope, checker.cwd)
-        whole = absolute(target, checker.cwd) in ("/", scope.home)  # the root or the home
+        # the root or the home itself, in any directory the script may be in
+        whole = any(absolute(target, base) in ("/", scope.home) for base in scope.dirs)
         if danger and (recursive or whole):
             checker.refuse(f"{name} {'-R ' if recursive else ''}changes {danger}")
         check_written(checker, target, scope, name)
@@ -254,7 +261,7 @@ def _power(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         checker.refuse(f"{name} {' '.join(args)} shuts the machine down")
     if name in ("systemctl", "loginctl") and set(args) & _POWER_VERBS:
         checker.refuse(f"{name} {' '.join(args)} shuts down, restarts or suspends the machine")
-    if name == "kill" and "-1" in args[1:] + (args[args.index("--") + 1 :] if "--" in args else []):
+    if name == "kill" and "-1" in args[1:]:  # the first one is the signal (kill -1 1234)
         checker.refuse("kill -1 signals every process")
 
 
@@ -279,18 +286,38 @@ def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
         return
     if name == "shred":
         for operand in operands:
-            if raw_device(operand):
-                checker.refuse(f"shred overwrites the device {operand}")
+            device = raw_device(operand, scope)
+            if device:
+                checker.refuse(f"shred overwrites the device {device}")
     for operand in operands:
         check_written(checker, operand, scope, name)
 
 
+def _target_directory(args: list[str], short_values: str) -> str | None:
+    """The directory ``-t`` names (``-t DIR``, ``-tDIR``, ``-vt DIR``, ``--target-directory
+    DIR``, ``--target=DIR`` and the other abbreviations getopt accepts), or ``None``."""
+    index = 0
+    while index < len(args):
+        arg, following = args[index], args[index + 1 : index + 2]
+        if arg == "--":
+            break
+        option, equals, value = arg.partition("=")
+        if arg.startswith("--ta") and "--target-directory".startswith(option):
+            return value if equals else next(iter(following), None)
+        if arg.startswith("-") and not arg.startswith("--"):
+            for spot, letter in enumerate(arg[1:], 1):
+                if letter == "t":
+                    return arg[spot + 1 :] or next(iter(following), None)
+                if letter in short_values:  # the rest, or the next argument, is its value
+                    index += spot == len(arg) - 1
+                    break
+        index += 1
+    return None
+
+
 def _copies(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     operands = split_arguments(args, _COPIES[name])[1]
-    target = next(
-        (args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("-t", "--target-directory")),
-        None,
-    )
+    target = _target_directory(args, _COPIES[name])
     sources = operands if target is not None else operands[:-1]
     destination = target if target is not None else (operands[-1] if operands else None)
     if destination is None:

@@ -16,6 +16,7 @@ Value = str | tuple[str, ...] | None
 _CLOSERS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _ESCAPES = {"n": "\n", "t": "\t", "0": "\x00"}
 _LOOPS = frozenset({"while", "for", "until", "loop", "times", "each", "foreach", "do"})
+_OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
 
 
 @attrs.frozen
@@ -69,7 +70,7 @@ def tokenize(code: str, language: str) -> list[tuple[str, str]]:
         elif char.isspace() or (char == "\\" and ahead in ("n", "t")):
             index += 2 if char == "\\" else 1
         elif char == "#" and language != "node" and ahead != "{":
-            index = code.find("\n", index) % (len(code) + 1) or len(code)
+            index = code.find("\n", index) if "\n" in code[index:] else len(code)
         elif char in "'\"" or (char == "`"):
             text, index = _quoted(code, index + 1, char)
             tokens.append(("cmd" if char == "`" and commands_quote else "str", text))
@@ -109,9 +110,9 @@ def _arguments(tokens: list[tuple[str, str]], start: int) -> tuple[Value, ...]:
     for token in tokens[start if bare else start + 1 :]:
         if bare and depth == 0 and (token in _BARE_ENDS or token == ("punct", ";")):
             break
-        if token[0] == "punct" and token[1] in "([{":
+        if token[0] == "punct" and token[1] in _OPENING:
             depth += 1
-        elif token[0] == "punct" and token[1] in ")]}":
+        elif token[0] == "punct" and token[1] in _CLOSING:
             if depth == 0:
                 break
             depth -= 1

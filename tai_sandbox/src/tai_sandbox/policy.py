@@ -62,9 +62,9 @@ def decide(
     guard = _guard(here, tuple(config.get("protected_paths", [])))
 
     def protection(path: str, base: str | None) -> str | None:
-        # The words are expanded already: a leading ~ left in a path is a literal name.
-        literal = "./" + path if path.startswith("~") else path
-        return None if base is None else guard.protected(resolve(literal, Path(base)))
+        # The words are expanded already: a leading ~ left in a path is a literal name,
+        # so the path is joined to its directory before resolve (which expands ~).
+        return None if base is None else guard.protected(resolve(Path(base, path), Path(base)))
 
     reason = _analysed(text, here, os.environ if environ is None else environ, protection)
     if reason:
