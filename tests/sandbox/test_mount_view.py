@@ -132,8 +132,12 @@ class Tree:
         self.data, self.cache, self.install = base / "data", base / "cache", base / "install"
         self.keys = self.data / "keys"
         self.gocache, self.comma = base / "gocache", outer / "go,cache"
-        self.upper, self.scratch = self.cache / "layer" / "upper", self.cache / "layer" / "work"
-        for directory in (self.gocache, self.outer, self.comma, self.install, self.runtime):
+        self.colon = outer / "go:cache"  # a second overlay the kernel cannot be told of
+        # an X in a name: the characters refused in overlay options are exactly ",:\"
+        self.upper, self.scratch = self.cache / "layer" / "Xupper", self.cache / "layer" / "work"
+        for directory in (
+            self.gocache, self.outer, self.comma, self.colon, self.install, self.runtime
+        ):  # fmt: skip
             directory.mkdir()
         for directory in (self.work / ".git" / "hooks", self.keys, self.upper, self.scratch):
             directory.mkdir(parents=True)
@@ -161,6 +165,7 @@ class Tree:
             "layers": [
                 [str(self.gocache), str(self.upper), str(self.scratch)],
                 [str(self.comma), str(self.upper), str(self.scratch)],
+                [str(self.colon), str(self.upper), str(self.scratch)],
             ],
             "visible": [str(self.install)],
             "probes": {
@@ -184,13 +189,13 @@ class Tree:
                 "flags": [
                     "/", w, str(self.data), "/tmp", "/dev", "/dev/shm", "/proc", str(self.install),
                     str(self.base), str(self.keys), str(self.gocache), str(self.comma),
-                    str(self.runtime), "/etc",
+                    str(self.runtime), "/etc", "/dev/pts",
                 ],
                 "rename": [[str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"]],
                 "head": ["/dev/zero", "/dev/null"],
                 "mounted": [
                     "/dev", "/dev/pts", "/dev/shm", str(self.keys), str(self.runtime),
-                    str(self.gocache), "/tmp",
+                    str(self.gocache), "/tmp", "/proc", str(self.base),
                 ],
                 "links": [
                     "/dev/ptmx", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr",
@@ -282,6 +287,7 @@ def test_a_fresh_dev_holds_only_harmless_devices(report: dict[str, Any]) -> None
     assert report["write"]["/dev/new"] == "ok"  # a tmpfs of its own, like the host's
     assert report["flags"]["/dev"] == ["noexec", "nosuid"]
     assert report["flags"]["/dev/shm"] == ["nodev", "nosuid"]
+    assert report["flags"]["/dev/pts"] == ["noexec", "nosuid"]
 
 
 def test_what_is_mounted_where(tree: Tree, report: dict[str, Any]) -> None:
@@ -296,6 +302,8 @@ def test_what_is_mounted_where(tree: Tree, report: dict[str, Any]) -> None:
         "type": "devpts", "source": "devpts", "options": "rw,mode=620,ptmxmode=666"
     }  # fmt: skip
     assert mounted["/dev/shm"] == tmpfs("rw") and mounted["/tmp"] == tmpfs("rw")
+    assert mounted["/proc"] == {"type": "proc", "source": "proc", "options": "rw"}
+    assert mounted[str(tree.base)] == "not a mount point"  # above a root: no anchor there
     assert mounted[str(tree.keys)] == tmpfs("ro,size=4k,mode=555")  # hidden: tiny, read-only
     assert mounted[str(tree.runtime)] == tmpfs("rw,size=64k,mode=755")  # its sockets hidden
     overlay = mounted[str(tree.gocache)]
@@ -327,7 +335,7 @@ def test_mount_flags(tree: Tree, report: dict[str, Any]) -> None:
 def test_a_cache_overlay_takes_the_run_s_writes_apart(tree: Tree, report: dict[str, Any]) -> None:
     assert report["read"][f"{tree.gocache}/cached.txt"] == "cached\n"
     assert report["write"][f"{tree.gocache}/built.txt"] == "ok"
-    assert "rdonly" not in report["flags"][str(tree.gocache)]
+    assert report["flags"][str(tree.gocache)] == ["nosuid"]
     assert not (tree.gocache / "built.txt").exists()  # the user's cache is untouched
     assert (tree.upper / "built.txt").read_text() == "written inside"
 
@@ -335,7 +343,10 @@ def test_a_cache_overlay_takes_the_run_s_writes_apart(tree: Tree, report: dict[s
 def test_a_cache_overlayfs_cannot_be_told_of_stays_read_only(
     tree: Tree, report: dict[str, Any]
 ) -> None:
-    assert report["fallbacks"] == [f"{tree.comma}: a path holds a comma, colon or backslash"]
+    assert report["fallbacks"] == [
+        f"{tree.comma}: a path holds a comma, colon or backslash",
+        f"{tree.colon}: a path holds a comma, colon or backslash",
+    ]
     assert report["read"][f"{tree.comma}/cached.txt"] == "cached\n"
     assert report["write"][f"{tree.comma}/built.txt"] == "EROFS"
     assert "rdonly" in report["flags"][str(tree.comma)]
