@@ -296,7 +296,15 @@ def test_what_is_mounted_where(tree: Tree, report: dict[str, Any]) -> None:
     def tmpfs(options: str) -> dict[str, str]:
         return {"type": "tmpfs", "source": "tmpfs", "options": options}
 
-    mounted = report["mounted"]
+    owner = {f"uid={os.getuid()}", f"gid={os.getgid()}"}  # a file system user u mounted
+
+    def as_root_sees_it(found: Any) -> Any:
+        if not isinstance(found, dict) or os.getuid() == 0:
+            return found
+        options = ",".join(o for o in found["options"].split(",") if o not in owner)
+        return {**found, "options": options}
+
+    mounted = {path: as_root_sees_it(found) for path, found in report["mounted"].items()}
     assert mounted["/dev"] == tmpfs("rw,mode=755")
     assert mounted["/dev/pts"] == {
         "type": "devpts", "source": "devpts", "options": "rw,mode=620,ptmxmode=666"
