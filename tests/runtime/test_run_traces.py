@@ -284,31 +284,35 @@ def test_feedback_too_large_for_the_window_is_cut_and_rounds_are_limited(
     check("window", outcome, calls, tmp_path)
 
 
-class Runner(BlockKind):
+class TraceKind(BlockKind):
+    """A kind of these runs: offered in ``go``, its prompt parts named after it."""
+
+    commands = frozenset({"go"})
+    disabled_notice = "no"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.prompt_section = f"# {cls.name} blocks"
+        cls.restatement = cls.name
+
+
+class Runner(TraceKind):
     """A kind that runs programs (a checkpoint comes first) and triggers a round, once."""
 
     name = "runner"
-    commands = frozenset({"go"})
     triggers_round = True
     runs_programs = True
     max_rounds = 2
-    prompt_section = "# runner blocks"
-    restatement = "runner"
-    disabled_notice = "no"
 
     def execute(self, block: Block, context: object) -> BlockResult:
         ran = f"ran {block.body} for {context.command}"  # type: ignore[attr-defined]
         return BlockResult(kind=self.name, ok="fail" not in block.body, text=ran)
 
 
-class Quiet(BlockKind):
+class Quiet(TraceKind):
     """A kind that runs but says nothing: no round follows it."""
 
     name = "quiet"
-    commands = frozenset({"go"})
-    prompt_section = "# quiet blocks"
-    restatement = "quiet"
-    disabled_notice = "no"
 
     def execute(self, block: Block, context: object) -> BlockResult:
         if block.body == "speak":  # a result that asks for a round of its own
@@ -401,16 +405,12 @@ class Unrunnable(Exception):
     retryable = False
 
 
-class Stamp(BlockKind):
+class Stamp(TraceKind):
     """A streaming kind: applied to the workspace while the reply streams, failing in
     every way an apply can (a validation problem, not runnable here, a bug, fatal)."""
 
     name = "stamp"
-    commands = frozenset({"go"})
     streams = True
-    prompt_section = "# stamp blocks"
-    restatement = "stamp"
-    disabled_notice = "no"
 
     def check_body(self, block: Block) -> list[str]:
         return ["a stamp must not say invalid"] if block.body == "invalid" else []
@@ -425,14 +425,10 @@ class Stamp(BlockKind):
         return Stamps((*workspace.stamps, block.body))
 
 
-class Checked(BlockKind):
+class Checked(TraceKind):
     """A kind that runs after the reply and finds fault with every block."""
 
     name = "checked"
-    commands = frozenset({"go"})
-    prompt_section = "# checked blocks"
-    restatement = "checked"
-    disabled_notice = "no"
 
     def check_body(self, block: Block) -> list[str]:
         return [f"checked blocks are always wrong ({block.body})"]

@@ -203,7 +203,7 @@ class Pipeline:
                     )
                     verdict = "success"
                 if verdict == "success":
-                    written = self._flush(attrs.evolve(base, workspace=attempt.workspace))
+                    flushed = self._flush(attrs.evolve(base, workspace=attempt.workspace))
                 elif attempt_no > retries:
                     raise RunError(
                         f"round {state.round} failed after {retries} retries: {attempt.failure}"
@@ -215,9 +215,9 @@ class Pipeline:
             if verdict == "success":
                 self._round_end(state.round, "success")
                 try:
-                    return await self._succeed(written, attempt)
+                    return await self._succeed(flushed, attempt)
                 except RunError as error:
-                    error.state = error.state or written
+                    error.state = error.state or flushed
                     raise
             self._round_end(state.round, "retry")
             base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
@@ -345,12 +345,12 @@ class Pipeline:
         workspace = state.workspace
         if not (self.options.flush and workspace is not None and hasattr(workspace, "flush")):
             return state
-        pending = getattr(state.workspace, "pending", None)  # a workspace may not list
+        pending = getattr(workspace, "pending", None)  # a workspace may not list
         written = tuple(change.path for change in pending()) if pending else ()
         if pending is None or written:
             self._checkpoint(state.round, "write")
         try:
-            state = attrs.evolve(state, workspace=state.workspace.flush())
+            state = attrs.evolve(state, workspace=workspace.flush())
         except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
             raise RunError(f"writing the round's changes failed: {error}") from None
         if written:
