@@ -32,6 +32,10 @@ mutant named in `MUTANT_UNDER_TEST` (children inherit it), against at most the t
 not started in time are "unchecked" (`--record-only` goes on from the cache). See
 `mutation_stage/` for how children record.
 
+mutmut runs the clean tests in its own process and forks every worker from it, so what
+tai's memoised functions remember from the clean run would be remembered by every mutant:
+each pytest session of the run starts with them emptied (`mutation_stage/tai_mutation_fresh.py`).
+
 Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
 
@@ -145,7 +149,8 @@ def stage(targets: list[Target]) -> None:
         'source_paths = ["src"]\n'
         f"only_mutate = {toml_list(t.staged for t in targets)}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
-        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
+        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider", '
+        '"-p", "tai_mutation_fresh"]\n'
         "use_git_change_detection = false\n",
         encoding="utf-8",
     )

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tai_sandbox._words import DYNAMIC, Expander, Scope, parse
+from tai_sandbox._syntax import parse
+from tai_sandbox._words import DYNAMIC, MAX_ALTERNATIVES, Expander, Scope, TooComplex
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -100,6 +101,16 @@ CASES = [
     ("{a} {} a{}b {a,b", {}, (), True),
     ("'{a,b}' \"{a,b}\" \\{a,b\\}", {}, (), True),
     ("{a,b}$x", {"x": "1 2"}, (), True),
+    ("{a,{b,c},d}e", {}, (), True),
+    ("{a,b}" * 8, {}, (), True),  # as many fields as a word may have
+    # sequence expressions
+    ("{1..3} a{1..3}b {a..c} {01..10..3} {1..3}{a,b} x{a,b}{1..2}", {}, (), True),
+    ("{-01..2} {+01..3} {5..1} {-3..-5} {a..e..2} {1..3..0} {1..3..-1}", {}, (), True),
+    ("{1..a} {1..3..} {aa..b} {1...3} '{1..2}' {1..2\\}", {}, (), True),
+    # line continuations: gone before bash reads a word, but not in single quotes
+    ("a\\\nb $H\\\nome \"d\\\ne\" 'q\\\nr' $'s\\\nt' x\\\\", {"Home": "/x"}, (), True),
+    # escapes
+    ('"a\\Xb" ' + r"$'\X41' $'\1X' $'\xX' $'\u00e9a' $'\U000000e9a' $'\cAb'", {}, (), True),
     # command substitution the policy can compute
     ("$(echo hi) \"$(echo a  b)\" $(echo a  b)", {}, (), True),
     ("$(printf %s x)y", {}, (), True),
@@ -134,6 +145,8 @@ def test_the_policy_expands_words_as_bash_does(
         ("$$ $!", {}, [(DYNAMIC, DYNAMIC)]),
         ("${#x}", {"x": "four"}, [(DYNAMIC,)]),
         ("$(printf '%s-' a b)", {}, [(DYNAMIC,)]),
+        ("x{Z..a}", {}, [(f"x{DYNAMIC}",)]),  # [ \\ ] ^ _ ` are read again by bash
+        ("{1..1000}", {}, [(DYNAMIC,)]),  # more terms than the policy examines
     ],
 )
 def test_what_only_the_run_knows_is_left_open(
@@ -145,3 +158,50 @@ def test_what_only_the_run_knows_is_left_open(
     arguments = first_command(root).children_by_field_name("argument")
     scope = Scope(scope_values, ("sh",), (str(tmp_path),), {"HOME": HOME})
     assert Expander(source, scope).argvs(arguments) == expected
+
+
+def alternatives(words: str, variables: dict[str, frozenset[str]]) -> list[tuple[str, ...]]:
+    root, source = parse(f"cmd {words}")
+    arguments = first_command(root).children_by_field_name("argument")
+    scope = Scope(variables, ("sh",), ("/w",), {"HOME": HOME})
+    return Expander(source, scope).argvs(arguments)
+
+
+#: ``2 ** DOUBLINGS`` is the most alternatives (or fields) the policy examines.
+DOUBLINGS = MAX_ALTERNATIVES.bit_length() - 1
+TWO = {"x": frozenset({"a", "b"})}
+
+
+def test_the_limit_is_a_power_of_two() -> None:
+    assert 2**DOUBLINGS == MAX_ALTERNATIVES  # the cases below reach it exactly
+
+
+def test_a_word_has_as_many_fields_as_the_policy_examines_not_more() -> None:
+    assert len(alternatives("{a,b}" * DOUBLINGS, {})[0]) == MAX_ALTERNATIVES
+    with pytest.raises(TooComplex):
+        alternatives("{a,b}" * (DOUBLINGS + 1), {})
+
+
+def test_a_word_stands_for_as_many_values_as_the_policy_examines_not_more() -> None:
+    assert len(alternatives("$x" * DOUBLINGS, TWO)) == MAX_ALTERNATIVES
+    with pytest.raises(TooComplex):
+        alternatives("$x" * (DOUBLINGS + 1), TWO)
+
+
+def test_a_command_stands_for_as_many_commands_as_the_policy_examines_not_more() -> None:
+    half = "$x" * (DOUBLINGS // 2)
+    assert len(alternatives(f"{half} {half}", TWO)) == MAX_ALTERNATIVES
+    with pytest.raises(TooComplex):
+        alternatives(f"{half} {half} $x", TWO)
+
+
+@pytest.mark.parametrize("tmpdir", [None, frozenset({"/a", "/b"})])
+def test_mktemp_in_a_directory_only_the_run_knows_is_left_open(
+    tmpdir: frozenset[str] | None,
+) -> None:
+    assert alternatives("$(mktemp)", {"TMPDIR": tmpdir}) == [(DYNAMIC,)]  # type: ignore[dict-item]
+
+
+def test_mktemp_prints_a_name_in_tmpdir() -> None:
+    name = ("/t/tmp.XXXXXXXXXX",)
+    assert alternatives('$(mktemp -d) "$(mktemp)"', {"TMPDIR": frozenset({"/t"})}) == [name * 2]

@@ -57,6 +57,45 @@ def test_tilde_plus_is_the_working_directory(repo: Path) -> None:
     _allowed("ls ~+ ~-", repo)
 
 
+# -- line continuations and sequence expressions ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        ("r\\\nm -rf /", "recursive rm deletes the root directory"),
+        ("rm -rf /o\\\npt", "recursive rm deletes the system directory /opt"),
+        ("Home=/; rm -rf $H\\\nome", "recursive rm deletes the root directory"),
+        ('rm -rf "$HO\\\nME"', "recursive rm deletes the home directory"),
+        ("bash -c 'r\\\nm -rf /'", "recursive rm deletes the root directory"),
+        ("bash <<'EOF'\nr\\\nm -rf /\nEOF", "recursive rm deletes the root directory"),
+        ("bash <<EOF\nr\\\nm -rf ~\nEOF", "recursive rm deletes the home directory"),
+        ("echo x # \\\nrm -rf /", "recursive rm deletes the root directory"),
+        ("echo x\\\\\nrm -rf /", "recursive rm deletes the root directory"),
+        ("find / -{d..d}elete", "find -delete deletes the root directory"),
+        ("rm -{q..r}f /", "recursive rm deletes the root directory"),
+        ("rm -rf /{o..o}pt", "recursive rm deletes the system directory /opt"),
+    ],
+)
+def test_words_are_read_as_bash_reads_them(command: str, reason: str, repo: Path) -> None:
+    assert _refused(command, repo, HOME="/home/alice") == reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'r\\\nm -rf /'",
+        "echo $'r\\\nm -rf /'",
+        "cat <<'EOF'\nr\\\nm -rf /\nEOF",
+        "make \\\n  test",
+        "for i in {1..1000}; do echo $i; done",
+        "rm -rf build/{a..c}",
+    ],
+)
+def test_what_bash_reads_as_text_stays_text(command: str, repo: Path) -> None:
+    _allowed(command, repo)
+
+
 # -- find, env -S, trap ------------------------------------------------------------------
 
 
@@ -120,8 +159,9 @@ def test_what_is_around_a_temporary_directory_stays_precious(repo: Path) -> None
     assert "/tmp" in _refused('rm -rf "$(mktemp -d)/.."', repo)
     assert "the root directory" in _refused('d=$(mktemp -d); rm -rf "$d/.."', repo)
     assert "the root directory" in _refused('d=$(mktemp -d); rm -rf "$d"/../..', repo)
+    # a template without X's: mktemp fails, and what it printed is not known
     reason = _refused('d=$(mktemp -d "$X"); rm -rf "$d"', repo, X="/", HOME="/root")
-    assert reason == "recursive rm deletes the root directory"
+    assert reason == "recursive rm deletes …, a path only known when the command runs"
 
 
 # -- git's configuration and the commands git runs ----------------------------------------

@@ -5,9 +5,14 @@ was checked against what bash and coreutils print."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+from pathlib import Path
+
 import pytest
 
-from tai_sandbox._words import Scope, _echo, _filter, _mktemp, decode_ansi_c
+from tai_sandbox._programs import echo_output, filter_output, mktemp_output
+from tai_sandbox._syntax import decode_ansi_c
 
 
 @pytest.mark.parametrize(
@@ -33,7 +38,7 @@ def test_ansi_c_strings(text: str, value: str) -> None:
     ],
 )  # fmt: skip
 def test_echo(args: list[str], printed: str) -> None:
-    assert _echo(args) == printed
+    assert echo_output(args) == printed
 
 
 @pytest.mark.parametrize(
@@ -63,32 +68,53 @@ def test_echo(args: list[str], printed: str) -> None:
     ],
 )
 def test_what_a_filter_prints(argv: list[str], stdin: str | None, output: str | None) -> None:
-    assert _filter(argv, stdin) == output
+    assert filter_output(argv, stdin) == output
 
 
-def scope(tmpdir: set[str] | None) -> Scope:
-    values = {"TMPDIR": None if tmpdir is None else frozenset(tmpdir)}
-    return Scope(values, None, ("/w",), {"HOME": "/home/u"})
+def coreutils_mktemp(args: list[str], tmpdir: str, cwd: Path) -> str | None:
+    """What GNU mktemp prints for ``args`` (as a dry run), ``None`` when it fails."""
+    env = {"PATH": "/usr/bin:/bin"} | ({"TMPDIR": tmpdir} if tmpdir else {})
+    done = subprocess.run(
+        ["mktemp", "-u", *args], env=env, cwd=cwd, capture_output=True, text=True, check=False
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def picked(name: str) -> str:
+    """A pattern of the names mktemp may print for ``name``: its last run of X's (in its
+    last component) is what mktemp picks."""
+    last = list(re.finditer(r"X{3,}", name.rpartition("/")[2]))[-1]
+    start = name.rindex("/") + 1 + last.start() if "/" in name else last.start()
+    end = start + len(last[0])
+    return f"{re.escape(name[:start])}[A-Za-z0-9]{{{end - start}}}{re.escape(name[end:])}"
 
 
 @pytest.mark.parametrize(
-    ("args", "tmpdir", "name"),
+    ("args", "tmpdir"),
     [
-        ([], {""}, "/tmp/tmp.XXXXXXXXXX\n"),
-        ([], {"/var/t/"}, "/var/t/tmp.XXXXXXXXXX\n"),
-        (["-d"], {""}, "/tmp/tmp.XXXXXXXXXX\n"),
-        (["-p", "/x"], {""}, "/x/tmp.XXXXXXXXXX\n"),
-        (["-p/y"], {""}, "/y/tmp.XXXXXXXXXX\n"),
-        (["--tmpdir=/z"], {""}, "/z/tmp.XXXXXXXXXX\n"),
-        (["-t", "a.XXX"], {""}, "/tmp/a.XXX\n"),
-        (["-dt"], {"/q"}, "/q/tmp.XXXXXXXXXX\n"),
-        (["dir/a.XXX"], {""}, "dir/a.XXX\n"),
-        (["-p", "/x", "dir/a.XXX"], {""}, "/x/a.XXX\n"),
-        (["--suffix", ".c"], {""}, "/tmp/tmp.XXXXXXXXXX\n"),
-        (["-p"], {""}, "/tmp/tmp.XXXXXXXXXX\n"),
-        ([], None, None),
-        ([], {"/a", "/b"}, None),
+        ([], ""), ([], "/var/t/"), (["-d"], ""), (["-u", "-q"], "/e"),
+        (["-p", "/x"], ""), (["-p/y"], ""), (["-dp/o"], ""), (["-p", ""], "/e"), (["-pt"], ""),
+        (["-p"], ""), (["--tmpdir=/z"], ""), (["--tmpdir=/a=b", "x.XXX"], ""),
+        (["--tmpdir", "x.XXX"], "/e"), (["--tmp=/o", "x.XXX"], ""), (["--tmpdir="], "/e"),
+        (["-t", "a.XXX"], ""), (["-t", "a.XXX"], "/e"), (["-t", "-p", "/o", "a.XXX"], "/e"),
+        (["-t", "-p", "/o", "a.XXX"], ""), (["-dt"], "/q"), (["-qtd", "x.XXX"], "/e"),
+        (["-t", "a/b.XXX"], ""), (["dir/a.XXX"], ""), (["rel.XXX"], "/e"),
+        (["-p", "/x", "dir/a.XXX"], ""), (["-p", "/x", "/abs.XXX"], ""),
+        (["--suffix", ".c"], ""), (["--suffix=.c", "-p", "/o", "x.XXX"], ""),
+        (["--suf", ".c", "x.XXX"], ""), (["--suffix=.c", "x.XXX.c"], ""), (["--suffix"], ""),
+        (["x.XXX.c"], ""), (["x.XX"], ""), (["x.XXXXyXXX"], ""), (["a.XXX", "b.XXX"], ""),
+        (["--", "-x.XXX"], ""), (["x.XXX", "-d"], ""), (["-"], ""), (["-k"], ""),
+        (["--bogus"], ""), (["--d"], ""), (["--di"], ""), (["--quiet=x"], ""),
+        (["--dry-run", "--directory", "--quiet", "a.XXX"], ""),
     ],
-)
-def test_the_name_mktemp_prints(args: list[str], tmpdir: set[str] | None, name: str | None) -> None:
-    assert _mktemp(args, scope(tmpdir)) == name
+)  # fmt: skip
+def test_the_name_mktemp_prints_is_the_one_coreutils_prints(
+    args: list[str], tmpdir: str, tmp_path: Path
+) -> None:
+    real = coreutils_mktemp(args, tmpdir, tmp_path)
+    name = mktemp_output(args, tmpdir)
+    if real is None:
+        assert name is None
+    else:
+        assert name is not None, real
+        assert re.fullmatch(picked(name), real), (name, real)

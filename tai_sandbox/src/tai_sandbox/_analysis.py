@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, NoReturn
 import attrs
 
 from tai_sandbox import _commands, _danger, _rules
-from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex, node_text, parse
+from tai_sandbox._syntax import node_text, parse
+from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex
 from tai_sandbox._words import pipeline_output as _output
 
 if TYPE_CHECKING:

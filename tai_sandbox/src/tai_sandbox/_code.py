@@ -26,8 +26,9 @@ from collections.abc import Sequence
 
 from tai_sandbox._danger import Checker, check_written, deletion_danger, system_danger
 from tai_sandbox._python import python_facts
+from tai_sandbox._syntax import parse
 from tai_sandbox._tokens import Call, token_facts
-from tai_sandbox._words import DYNAMIC, Scope, parse
+from tai_sandbox._words import DYNAMIC, Scope
 
 #: Calls that run a command (names, or Python's qualified names, as patterns).
 _RUNNERS = (

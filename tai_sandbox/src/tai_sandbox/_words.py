@@ -1,31 +1,30 @@
-"""Shell text as the policy sees it: a bash syntax tree, and what each word can become.
+"""What each word of a command can become: the strings bash would hand to a program.
 
-Parsing is tree-sitter-bash's, never regular expressions over the text. This module turns
-the words of the tree into the strings bash would hand to a program — backslash escapes,
-quotes, ANSI-C strings, brace expansion, tilde expansion, parameter expansion with the
-variables the script assigns (and the environment's), field splitting on ``IFS``, and the
-command substitutions whose output is known without running anything (``echo``,
-``printf``, ``base64 -d``, ``xxd -r -p``, ``rev``, ``cat``) — keeping every possibility: a
-variable assigned twice gives a word two values, and a part only known when the command
-runs (another command's output, a loop counter) is marked :data:`DYNAMIC`. The rules then
-check every value, so ``X=/; rm -rf $X`` and ``$(echo rm) -rf /`` are the same command as
-``rm -rf /``.
+The words come from the tree of :mod:`tai_sandbox._syntax`; this module expands them as
+bash does — backslash escapes, quotes, ANSI-C strings, brace and sequence expansion, tilde
+expansion, parameter expansion with the variables the script assigns (and the
+environment's), field splitting on ``IFS``, and the command substitutions whose output is
+known without running anything (:mod:`tai_sandbox._programs`) — keeping every
+possibility: a variable assigned twice gives a word two values, and a part only known when
+the command runs (another command's output, a loop counter) is marked :data:`DYNAMIC`. The
+rules then check every value, so ``X=/; rm -rf $X`` and ``$(echo rm) -rf /`` are the same
+command as ``rm -rf /``. What a word stands for is bounded (:data:`MAX_ALTERNATIVES`):
+beyond, the command is refused as too complex rather than examined in part.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import itertools
 import math
 import re
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import attrs
+
+from tai_sandbox import _programs
+from tai_sandbox._syntax import decode_ansi_c, node_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,93 +36,10 @@ FIELD_BREAK = "\x1e"
 #: Most values one word or command line may stand for; beyond, the text is refused.
 MAX_ALTERNATIVES = 256
 _DEFAULT_IFS = " \t\n"
-_ANSI_ESCAPES = {
-    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-    "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
-}  # fmt: skip
 
 
 class TooComplex(Exception):
     """The text stands for more alternatives than the policy examines."""
-
-
-@cache
-def _parser() -> object:
-    import tree_sitter_bash
-    from tree_sitter import Language, Parser
-
-    return Parser(Language(tree_sitter_bash.language()))
-
-
-#: The trees of the latest parses, kept alive while their nodes are walked: a node read
-#: after its tree is freed crashes the interpreter (py-tree-sitter issue 472, a
-#: use-after-free in 0.26 seen here under fuzzing), so the walk never relies on the
-#: binding to keep a tree alive.
-_LIVE_TREES: deque[object] = deque(maxlen=256)
-
-
-#: Characters beyond the Basic Multilingual Plane: tree-sitter-bash 0.25 reads memory it
-#: does not own on some of them (a crash of the whole process, found by fuzzing here).
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def parse(text: str) -> tuple[Node, bytes]:
-    """The syntax tree of ``text`` (its root node) and the bytes it indexes.
-
-    Characters beyond U+FFFF are parsed as U+FFFD: bash gives no meaning to any character
-    outside ASCII (each is part of a word), so the tree, and every decision made on it, is
-    the same, and the parser never sees the characters that crash it.
-    """
-    source = _ASTRAL.sub("\ufffd", text).encode(errors="surrogateescape")
-    tree = _parser().parse(source)  # type: ignore[attr-defined]
-    _LIVE_TREES.append(tree)
-    return tree.root_node, source
-
-
-def node_text(node: Node, source: bytes) -> str:
-    """The source text of ``node``."""
-    return source[node.start_byte : node.end_byte].decode(errors="replace")
-
-
-def leaves(node: Node, source: bytes) -> Iterator[str]:
-    """The texts of the leaf tokens under ``node``, in order."""
-    if node.child_count == 0:
-        yield node_text(node, source).strip()
-    for child in node.children:
-        yield from leaves(child, source)
-
-
-def decode_ansi_c(text: str) -> str:
-    """The value of the body of a ``$'…'`` string (also ``echo -e``'s escapes)."""
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        index += 1
-        if char != "\\" or index >= len(text):
-            out.append(char)
-            continue
-        code = text[index]
-        index += 1
-        if code in _ANSI_ESCAPES:
-            out.append(_ANSI_ESCAPES[code])
-        elif code in "xuU01234567":
-            digits, base, width = (
-                ("01234567", 8, 3) if code.isdigit() else ("0123456789abcdefABCDEF", 16, 0)
-            )
-            width = width or {"x": 2, "u": 4, "U": 8}[code]
-            start = index - 1 if code.isdigit() else index
-            end = start
-            while end < len(text) and end - start < width and text[end] in digits:
-                end += 1
-            out.append(chr(int(text[start:end], base)) if end > start else "\\" + code)
-            index = end
-        elif code == "c" and index < len(text):
-            out.append(chr(ord(text[index]) & 0x1F))
-            index += 1
-        else:
-            out.append("\\" + code)
-    return "".join(out)
 
 
 @attrs.frozen
@@ -176,6 +92,13 @@ class _Var:
 
 
 @attrs.frozen
+class _Literal:
+    """Quoted text: no brace expansion, no splitting."""
+
+    text: str
+
+
+@attrs.frozen
 class _Value:
     """A value known in full (a substitution the policy evaluated)."""
 
@@ -184,36 +107,23 @@ class _Value:
 
 
 # An atom: an unquoted character (str of length 1, open to brace expansion and
-# splitting), a quoted literal (tuple ``("q", text)``), a variable, a known value, or
+# splitting), a quoted literal, a variable, a known value, or
 # DYNAMIC-only (``None``).
-_Atom = str | tuple[str, str] | _Var | _Value | None
+_Atom = str | _Literal | _Var | _Value | None
+
+
+#: A backslash and the character it quotes, or a character.
+_ESCAPE = re.compile(r"\\(.)|(.)", re.DOTALL)
+#: What a backslash quotes in double quotes (elsewhere it stands for itself there).
+_DOUBLE_QUOTED_ESCAPE = re.compile(r'\\([$`"\\])')
 
 
 def _unquoted(text: str) -> list[_Atom]:
-    atoms: list[_Atom] = []
-    escaped = False
-    for char in text:
-        if escaped:
-            atoms.append(("q", char) if char != "\n" else ("q", ""))
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        else:
-            atoms.append(char)
-    return atoms
+    return [_Literal(quoted) if quoted else char for quoted, char in _ESCAPE.findall(text)]
 
 
 def _double_quoted(text: str) -> str:
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        if text[index] == "\\" and index + 1 < len(text) and text[index + 1] in '$`"\\\n':
-            out.append("" if text[index + 1] == "\n" else text[index + 1])
-            index += 2
-        else:
-            out.append(text[index])
-            index += 1
-    return "".join(out)
+    return _DOUBLE_QUOTED_ESCAPE.sub(r"\1", text)
 
 
 class Expander:
@@ -231,16 +141,16 @@ class Expander:
         if kind in ("command_name", "concatenation"):
             return [atom for child in node.children for atom in self._atoms(child, quoted)]
         if kind in ("word", "number", "brace_expression"):
-            return [("q", text)] if quoted else _unquoted(text)
+            return [_Literal(text)] if quoted else _unquoted(text)
         if kind in ("string", "translated_string"):
             return self._string(node)
         if kind == "raw_string":
-            return [("q", text[1:-1])]
+            return [_Literal(text[1:-1])]
         if kind == "ansi_c_string":
-            return [("q", decode_ansi_c(text[2:-1]))]
+            return [_Literal(decode_ansi_c(text[2:-1]))]
         if kind in ("simple_expansion", "expansion"):
             lead = text[: text.index("$")]
-            return ([("q", lead)] if lead else []) + [self._expansion(node, quoted)]
+            return ([_Literal(lead)] if lead else []) + [self._expansion(node, quoted)]
         if kind == "command_substitution":
             value = static_output(node, self)
             return [None] if value is None else [_Value(value.rstrip("\n"), quoted)]
@@ -254,13 +164,13 @@ class Expander:
             if child.type in ('"', '$"') or child.start_byte < position:
                 continue
             gap = self.source[position : child.start_byte].decode(errors="replace")
-            atoms.append(("q", _double_quoted(gap)))
+            atoms.append(_Literal(_double_quoted(gap)))
             if child.type == "string_content":
-                atoms.append(("q", _double_quoted(node_text(child, self.source))))
+                atoms.append(_Literal(_double_quoted(node_text(child, self.source))))
             else:
                 atoms.extend(self._atoms(child, quoted=True))
             position = child.end_byte
-        atoms.append(("q", _double_quoted(self.source[position:end].decode(errors="replace"))))
+        atoms.append(_Literal(_double_quoted(self.source[position:end].decode(errors="replace"))))
         return atoms
 
     def _expansion(self, node: Node, quoted: bool) -> _Atom:
@@ -338,8 +248,8 @@ def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]
             current.append(DYNAMIC)
             started = True
             continue
-        if isinstance(atom, tuple):
-            current.append(atom[1])
+        if isinstance(atom, _Literal):
+            current.append(atom.text)
             started = True
             continue
         value = values[id(atom)] if isinstance(atom, _Var) else atom.text
@@ -372,7 +282,7 @@ def _no_parameters(atoms: list[_Atom], values: Mapping[int, str]) -> bool:
     """Whether the word is ``"$@"`` (with empty quotes around it at most) and there are no
     positional parameters."""
     ats = [a for a in atoms if isinstance(a, _Var) and a.name == "@" and not values[id(a)]]
-    rest = [a for a in atoms if a not in ats and a != ("q", "")]
+    rest = [a for a in atoms if a not in ats and a != _Literal("")]
     return bool(ats) and not rest
 
 
@@ -398,12 +308,45 @@ def _braces(atoms: list[_Atom]) -> list[list[_Atom]]:
                     parts[-1].append(inner)
             head, tail = atoms[:start], atoms[index + 1 :]
             if len(parts) == 1:
-                return [atoms[: index + 1] + rest for rest in _braces(tail)]
+                terms = _sequence(parts[0])
+                if terms is None:
+                    return [atoms[: index + 1] + rest for rest in _braces(tail)]
+                parts = [list(term) for term in terms]
             expanded = [result for part in parts for result in _braces([*head, *part, *tail])]
             if len(expanded) > MAX_ALTERNATIVES:
                 raise TooComplex
             return expanded
     return [atoms]
+
+
+_NUMBERS = re.compile(r"([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?")
+_LETTERS = re.compile(r"([a-zA-Z])\.\.([a-zA-Z])(?:\.\.([-+]?\d+))?")
+_PADDED = re.compile(r"-?0\d")
+
+
+def _sequence(atoms: list[_Atom]) -> list[str] | None:
+    """The terms of a sequence expression (``{1..10}``, ``{a..e..2}``, ``{01..10}``), or
+    ``None`` when ``atoms`` are not one. A sequence of more terms than the policy examines,
+    or of other characters than letters and digits, is one term, :data:`DYNAMIC`."""
+    if not all(isinstance(atom, str) for atom in atoms):
+        return None
+    text = "".join(atoms)  # type: ignore[arg-type]
+    if numbers := _NUMBERS.fullmatch(text):
+        first, last, step = int(numbers[1]), int(numbers[2]), numbers[3]
+        padded = _PADDED.match(numbers[1]) or _PADDED.match(numbers[2])
+        width = max(len(numbers[1]), len(numbers[2])) if padded else 0
+        show = f"{{:0{width}d}}".format
+    elif letters := _LETTERS.fullmatch(text):
+        first, last, step = ord(letters[1]), ord(letters[2]), letters[3]
+        show = chr
+    else:
+        return None
+    stride = abs(int(step or 1)) or 1
+    values = range(first, last + 1, stride) if first <= last else range(first, last - 1, -stride)
+    terms = [show(value) for value in values] if len(values) <= MAX_ALTERNATIVES else []
+    # between Z and a lie [ \\ ] ^ _ `, which bash reads again as shell text (a quote, a
+    # command substitution): left to the run
+    return terms if terms and all(term.lstrip("-").isalnum() for term in terms) else [DYNAMIC]
 
 
 def _tilde(atoms: list[_Atom], home: str) -> list[_Atom]:
@@ -419,77 +362,10 @@ def _tilde(atoms: list[_Atom], home: str) -> list[_Atom]:
         expanded = home if not user else str(Path("~" + user).expanduser())
     except RuntimeError:  # no such user: the word stays as written
         return atoms
-    return [("q", expanded), *atoms[end:]]
+    return [_Literal(expanded), *atoms[end:]]
 
 
-# -- output known without running anything ---------------------------------------------
-
-
-def _echo(args: Sequence[str]) -> str:
-    newline, escapes = True, False
-    while args and args[0][:1] == "-" and len(args[0]) > 1 and set(args[0][1:]) <= set("neE"):
-        newline = newline and "n" not in args[0]
-        escapes = "e" in args[0] or (escapes and "E" not in args[0])
-        args = args[1:]
-    text = " ".join(args)
-    return (decode_ansi_c(text) if escapes else text) + ("\n" if newline else "")
-
-
-def _filter(argv: Sequence[str], stdin: str | None) -> str | None:
-    """The output of ``argv`` given ``stdin``, when the policy can know it."""
-    name, args = PurePosixPath(argv[0]).name, list(argv[1:])
-    if name == "echo":
-        return _echo(args)
-    if name == "printf" and args:
-        body = decode_ansi_c(args[0])
-        if "%" not in body:
-            return body
-        if body.rstrip("\n") in ("%s", "%b"):
-            return "".join(args[1:]) + body[2:]
-        return None
-    if stdin is None:
-        return None
-    try:
-        if name == "base64" and {"-d", "--decode", "-D"} & set(args):
-            return base64.b64decode("".join(stdin.split())).decode()
-        if name == "xxd" and "-r" in args and "-p" in args:
-            return bytes.fromhex("".join(stdin.split())).decode()
-    except (binascii.Error, ValueError):
-        return None
-    if name == "rev" and not args:
-        return "".join(line[::-1] + "\n" for line in stdin.splitlines())
-    if name == "cat" and not args:
-        return stdin
-    return None
-
-
-def _mktemp(args: Sequence[str], scope: Scope) -> str | None:
-    """The name ``mktemp`` prints: a fresh path, the template's X's kept (they stand for
-    whatever mktemp picks), in ``-p DIR``/``--tmpdir=DIR``, ``$TMPDIR`` or ``/tmp``; a
-    template with a slash and no directory option is a path of its own."""
-    tmpdirs = scope.values("TMPDIR")
-    if tmpdirs is None or len(tmpdirs) != 1:
-        return None
-    directory: str | None = None
-    template, index = "tmp.XXXXXXXXXX", 0
-    while index < len(args):
-        arg = args[index]
-        if arg in ("-p", "--suffix") and index + 1 < len(args):
-            directory = args[index + 1] if arg == "-p" else directory
-            index += 1
-        elif arg.startswith("--tmpdir"):
-            directory = arg.partition("=")[2]
-        elif arg.startswith("-p"):
-            directory = arg[2:]
-        elif arg == "-t" or (arg.startswith("-") and "t" in arg and not arg.startswith("--")):
-            directory = directory or ""
-        elif not arg.startswith("-"):
-            template = arg
-        index += 1
-    if directory is None and "/" in template:
-        return template + "\n"
-    base = directory or next(iter(tmpdirs)) or "/tmp"
-    return f"{base.rstrip('/')}/{PurePosixPath(template).name}\n"
+# -- output known without running anything -----------------------------------------------
 
 
 def static_output(node: Node, expander: Expander) -> str | None:
@@ -512,8 +388,11 @@ def pipeline_output(commands: Sequence[Node], expander: Expander) -> str | None:
         if len(argvs) != 1 or not argvs[0] or any(DYNAMIC in field for field in argvs[0]):
             return None
         argv = argvs[0]
-        fresh = PurePosixPath(argv[0]).name == "mktemp" and text is None
-        text = _mktemp(argv[1:], expander.scope) if fresh else _filter(argv, text)
+        if PurePosixPath(argv[0]).name == "mktemp" and text is None:
+            tmpdirs = expander.scope.values("TMPDIR") or frozenset()
+            text = _programs.mktemp_output(argv[1:], *tmpdirs) if len(tmpdirs) == 1 else None
+        else:
+            text = _programs.filter_output(argv, text)
         if text is None:
             return None
     return text

@@ -40,7 +40,7 @@ def _guard(cwd: str, protected_paths: tuple[str, ...]) -> WritableSet:
 
 @cache
 def _tokens(command: str) -> tuple[str, ...]:
-    from tai_sandbox._words import leaves, parse
+    from tai_sandbox._syntax import leaves, parse
 
     root, source = parse(command.strip())
     return tuple(token for token in leaves(root, source) if token)
