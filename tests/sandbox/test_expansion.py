@@ -109,6 +109,9 @@ CASES = [
     ("{1..a} {1..3..} {aa..b} {1...3} '{1..2}' {1..2\\}", {}, (), True),
     # line continuations: gone before bash reads a word, but not in single quotes
     ("a\\\nb $H\\\nome \"d\\\ne\" 'q\\\nr' $'s\\\nt' x\\\\", {"Home": "/x"}, (), True),
+    # translated strings; text tree-sitter leaves between a string's parts
+    ('$"abc" x$"a"y $"a$x" "$" $ a$ "a$"', {"x": "v"}, (), True),
+    ('" " "*\na" "x\n" "a*\n$x"', {"x": "v"}, (), True),
     # escapes
     ('"a\\Xb" ' + r"$'\X41' $'\1X' $'\xX' $'\u00e9a' $'\U000000e9a' $'\cAb'", {}, (), True),
     # command substitution the policy can compute
@@ -205,3 +208,11 @@ def test_mktemp_in_a_directory_only_the_run_knows_is_left_open(
 def test_mktemp_prints_a_name_in_tmpdir() -> None:
     name = ("/t/tmp.XXXXXXXXXX",)
     assert alternatives('$(mktemp -d) "$(mktemp)"', {"TMPDIR": frozenset({"/t"})}) == [name * 2]
+
+
+def test_bytes_that_are_not_utf8_are_read_as_replacement_characters() -> None:
+    # what a command holds when its text came from bytes (surrogate escapes): the policy
+    # reads each such byte as U+FFFD wherever it stands
+    words = 'a\udcffb "\udcff " "*\n\udcff" "\udcff$x\udcfe"'
+    expected = ("a\ufffdb", "\ufffd ", "*\n\ufffd", "\ufffdv\ufffd")
+    assert alternatives(words, {"x": frozenset({"v"})}) == [expected]

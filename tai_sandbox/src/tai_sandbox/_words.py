@@ -138,11 +138,13 @@ class Expander:
     def _atoms(self, node: Node, quoted: bool) -> list[_Atom]:
         kind = node.type
         text = node_text(node, self.source)
-        if kind in ("command_name", "concatenation"):
+        if kind in ("command_name", "concatenation", "translated_string"):
             return [atom for child in node.children for atom in self._atoms(child, quoted)]
+        if kind == "$":
+            return _dollar(node)
         if kind in ("word", "number", "brace_expression"):
             return [_Literal(text)] if quoted else _unquoted(text)
-        if kind in ("string", "translated_string"):
+        if kind == "string":
             return self._string(node)
         if kind == "raw_string":
             return [_Literal(text[1:-1])]
@@ -161,7 +163,7 @@ class Expander:
         position = node.start_byte + 1
         end = node.end_byte - 1
         for child in node.children:
-            if child.type in ('"', '$"') or child.start_byte < position:
+            if child.type == '"' or child.start_byte < position:
                 continue
             gap = self.source[position : child.start_byte].decode(errors="replace")
             atoms.append(_Literal(_double_quoted(gap)))
@@ -231,6 +233,17 @@ class Expander:
             for chosen in itertools.product(*options):
                 values = dict(zip(map(id, variables), chosen, strict=True))
                 yield _split(atoms, values, ifs)
+
+
+def _dollar(node: Node) -> list[_Atom]:
+    """A ``$`` tree-sitter-bash leaves alone: the start of ``$"…"`` (the string itself: no
+    message catalogue translates it here; tree-sitter makes it a ``translated_string`` in
+    some places only), a ``$`` bash keeps as it is (before a space, a closing quote or the
+    end), or, before anything else, a part only the run knows."""
+    after = node.next_sibling
+    if after is None or after.start_byte > node.end_byte or after.type == '"':
+        return [_Literal("$")]
+    return [] if after.type == "string" else [None]
 
 
 def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]:
