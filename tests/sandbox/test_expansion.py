@@ -90,6 +90,9 @@ CASES = [
     ("${x-dflt}", {"x": ""}, (), False),
     ("${x:=dflt}", {}, (), False),
     ("${x}", {"x": "v"}, (), True),
+    ('" $#" "  $1" x" $_x"', {"_x": "u"}, ("p",), True),
+    ("${y=dflt}", {}, (), False),
+    ('"${y:-a b}"', {}, (), False),
     # tilde
     ("~ ~/x ~+ ~+/y", {}, (), True),
     ("~root ~root/x", {}, (), True),
@@ -120,6 +123,9 @@ CASES = [
     ("$(echo -n x) `echo y`", {}, (), True),
     ("\"$(echo 'cm0gLXJm' | base64 -d)\"", {}, (), True),
     ("$(echo ab | rev)", {}, (), True),
+    ("\"$(echo 'a ')\"x $(echo -e 'r\\0m') $'a\\0b'c", {}, (), True),
+    ("$(printf %b 'r\\x6d') $(printf '%s\\n' a b) \"$(printf '%s\\n' a b)\"", {}, (), True),
+    ("$(echo -e 'r\\0155') $(echo -e 'rm\\cx') $(printf 'r\\155')", {}, (), True),
 ]  # fmt: skip
 
 
@@ -145,9 +151,9 @@ def test_the_policy_expands_words_as_bash_does(
         ('"$(cat f)"', {}, [(DYNAMIC,)]),
         ("~-", {}, [(DYNAMIC,)]),
         ("a$(cat f)b", {}, [(f"a{DYNAMIC}b",)]),
-        ("$$ $!", {}, [(DYNAMIC, DYNAMIC)]),
+        ("$$ $! $? $-", {}, [(DYNAMIC,) * 4]),
         ("${#x}", {"x": "four"}, [(DYNAMIC,)]),
-        ("$(printf '%s-' a b)", {}, [(DYNAMIC,)]),
+        ("$(printf '%d-' 1 2)", {}, [(DYNAMIC,)]),
         ("x{Z..a}", {}, [(f"x{DYNAMIC}",)]),  # [ \\ ] ^ _ ` are read again by bash
         ("{1..1000}", {}, [(DYNAMIC,)]),  # more terms than the policy examines
     ],
@@ -216,3 +222,13 @@ def test_bytes_that_are_not_utf8_are_read_as_replacement_characters() -> None:
     words = 'a\udcffb "\udcff " "*\n\udcff" "\udcff$x\udcfe"'
     expected = ("a\ufffdb", "\ufffd ", "*\n\ufffd", "\ufffdv\ufffd")
     assert alternatives(words, {"x": frozenset({"v"})}) == [expected]
+
+
+def test_a_default_value_is_one_more_value() -> None:
+    assert alternatives("${x:-}y", {"x": frozenset({"set"})}) == [("y",), ("sety",)]
+    assert alternatives('"${y:-a b}"', {}) == [("",), ("a b",)]
+
+
+def test_an_unknown_ifs_splits_at_the_usual_separators_or_at_punctuation() -> None:
+    unknown = {"IFS": None, "x": frozenset({"a,b c"})}
+    assert alternatives("$x", unknown) == [("a,b", "c"), ("a", "b c")]  # type: ignore[arg-type]

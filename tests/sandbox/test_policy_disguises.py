@@ -75,6 +75,12 @@ def test_tilde_plus_is_the_working_directory(repo: Path) -> None:
         ("find / -{d..d}elete", "find -delete deletes the root directory"),
         ("rm -{q..r}f /", "recursive rm deletes the root directory"),
         ("rm -rf /{o..o}pt", "recursive rm deletes the system directory /opt"),
+        ('$"r"m -rf /', "recursive rm deletes the root directory"),
+        ('for d in $"/"; do rm -rf "$d"; done', "recursive rm deletes the root directory"),
+        ("$(echo -e 'r\\0155') -rf /", "recursive rm deletes the root directory"),
+        ("$(echo -e 'rm\\c') -rf /", "recursive rm deletes the root directory"),
+        ("$(printf %b 'r\\x6d') -rf /", "recursive rm deletes the root directory"),
+        ("$(echo -e 'r\\0m') -rf /", "recursive rm deletes the root directory"),
     ],
 )
 def test_words_are_read_as_bash_reads_them(command: str, reason: str, repo: Path) -> None:

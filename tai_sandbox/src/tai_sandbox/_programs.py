@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from tai_sandbox._syntax import decode_ansi_c
+from tai_sandbox._escapes import ECHO, PRINTF_ARGUMENT, PRINTF_FORMAT, decode
 
 
 def echo_output(args: Sequence[str]) -> str:
@@ -22,8 +23,43 @@ def echo_output(args: Sequence[str]) -> str:
         newline = newline and "n" not in args[0]
         escapes = "e" in args[0] or (escapes and "E" not in args[0])
         args = args[1:]
-    text = " ".join(args)
-    return (decode_ansi_c(text) if escapes else text) + ("\n" if newline else "")
+    text, stopped = decode(" ".join(args), ECHO) if escapes else (" ".join(args), False)
+    return text + ("\n" if newline and not stopped else "")
+
+
+#: A conversion of a printf format (``%`` alone at the end: a format printf refuses).
+_CONVERSION = re.compile(r"(%.?)", re.DOTALL)
+
+
+def printf_output(args: Sequence[str]) -> str | None:
+    """What bash's ``printf FORMAT [ARGUMENT...]`` prints, for formats of text, ``%%``,
+    ``%s`` and ``%b``: the format is used again while arguments are left, a conversion
+    without one prints nothing, and ``\\c`` in a ``%b`` argument ends all output."""
+    args = args[1:] if args[:1] == ["--"] else args
+    if not args or args[0].startswith("-"):
+        return None  # no format, or an option (-v VAR assigns instead of printing)
+    pieces = _CONVERSION.split(args[0])
+    conversions = pieces[1::2]
+    if not set(conversions) <= {"%%", "%s", "%b"}:
+        return None
+    consumes = any(conversion != "%%" for conversion in conversions)
+    values = list(args[1:])
+    out: list[str] = []
+    while True:
+        for index, piece in enumerate(pieces):
+            if index % 2 == 0:
+                out.append(decode(piece, PRINTF_FORMAT)[0])
+            elif piece == "%%":
+                out.append("%")
+            elif piece == "%s":
+                out.append(values.pop(0) if values else "")
+            else:
+                text, stopped = decode(values.pop(0) if values else "", PRINTF_ARGUMENT)
+                out.append(text)
+                if stopped:
+                    return "".join(out)
+        if not (values and consumes):
+            return "".join(out)
 
 
 def filter_output(argv: Sequence[str], stdin: str | None) -> str | None:
@@ -31,13 +67,8 @@ def filter_output(argv: Sequence[str], stdin: str | None) -> str | None:
     name, args = PurePosixPath(argv[0]).name, list(argv[1:])
     if name == "echo":
         return echo_output(args)
-    if name == "printf" and args:
-        body = decode_ansi_c(args[0])
-        if "%" not in body:
-            return body
-        if body.rstrip("\n") in ("%s", "%b"):
-            return "".join(args[1:]) + body[2:]
-        return None
+    if name == "printf":
+        return printf_output(args)
     if stdin is None:
         return None
     try:

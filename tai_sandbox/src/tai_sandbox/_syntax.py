@@ -1,12 +1,11 @@
-"""Shell text as bash reads it: the syntax tree of a command, the text of its nodes, the
-value of an ANSI-C string.
+"""Shell text as bash reads it: the syntax tree of a command and the text of its nodes.
 
 Parsing is tree-sitter-bash's (a maintained grammar, the one editors use), never regular
-expressions over the text. Two things bash does before it reads a word are done here, on
-the tree, so that every rule downstream sees what bash sees: backslash-newlines are removed
-where bash removes them (``r\\<newline>m`` is ``rm``), and the bodies of ``$'…'`` strings
-are decoded as bash decodes them. The tree-sitter builds of this machine crash on some
-input (characters beyond U+FFFF, trees freed while walked): the workarounds live here too.
+expressions over the text. What bash does before it reads a word is done here, on the tree,
+so that every rule downstream sees what bash sees: backslash-newlines are removed where
+bash removes them (``r\\<newline>m`` is ``rm``). The tree-sitter builds of this machine
+crash on some input (characters beyond U+FFFF, trees freed while walked): the workarounds
+live here too.
 """
 
 from __future__ import annotations
@@ -19,11 +18,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-_ANSI_ESCAPES = {
-    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-    "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
-}  # fmt: skip
 
 
 @cache
@@ -118,36 +112,3 @@ def leaves(node: Node, source: bytes) -> Iterator[str]:
         yield node_text(node, source).strip()
     for child in node.children:
         yield from leaves(child, source)
-
-
-def decode_ansi_c(text: str) -> str:
-    """The value of the body of a ``$'…'`` string (also ``echo -e``'s escapes)."""
-    out: list[str] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        index += 1
-        if char != "\\" or index >= len(text):
-            out.append(char)
-            continue
-        code = text[index]
-        index += 1
-        if code in _ANSI_ESCAPES:
-            out.append(_ANSI_ESCAPES[code])
-        elif code in "xuU01234567":
-            digits, base, width = (
-                ("01234567", 8, 3) if code.isdigit() else ("0123456789abcdefABCDEF", 16, 0)
-            )
-            width = width or {"x": 2, "u": 4, "U": 8}[code]
-            start = index - 1 if code.isdigit() else index
-            end = start
-            while end < len(text) and end - start < width and text[end] in digits:
-                end += 1
-            out.append(chr(int(text[start:end], base)) if end > start else "\\" + code)
-            index = end
-        elif code == "c" and index < len(text):
-            out.append(chr(ord(text[index]) & 0x1F))
-            index += 1
-        else:
-            out.append("\\" + code)
-    return "".join(out)

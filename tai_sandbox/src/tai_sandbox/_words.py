@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tai_sandbox import _programs
-from tai_sandbox._syntax import decode_ansi_c, node_text
+from tai_sandbox._escapes import decode_ansi_c
+from tai_sandbox._syntax import node_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -36,6 +37,8 @@ FIELD_BREAK = "\x1e"
 #: Most values one word or command line may stand for; beyond, the text is refused.
 MAX_ALTERNATIVES = 256
 _DEFAULT_IFS = " \t\n"
+#: A variable's name (the special parameters are not names).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class TooComplex(Exception):
@@ -74,7 +77,7 @@ class Scope:
             return None if None in self.dirs else frozenset(d for d in self.dirs if d)
         if name == "OLDPWD":
             return None
-        if not name.replace("_", "a").isalnum():
+        if not _NAME.fullmatch(name):
             return None  # $? $$ $! $- : only known when the command runs
         return frozenset({self.environ.get(name, "")})
 
@@ -155,7 +158,10 @@ class Expander:
             return ([_Literal(lead)] if lead else []) + [self._expansion(node, quoted)]
         if kind == "command_substitution":
             value = static_output(node, self)
-            return [None] if value is None else [_Value(value.rstrip("\n"), quoted)]
+            if value is None:
+                return [None]
+            # bash drops the NULs of a substitution's output, then its final newlines
+            return [_Value(value.replace("\x00", "").rstrip("\n"), quoted)]
         return [None]
 
     def _string(self, node: Node) -> list[_Atom]:
