@@ -60,6 +60,11 @@ TARGET_DIRECTORIES = [
     ("cp --target-directory .git/hooks x", _protected("cp", ".git/hooks")),
     ("mv --target-directory .git/hooks x", _protected("mv", ".git/hooks")),
     ("cp --target-directory=.git/a=b x", _protected("cp", ".git/a=b")),
+    # getopt takes any unambiguous abbreviation: no other long option starts with t
+    ("cp --t .git/hooks x", _protected("cp", ".git/hooks")),
+    ("mv --t=.git/hooks x", _protected("mv", ".git/hooks")),
+    ("ln -s --targ .git/hooks x", _protected("ln", ".git/hooks")),
+    ("install --target=.git/hooks x", _protected("install", ".git/hooks")),
     # the option without its value: cp fails, the analysis does not
     ("cp x --target-directory", ALLOWED),
     # --no-target-directory (-T) names no directory

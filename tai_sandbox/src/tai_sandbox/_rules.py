@@ -295,14 +295,15 @@ def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 def _target_directory(args: list[str], short_values: str) -> str | None:
     """The directory ``-t`` names (``-t DIR``, ``-tDIR``, ``-vt DIR``, ``--target-directory
-    DIR``, ``--target=DIR`` and the other abbreviations getopt accepts), or ``None``."""
+    DIR``, ``--target=DIR`` and the other abbreviations getopt accepts, down to ``--t``: no
+    other long option of ``cp``, ``mv``, ``ln`` or ``install`` starts with t), or ``None``."""
     index = 0
     while index < len(args):
         arg, following = args[index], args[index + 1 : index + 2]
         if arg == "--":
             break
         option, equals, value = arg.partition("=")
-        if arg.startswith("--ta") and "--target-directory".startswith(option):
+        if arg.startswith("--t") and "--target-directory".startswith(option):
             return value if equals else next(iter(following), None)
         if arg.startswith("-") and not arg.startswith("--"):
             for spot, letter in enumerate(arg[1:], 1):
