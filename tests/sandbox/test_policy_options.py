@@ -93,6 +93,9 @@ TRAPS = [
     ("trap -P INT", ALLOWED),
     ("trap - INT TERM", ALLOWED),
     ("trap -- - EXIT", ALLOWED),
+    ("trap 'rm -rf ~'", ALLOWED),  # one word: a signal to reset
+    # a first word with - is code all the same, in case the shell does not take it for options
+    ("trap '-c; rm -rf ~' EXIT", HOME),
     # a first word only known when the command runs may be -- (then the handler follows)
     (
         "trap -\"$(cat f)\" 'rm -rf ~' EXIT",

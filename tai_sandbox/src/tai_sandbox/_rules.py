@@ -130,12 +130,13 @@ def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    """``trap HANDLER SIGNAL…``: the handler is shell code, run when the signal comes."""
+    """``trap [--] HANDLER SIGNAL…``: the handler is shell code, run when the signal comes.
+    The first word is read as code even when it is an option: as a command, ``-p``, ``-lp``
+    or ``-`` (``trap -p EXIT``, ``trap - INT``) does nothing the rules refuse, and a word
+    such as ``'-c; rm -rf ~'`` is refused whether or not the shell takes it for options."""
     if args[:1] == ["--"]:  # the next one is the handler, whatever it starts with
         args = args[1:]
-    elif args[:1] and args[0][:1] == "-" and set(args[0][1:]) <= set("lpP"):
-        return  # -l, -p, -P list; - resets
-    if len(args) < 2 or args[0] == "-":
+    if len(args) < 2:  # a lone word is a signal to reset
         return
     if DYNAMIC in args[0]:
         checker.refuse(f"{name} runs a handler only known when the command runs")
