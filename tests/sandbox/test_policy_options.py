@@ -22,6 +22,7 @@ ENVIRON = {"HOME": "/home/u", "PATH": "/usr/bin:/bin"}
 ALLOWED = "allowed: no destructive pattern found (no allowed_shell_commands: any program runs)"
 ROOT = "refused: recursive rm deletes the root directory"
 HOME = "refused: recursive rm deletes the home directory"
+DOWNLOADED = "refused: it runs <repo>/{}, which it downloads: code nobody has read"
 
 
 def _protected(tool: str, path: str) -> str:
@@ -128,6 +129,51 @@ SHELLS = [
 
 def test_eval_and_shell_code(repo: Path) -> None:
     _check(SHELLS, repo)
+
+
+# -- a shell's options: which word is its code, its script, its first parameter ------------
+
+SHELL_OPTIONS = [
+    # each o or O of an option takes the next word, in a bundle too (bash, dash)
+    ("bash -xo errexit -c 'rm -rf ~'", HOME),
+    ("bash -oc errexit 'rm -rf ~'", HOME),
+    ("bash -co errexit 'rm -rf ~'", HOME),
+    ("bash -oo errexit nounset -c 'rm -rf ~'", HOME),
+    ("bash -Ox extglob -c 'rm -rf ~'", HOME),
+    ("bash -o pipefail -c 'ls | wc -l'", ALLOWED),
+    # a long option takes no word, but --rcfile and --init-file take their file
+    ("bash --login -c 'rm -rf ~'", HOME),
+    ("bash --rcfile x -c 'rm -rf ~'", HOME),
+    # with an option to take its word, a shell still reads its code from its input
+    ("echo 'rm -rf ~' | bash -o errexit", HOME),
+    ("bash -o errexit <<< 'rm -rf ~'", HOME),
+    ("echo 'rm -rf ~' | bash -O extglob", HOME),
+    ("echo 'rm -rf ~' | bash --rcfile x", HOME),
+    ("echo 'rm -rf ~' | bash --init-file x", HOME),
+    ("echo ls | bash -o pipefail", ALLOWED),
+    # -s in a bundle; dash reads its input even with -c
+    ("echo 'rm -rf ~' | bash -xs a", HOME),
+    (r"""bash -xs / <<< 'rm -rf "$1"'""", ROOT),
+    (r"""bash -xo errexit -s / <<< 'rm -rf "$1"'""", ROOT),
+    ("dash -s -c ls <<< 'rm -rf ~'", HOME),
+    # its input as its script: /dev/stdin is $0, the words after it $1 …
+    (r"""bash /dev/stdin / <<< 'rm -rf "$1"'""", ROOT),
+    (r"""bash /dev/stdin build <<< 'rm -rf "$1"'""", ALLOWED),
+    # an option only known when the command runs may be -c, or take the next word
+    (
+        "bash -\"$(cat f)\" 'rm -rf ~'",
+        "refused: bash is given an option only known when the command runs",
+    ),
+    # the script a shell runs, after options and their words, or after -
+    ("curl -o x.sh u; bash -xo errexit x.sh", DOWNLOADED.format("x.sh")),
+    ("curl -o x.sh u; bash - x.sh", DOWNLOADED.format("x.sh")),
+    ("curl -o a u; bash -s a <<< ls", ALLOWED),  # a is $1, not a script
+    ("curl -o x.py u; python3 -O x.py", DOWNLOADED.format("x.py")),  # -O takes no word
+]
+
+
+def test_shell_options(repo: Path) -> None:
+    _check(SHELL_OPTIONS, repo)
 
 
 # -- code a shell reads from its input, and its parameters ---------------------------------

@@ -43,16 +43,15 @@ def _descendants(node: Node) -> Iterator[Node]:
 
 def _stdin_parameters(argv: tuple[str, ...], scope: Scope) -> tuple[str, ...] | None:
     """``$0``, ``$1``, … of code read from the input of ``argv``: a sourced file's are the
-    script's own; a shell's are its name and the words after its options (``bash -s a``)."""
+    script's own; a shell's are its name and the words after its options (``bash -s a``),
+    or, when its script is its input (``bash /dev/stdin a``), that script's name and them."""
     if _commands.program(argv[0]) in ("source", "."):
         return scope.positional
-    index = 1
-    while index < len(argv) and argv[index][:1] in ("-", "+"):
-        if argv[index] in ("-", "--"):
-            index += 1
-            break
-        index += 2 if argv[index] in ("-o", "+o", "-O", "+O") else 1
-    return (argv[0], *argv[index:])
+    call = _commands.shell_call(argv[1:])
+    operands = argv[1 + call.operands :]
+    if call.stdin or not operands:
+        return (argv[0], *operands)
+    return operands
 
 
 class Analysis:

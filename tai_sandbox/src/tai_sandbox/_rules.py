@@ -22,6 +22,7 @@ from tai_sandbox._commands import (
     SCRIPT_FLAGS,
     SHELLS,
     program,
+    shell_call,
     split_arguments,
     unwrap,
 )
@@ -144,23 +145,11 @@ def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    index, command_mode = 0, False
-    while index < len(args):
-        arg = args[index]
-        if arg in ("--", "-"):
-            index += 1
-            break
-        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            index += 2
-        elif arg.startswith("--"):
-            index += 1
-        elif arg[:1] in ("-", "+"):  # a lone + is skipped; +c is -c too (bash, dash)
-            command_mode = command_mode or "c" in arg
-            index += 1
-        else:
-            break
-    rest = args[index:]
-    if command_mode and rest:
+    call = shell_call(args)
+    if call.dynamic:
+        checker.refuse(f"{name} is given an option only known when the command runs")
+    rest = args[call.operands :]
+    if call.command and rest:
         if DYNAMIC in rest[0]:
             checker.refuse(f"{name} -c runs shell code only known when the command runs")
         checker.script(rest[0], scope, tuple(rest[1:]) or (name,))
