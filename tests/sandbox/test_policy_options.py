@@ -199,6 +199,39 @@ def test_parameters_of_code_read_from_input(repo: Path) -> None:
     _check(STDIN_PARAMETERS, repo)
 
 
+# -- code read from the input of a wrapped shell, or of an interpreter ---------------------
+
+INPUT_CODE = [
+    # the shell a wrapper runs reads the code (and takes its parameters)
+    ("echo 'rm -rf ~' | sudo bash", HOME),
+    ("sudo bash <<< 'rm -rf ~'", HOME),
+    ("echo 'rm -rf ~' | env bash", HOME),
+    ("nice bash <<EOF\nrm -rf ~\nEOF", HOME),
+    (r"""echo 'rm -rf "$1"' | sudo -u root sh -s /""", ROOT),
+    (r"""echo 'rm -rf "$1"' | sudo -u root sh -s build""", ALLOWED),
+    ("echo ls | sudo bash", ALLOWED),
+    ("echo 'rm -rf ~' | sudo cat", ALLOWED),
+    ("echo 'rm -rf ~' | source /dev/stdin", HOME),
+    ("echo 'rm -rf ~' | . /dev/stdin", HOME),
+    # an interpreter's code is read as on its command line
+    (
+        """echo 'import shutil; shutil.rmtree("/")' | python3""",
+        "refused: the python code's shutil.rmtree deletes the root directory",
+    ),
+    (
+        """python3 <<< 'import shutil; shutil.rmtree("/")'""",
+        "refused: the python code's shutil.rmtree deletes the root directory",
+    ),
+    ("sudo python3 - <<EOF\nimport os\nos.system('rm -rf ~')\nEOF", HOME),
+    ("echo 'print(1)' | python3", ALLOWED),
+    ("perl <<< 'print 1'", ALLOWED),
+]
+
+
+def test_code_read_from_input_by_what_runs_it(repo: Path) -> None:
+    _check(INPUT_CODE, repo)
+
+
 # -- the walk: pipelines and redirections ----------------------------------------------------
 
 WALK = [
