@@ -1,8 +1,10 @@
 """The shell policy reads commands' options as the programs do: where ``cp``, ``mv``, ``ln``
 and ``install`` are told their target directory (``-t DIR`` alone or in a bundle,
 ``--target-directory[=]DIR`` and its abbreviations, a ``-S`` suffix that looks like an
-option, ``--``), what ``trap``'s words are, and which words become the positional
-parameters of code given to ``eval``, ``trap``, ``bash -c`` or a shell's input.
+option, ``--``), what ``trap``'s words are, which of a shell's words is its code, its
+script or its first parameter (``-o``/``-O`` and their word, in bundles too, ``-s``, ``-``,
+``--``), which words become the positional parameters of code given to ``eval``, ``trap``,
+``bash -c`` or a shell's input, and what reads code from its input behind a wrapper.
 
 Each case is a command and its decision with the reason, so a misread option shows as a
 refusal lost (a write into ``.git`` let through) or a false one (a command refused for
@@ -210,6 +212,13 @@ INPUT_CODE = [
     (r"""echo 'rm -rf "$1"' | sudo -u root sh -s /""", ROOT),
     (r"""echo 'rm -rf "$1"' | sudo -u root sh -s build""", ALLOWED),
     ("echo ls | sudo bash", ALLOWED),
+    # in the script's directory, with its variables
+    ("cd /; sudo bash <<< 'rm -rf etc'", "refused: recursive rm deletes the system directory /etc"),
+    (
+        "cd /; echo 'rm -rf etc' | sudo bash",
+        "refused: recursive rm deletes the system directory /etc",
+    ),
+    ("""export X=/; sudo bash <<< 'rm -rf "$X"'""", ROOT),
     ("echo 'rm -rf ~' | sudo cat", ALLOWED),
     ("echo 'rm -rf ~' | source /dev/stdin", HOME),
     ("echo 'rm -rf ~' | . /dev/stdin", HOME),
@@ -238,7 +247,7 @@ WALK = [
     # >&- closes the output and >&2 duplicates it: neither writes a file, even in .git
     ("cd .git && echo x >& -", ALLOWED),
     ("cd .git && echo x >& 2", ALLOWED),
-    # a destination of several words (zsh writes to each): every one is checked
+    # a destination of several words (bash calls it ambiguous): every one is checked
     ("echo x >&{2,.git/config}", _protected("a redirection", ".git/config")),
     # a function defined at the end of a pipeline runs nothing
     ("echo 'rm -rf ~' | bash() { cat; }", ALLOWED),
