@@ -99,12 +99,13 @@ def load_targets() -> list[Target]:
     data = tomllib.loads(TARGETS.read_text(encoding="utf-8"))
     return [
         Target(
-            t["module"],
+            module,
             tuple(t["tests"]),
             bool(t.get("children")),
             int(t.get("child_tests", CHILD_TESTS)),
         )
         for t in data["target"]
+        for module in t.get("modules") or [t["module"]]
     ]
 
 

@@ -6,8 +6,9 @@ Before walking, it collects what the script itself assigns (``X=…``, ``for x i
 ``read x``, ``cd dir``) into the :class:`~tai_sandbox._words.Scope` the words are
 expanded in; the order of statements is ignored, so a variable's every value counts.
 Besides each command's own rules (``_rules``), the walk checks what only the tree shows:
-redirections that write, code fed to a shell through a pipe, a here-document or a
-here-string, and functions that call themselves in a pipeline or in the background.
+redirections that write, code fed to a shell or an interpreter (wrappers looked through)
+through a pipe, a here-document or a here-string, and functions that call themselves in a
+pipeline or in the background.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, NoReturn
 import attrs
 
 from tai_sandbox import _commands, _danger, _rules
+from tai_sandbox._code import check_code
 from tai_sandbox._syntax import node_text, parse
 from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex
 from tai_sandbox._words import pipeline_output as _output
@@ -44,16 +46,15 @@ def _descendants(node: Node) -> Iterator[Node]:
 
 def _stdin_parameters(argv: tuple[str, ...], scope: Scope) -> tuple[str, ...] | None:
     """``$0``, ``$1``, … of code read from the input of ``argv``: a sourced file's are the
-    script's own; a shell's are its name and the words after its options (``bash -s a``)."""
+    script's own; a shell's are its name and the words after its options (``bash -s a``),
+    or, when its script is its input (``bash /dev/stdin a``), that script's name and them."""
     if _commands.program(argv[0]) in ("source", "."):
         return scope.positional
-    index = 1
-    while index < len(argv) and argv[index][:1] in ("-", "+"):
-        if argv[index] in ("-", "--"):
-            index += 1
-            break
-        index += 2 if argv[index] in ("-o", "+o", "-O", "+O") else 1
-    return (argv[0], *argv[index:])
+    call = _commands.shell_call(argv[1:])
+    operands = argv[1 + call.operands :]
+    if call.stdin or not operands:
+        return (argv[0], *operands)
+    return operands
 
 
 class Analysis:
@@ -271,7 +272,8 @@ class Analysis:
                 found.update(full for base in scope.dirs if (full := _danger.absolute(path, base)))
 
     def _fed_code(self, feed: Node, argv: tuple[str, ...], expander: Expander) -> None:
-        """Code given to a shell on its input by a here-document, a here-string or ``<``."""
+        """Code given to a shell or an interpreter on its input by a here-document, a
+        here-string or ``<``."""
         reader = _commands.program(argv[0])
         if feed.type == "heredoc_redirect":
             # a well-formed here-document has a body, empty or not (others are refused)
@@ -289,8 +291,18 @@ class Analysis:
             if any(DYNAMIC in value for value in values):
                 self.refuse(f"{reader} runs code only known when the command runs")
             text = "\n".join(values)
-        if reader in _commands.SHELLS or reader in ("source", "."):
-            self.script(text, expander.scope, _stdin_parameters(argv, expander.scope))
+        self._input_code(text, argv, expander.scope)
+
+    def _input_code(self, text: str, argv: tuple[str, ...], scope: Scope) -> None:
+        """Check ``text``, the code ``argv`` reads from its input, by what runs it once its
+        wrappers are looked through (``sudo bash``): a shell, with its parameters, or an
+        interpreter."""
+        runner = _commands.unwrapped(argv)
+        name = _commands.program(runner[0])
+        if name in _commands.SHELLS or name in ("source", "."):
+            self.script(text, scope, _stdin_parameters(runner, scope))
+        elif name in _commands.INTERPRETERS:
+            check_code(self, name, text, scope)
 
     def _pipeline(self, node: Node, expander: Expander) -> None:
         elements = [c for c in node.named_children if c.type != "comment"]
@@ -310,8 +322,7 @@ class Analysis:
         reader = _commands.program(argv[0])
         text = _output(upstream, expander)
         if text is not None:
-            if reader in _commands.SHELLS or reader in ("source", "."):
-                self.script(text, expander.scope, _stdin_parameters(argv, expander.scope))
+            self._input_code(text, argv, expander.scope)
             return
         for node in upstream:
             for found in _descendants(node):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from tai_sandbox._words import DYNAMIC
 
@@ -192,21 +193,71 @@ def _xargs(args: list[str]) -> tuple[str, ...]:
     return tuple(arg.replace(replace, DYNAMIC) for arg in command)
 
 
+class ShellCall(NamedTuple):
+    """A shell's arguments as it reads them (bash, dash and the others alike)."""
+
+    #: ``-c``: the first operand is the code it runs (bundled too: ``-xc``; ``+c`` counts).
+    command: bool
+    #: ``-s``: it reads code from its input, the operands are ``$1``… (``-xs`` too; dash
+    #: reads it even with ``-c``).
+    stdin: bool
+    #: Where the operands start: after the options, the word each ``o`` or ``O`` of an
+    #: option takes (``-o pipefail``, ``-xo errexit``, ``-oO errexit extglob``), the file of
+    #: ``--rcfile`` or ``--init-file``, and a ``-`` or ``--`` that ends them.
+    operands: int
+    #: An option is only known when the command runs (it may be ``-c``, or take a word).
+    dynamic: bool
+
+
+def shell_call(args: Sequence[str]) -> ShellCall:
+    """How a shell reads ``args``, its arguments (its name left out)."""
+    index, letters, dynamic = 0, "", False
+    while index < len(args):
+        arg = args[index]
+        if arg in ("--", "-"):
+            index += 1
+            break
+        if arg[:1] not in ("-", "+"):
+            break
+        dynamic = dynamic or DYNAMIC in arg
+        if arg in ("--rcfile", "--init-file"):
+            index += 2
+        elif arg.startswith("--"):
+            index += 1
+        else:  # a lone + is skipped; +c is -c too (bash, dash)
+            letters += arg[1:]
+            index += 1 + arg.count("o") + arg.count("O")
+    return ShellCall("c" in letters, "s" in letters, index, dynamic)
+
+
+def unwrapped(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command ``argv`` runs, its wrappers looked through (``sudo nice bash`` runs
+    ``bash``); a wrapper given no command (``env``, ``command -v x``) is itself."""
+    found: tuple[str, ...] = tuple(argv)
+    inner: tuple[str, ...] | None = found
+    while inner:
+        found, inner = inner, unwrap(inner)
+    return found
+
+
+#: Paths by which a program opens its own input.
+STDIN_PATHS = frozenset({"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
+
+
 def reads_code_from_stdin(argv: Sequence[str]) -> bool:
     """True when ``argv`` (wrappers looked through) runs code it reads from its input:
     a shell or interpreter without a script or code argument, ``source /dev/stdin``."""
-    inner: Sequence[str] | None = argv
-    while inner:
-        argv, inner = inner, unwrap(inner)
+    argv = unwrapped(argv)
     if not argv:
         return False
     name = program(argv[0])
     args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
-    stdin_paths = {"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"}
     if name in ("source", "."):
-        return bool(set(argv[1:2]) & stdin_paths)
+        return bool(set(argv[1:2]) & STDIN_PATHS)
     if name in SHELLS:
-        return "-s" in args or not [arg for arg in args if not arg.startswith(("-", "+"))]
+        call = shell_call(argv[1:])
+        operands = argv[1 + call.operands :]
+        return call.stdin or (not call.command and (not operands or operands[0] in STDIN_PATHS))
     if name in INTERPRETERS:
         code_flags, _ = INTERPRETERS[name]
         return (
@@ -274,13 +325,18 @@ def executed(argv: Sequence[str]) -> str | None:
         return argv[0]
     if name in ("source", "."):
         return args[0] if args else None
-    if name not in SHELLS and name not in INTERPRETERS:
+    if name in SHELLS:
+        call = shell_call(args)
+        if call.command or call.stdin:  # code on the command line or from the input
+            return None
+        return args[call.operands] if call.operands < len(args) else None
+    if name not in INTERPRETERS:
         return None
-    code_flags, value_flags = INTERPRETERS.get(name, (frozenset({"-c"}), frozenset()))
+    code_flags, value_flags = INTERPRETERS[name]
     index = 0
     while index < len(args) and args[index].startswith(("-", "+")) and args[index] != "-":
         arg = args[index]
-        if arg in code_flags or arg == "-m" or (name in SHELLS and arg[0] == "-" and "c" in arg):
+        if arg in code_flags or arg == "-m":
             return None  # code on the command line, or a module: no script file
-        index += 2 if arg in value_flags or arg in ("-o", "+o", "-O", "+O") else 1
+        index += 2 if arg in value_flags else 1
     return args[index] if index < len(args) else None

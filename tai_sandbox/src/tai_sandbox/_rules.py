@@ -22,6 +22,7 @@ from tai_sandbox._commands import (
     SCRIPT_FLAGS,
     SHELLS,
     program,
+    shell_call,
     split_arguments,
     unwrap,
 )
@@ -130,12 +131,13 @@ def _find(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    """``trap HANDLER SIGNAL…``: the handler is shell code, run when the signal comes."""
+    """``trap [--] HANDLER SIGNAL…``: the handler is shell code, run when the signal comes.
+    The first word is read as code even when it is an option: as a command, ``-p``, ``-lp``
+    or ``-`` (``trap -p EXIT``, ``trap - INT``) does nothing the rules refuse, and a word
+    such as ``'-c; rm -rf ~'`` is refused whether or not the shell takes it for options."""
     if args[:1] == ["--"]:  # the next one is the handler, whatever it starts with
         args = args[1:]
-    elif args[:1] and args[0][:1] == "-" and set(args[0][1:]) <= set("lpP"):
-        return  # -l, -p, -P list; - resets
-    if len(args) < 2 or args[0] == "-":
+    if len(args) < 2:  # a lone word is a signal to reset
         return
     if DYNAMIC in args[0]:
         checker.refuse(f"{name} runs a handler only known when the command runs")
@@ -143,23 +145,11 @@ def _trap(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 
 def _shell(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
-    index, command_mode = 0, False
-    while index < len(args):
-        arg = args[index]
-        if arg in ("--", "-"):
-            index += 1
-            break
-        if arg in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            index += 2
-        elif arg.startswith("--"):
-            index += 1
-        elif arg[:1] in ("-", "+"):  # a lone + is skipped; +c is -c too (bash, dash)
-            command_mode = command_mode or "c" in arg
-            index += 1
-        else:
-            break
-    rest = args[index:]
-    if command_mode and rest:
+    call = shell_call(args)
+    if call.dynamic:
+        checker.refuse(f"{name} is given an option only known when the command runs")
+    rest = args[call.operands :]
+    if call.command and rest:
         if DYNAMIC in rest[0]:
             checker.refuse(f"{name} -c runs shell code only known when the command runs")
         checker.script(rest[0], scope, tuple(rest[1:]) or (name,))
@@ -295,14 +285,15 @@ def _writes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
 
 def _target_directory(args: list[str], short_values: str) -> str | None:
     """The directory ``-t`` names (``-t DIR``, ``-tDIR``, ``-vt DIR``, ``--target-directory
-    DIR``, ``--target=DIR`` and the other abbreviations getopt accepts), or ``None``."""
+    DIR``, ``--target=DIR`` and the other abbreviations getopt accepts, down to ``--t``: no
+    other long option of ``cp``, ``mv``, ``ln`` or ``install`` starts with t), or ``None``."""
     index = 0
     while index < len(args):
         arg, following = args[index], args[index + 1 : index + 2]
         if arg == "--":
             break
         option, equals, value = arg.partition("=")
-        if arg.startswith("--ta") and "--target-directory".startswith(option):
+        if arg.startswith("--t") and "--target-directory".startswith(option):
             return value if equals else next(iter(following), None)
         if arg.startswith("-") and not arg.startswith("--"):
             for spot, letter in enumerate(arg[1:], 1):
