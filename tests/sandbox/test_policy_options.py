@@ -220,8 +220,9 @@ INPUT_CODE = [
     ),
     ("""export X=/; sudo bash <<< 'rm -rf "$X"'""", ROOT),
     ("echo 'rm -rf ~' | sudo cat", ALLOWED),
-    ("echo 'rm -rf ~' | source /dev/stdin", HOME),
-    ("echo 'rm -rf ~' | . /dev/stdin", HOME),
+    # (a sourced file may assign any variable: ~ is then only known when the code runs)
+    ("echo 'rm -rf /' | source /dev/stdin", ROOT),
+    ("echo 'rm -rf /' | . /dev/stdin", ROOT),
     # an interpreter's code is read as on its command line
     (
         """echo 'import shutil; shutil.rmtree("/")' | python3""",

@@ -3,8 +3,9 @@
 The walk visits every node of the tree, so commands inside ``$(…)``, ``<(…)``,
 subshells, pipelines, lists, loops, conditions and function bodies are all checked.
 Before walking, it collects what the script itself assigns (``X=…``, ``for x in …``,
-``read x``, ``cd dir``) into the :class:`~tai_sandbox._words.Scope` the words are
-expanded in; the order of statements is ignored, so a variable's every value counts.
+``read x``, ``cd dir``, ``eval``'s code) into the :class:`~tai_sandbox._words.Scope` the
+words are expanded in (:mod:`tai_sandbox._scope`); the order of statements is ignored, so
+a variable's every value counts.
 Besides each command's own rules (``_rules``), the walk checks what only the tree shows:
 redirections that write, code fed to a shell or an interpreter (wrappers looked through)
 through a pipe, a here-document or a here-string, and functions that call themselves in a
@@ -13,14 +14,15 @@ pipeline or in the background.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 import attrs
 
 from tai_sandbox import _commands, _danger, _rules
 from tai_sandbox._code import check_code
-from tai_sandbox._syntax import node_text, parse
+from tai_sandbox._scope import script_scope
+from tai_sandbox._syntax import descendants, node_text, parse
 from tai_sandbox._words import DYNAMIC, Expander, Scope, TooComplex
 from tai_sandbox._words import pipeline_output as _output
 
@@ -34,14 +36,6 @@ _WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "&>|"})
 
 class Refused(Exception):
     """The command is refused; the message says why."""
-
-
-def _descendants(node: Node) -> Iterator[Node]:
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(reversed(current.children))
 
 
 def _stdin_parameters(argv: tuple[str, ...], scope: Scope) -> tuple[str, ...] | None:
@@ -124,93 +118,13 @@ class Analysis:
     def _script(self, text: str, parent: Scope | None, positional: tuple[str, ...] | None) -> None:
         root, source = parse(text)
         if root.has_error:
-            bad = next(n for n in _descendants(root) if n.type == "ERROR" or n.is_missing)
+            bad = next(n for n in descendants(root) if n.type == "ERROR" or n.is_missing)
             near = node_text(bad, source).strip()[:40] or "the end"
             self.refuse(f"it is not a well-formed shell command (near {near!r})")
-        scope = self._scope(root, source, parent, positional)
-        self._walk(root, Expander(source, scope))
-
-    def _scope(
-        self, root: Node, source: bytes, parent: Scope | None, positional: tuple[str, ...] | None
-    ) -> Scope:
         base = Scope({}, positional, (self.cwd,), self.environ)
         if parent is not None:
             base = attrs.evolve(parent, positional=positional)
-        expander = Expander(source, base)
-        found: dict[str, set[str] | None] = {}
-        dirs = list(base.dirs)
-
-        def add(name: str, values: list[str] | None) -> None:
-            if values is None or found.get(name, set()) is None:
-                found[name] = None
-            else:
-                found.setdefault(name, set()).update(values)  # type: ignore[union-attr]
-
-        for node in _descendants(root):
-            if node.type == "variable_assignment":
-                name = node.child_by_field_name("name")
-                value = node.child_by_field_name("value")
-                if name is None:
-                    continue
-                key = node_text(name.child_by_field_name("name") or name, source)
-                if name.type == "subscript" or any(c.type == "+=" for c in node.children):
-                    add(key, None)
-                elif value is None:
-                    add(key, [""])
-                else:
-                    add(key, None if value.type == "array" else self._joined(expander, value))
-            elif node.type == "for_statement":
-                variable = node.child_by_field_name("variable")
-                values = node.children_by_field_name("value")
-                if variable is not None:
-                    fields = [f for v in values for fs in expander.expand(v) for f in fs]
-                    add(node_text(variable, source), fields if values else None)
-            elif node.type == "unset_command":  # its own node, not a command
-                words = [node_text(c, source) for c in node.named_children]
-                if "-f" not in words:  # unset -f removes functions
-                    for word in words:
-                        if not word.startswith("-"):
-                            add(word, [""])
-            elif node.type == "command":
-                self._command_effects(node, expander, add, dirs)
-        variables = dict(base.variables)
-        for name, values in found.items():
-            prior = base.values(name)
-            variables[name] = None if values is None or prior is None else frozenset(values | prior)
-        return Scope(variables, positional, tuple(dict.fromkeys(dirs)), self.environ)
-
-    @staticmethod
-    def _joined(expander: Expander, node: Node) -> list[str]:
-        return [" ".join(fields) for fields in expander.expand(node)]
-
-    def _command_effects(
-        self,
-        node: Node,
-        expander: Expander,
-        add: Callable[[str, list[str] | None], None],
-        dirs: list[str | None],
-    ) -> None:
-        name = node.child_by_field_name("name")
-        if name is None:
-            return
-        command = node_text(name, expander.source)
-        words = node.children_by_field_name("argument")
-        texts = [node_text(word, expander.source) for word in words]
-        if command in ("read", "mapfile", "readarray", "getopts"):
-            for text in texts:
-                if not text.startswith("-"):
-                    add(text, None)
-        elif command == "printf" and "-v" in texts[:-1]:
-            add(texts[texts.index("-v") + 1], None)
-        elif command in ("cd", "pushd", "popd"):
-            targets = [f for word in words for fs in expander.expand(word) for f in fs]
-            if not targets:
-                dirs.append(expander.scope.home if command == "cd" else None)
-            for target in targets:
-                if DYNAMIC in target or target == "-":
-                    dirs.append(None)
-                else:
-                    dirs.extend(_danger.absolute(target, base) for base in expander.scope.dirs)
+        self._walk(root, Expander(source, script_scope(root, source, base)))
 
     def _walk(self, node: Node, expander: Expander) -> None:
         kind = node.type
@@ -325,7 +239,7 @@ class Analysis:
             self._input_code(text, argv, expander.scope)
             return
         for node in upstream:
-            for found in _descendants(node):
+            for found in descendants(node):
                 name = found.child_by_field_name("name") if found.type == "command" else None
                 if (
                     name is not None
@@ -362,12 +276,12 @@ class Analysis:
         name = node_text(name_node, expander.source)
         calls = [
             found
-            for found in _descendants(body)
+            for found in descendants(body)
             if found.type == "command"
             and (called := found.child_by_field_name("name")) is not None
             and node_text(called, expander.source) == name
         ]
-        spawns = any(n.type in ("&", "pipeline") for n in _descendants(body))
+        spawns = any(n.type in ("&", "pipeline") for n in descendants(body))
         if calls and (len(calls) > 1 or spawns):
             self.refuse(
                 f"the function {name} calls itself in a pipeline or the background: a fork bomb"

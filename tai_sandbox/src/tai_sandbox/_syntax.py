@@ -101,6 +101,16 @@ def _quoted_delimiter(body: Node, source: bytes) -> bool:
     return any(set(source[c.start_byte : c.end_byte]) & set(b"'\"\\") for c in starts)
 
 
+def descendants(node: Node) -> Iterator[Node]:
+    """``node`` and every node under it, in source order (without recursion: a deep tree
+    does not exhaust the stack)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(reversed(current.children))
+
+
 def node_text(node: Node, source: bytes) -> str:
     """The source text of ``node``."""
     return source[node.start_byte : node.end_byte].decode(errors="replace")

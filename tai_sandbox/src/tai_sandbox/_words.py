@@ -57,6 +57,9 @@ class Scope:
     dirs: tuple[str | None, ...]
     #: The environment of the command (``HOME`` and unassigned variables come from it).
     environ: Mapping[str, str] = attrs.field(repr=False)
+    #: Whether the script may have assigned any variable (it ``source``s a file, or
+    #: ``eval``s text only the run knows): those it does not assign itself are unknown.
+    opaque: bool = False
 
     def values(self, name: str) -> frozenset[str] | None:
         """The possible values of ``$name``."""
@@ -77,13 +80,13 @@ class Scope:
             return None if None in self.dirs else frozenset(d for d in self.dirs if d)
         if name == "OLDPWD":
             return None
-        if not _NAME.fullmatch(name):
+        if not _NAME.fullmatch(name) or self.opaque:
             return None  # $? $$ $! $- : only known when the command runs
-        return frozenset({self.environ.get(name, "")})
+        return frozenset({self.home if name == "HOME" else self.environ.get(name, "")})
 
     @property
     def home(self) -> str:
-        """``$HOME``."""
+        """The home directory of the user the command runs as (``$HOME`` as it came)."""
         return self.environ.get("HOME") or str(Path.home())
 
 
@@ -206,7 +209,7 @@ class Expander:
         several lists)."""
         parts = []  # brace expansion makes fields side by side, each with its alternatives
         for atoms in _braces(self._atoms(node, quoted=False)):
-            parts.append(list(self._fields(_tilde(atoms, self.scope.home))))
+            parts.append(list(self._fields(_tilde(atoms))))
             if math.prod(len(part) for part in parts) > MAX_ALTERNATIVES:
                 raise TooComplex
         combinations = itertools.product(*parts)
@@ -368,17 +371,18 @@ def _sequence(atoms: list[_Atom]) -> list[str] | None:
     return terms if terms and all(term.lstrip("-").isalnum() for term in terms) else [DYNAMIC]
 
 
-def _tilde(atoms: list[_Atom], home: str) -> list[_Atom]:
+def _tilde(atoms: list[_Atom]) -> list[_Atom]:
     if not atoms or atoms[0] != "~":
         return atoms
     end = 1
     while end < len(atoms) and isinstance(atoms[end], str) and atoms[end] != "/":
         end += 1
     user = "".join(str(atom) for atom in atoms[1:end])
-    if user in ("+", "-"):  # ~+ is $PWD, ~- is $OLDPWD
-        return [_Var("PWD" if user == "+" else "OLDPWD", quoted=True), *atoms[end:]]
+    if user in ("", "+", "-"):  # ~ is $HOME (as the script left it), ~+ $PWD, ~- $OLDPWD
+        variable = {"": "HOME", "+": "PWD", "-": "OLDPWD"}[user]
+        return [_Var(variable, quoted=True), *atoms[end:]]
     try:
-        expanded = home if not user else str(Path("~" + user).expanduser())
+        expanded = str(Path("~" + user).expanduser())
     except RuntimeError:  # no such user: the word stays as written
         return atoms
     return [_Literal(expanded), *atoms[end:]]

@@ -1,0 +1,204 @@
+"""What the variables of one script can hold, and the directories its commands run in.
+
+The policy ignores the order of statements: every value a script gives a variable
+(``X=…``, ``for X in …``, ``unset X``) counts in every word, and every directory it changes
+to (``cd``, ``pushd``) counts for every relative path. A value can depend on another
+assignment or another ``cd`` (``Y=/; X=$Y``, ``X=/etc; cd $X``, ``cd a; cd b``), so the
+collection runs again in the scope collected so far, until nothing changes; what still
+grows after :data:`ROUNDS` rounds (``X=a$X``) is only known when the command runs.
+
+What the policy cannot see through makes the values it could set unknown, never empty:
+``read``/``mapfile``/``getopts``/``printf -v`` targets, namerefs (``declare -n``), the
+positional parameters after ``set --`` or ``shift``, and every variable once code is
+``source``d from a file or ``eval``'d from text only the run knows. The code ``eval`` runs
+when its text is known is collected like the script's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from tai_sandbox import _danger
+from tai_sandbox._syntax import descendants, node_text, parse
+from tai_sandbox._words import DYNAMIC, Expander, Scope
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: How often the collection runs again before what still changes is given up as unknown.
+ROUNDS = 8
+#: How deep ``eval`` inside ``eval`` is followed; deeper, every variable is unknown.
+MAX_EVALS = 8
+_TARGETS = frozenset({"read", "mapfile", "readarray", "getopts"})
+#: Where a command may run more than once.
+_REPEATING = frozenset(
+    {"for_statement", "c_style_for_statement", "while_statement", "function_definition"}
+)
+
+
+def script_scope(root: Node, source: bytes, base: Scope) -> Scope:
+    """The scope the words of the script ``root`` are expanded in, given ``base`` (the
+    parent's variables, the script's positional parameters and directories)."""
+    scope = base
+    for _ in range(ROUNDS):
+        collected = _Collection(base)
+        collected.script(root, Expander(source, scope), 0)
+        grown = collected.scope()
+        if grown == scope:
+            return scope
+        previous, scope = scope, grown
+    changing = {n: None for n, v in scope.variables.items() if previous.variables.get(n) != v}
+    dirs = scope.dirs if scope.dirs == previous.dirs else (*scope.dirs, None)
+    return attrs.evolve(scope, variables={**scope.variables, **changing}, dirs=dirs)
+
+
+class _Collection:
+    """The assignments and directory changes of one round."""
+
+    def __init__(self, base: Scope) -> None:
+        self.base = base
+        self.found: dict[str, set[str] | None] = {}
+        self.dirs: list[str | None] = list(base.dirs)
+        self.positional = base.positional
+        self.opaque = base.opaque
+
+    def add(self, name: str, values: list[str] | None) -> None:
+        if values is None or self.found.get(name, set()) is None:
+            self.found[name] = None
+        else:
+            self.found.setdefault(name, set()).update(values)  # type: ignore[union-attr]
+
+    def scope(self) -> Scope:
+        variables = dict(self.base.variables)
+        for name, values in self.found.items():
+            prior = self.base.values(name)
+            variables[name] = None if values is None or prior is None else frozenset(values | prior)
+        dirs = tuple(dict.fromkeys(self.dirs))
+        return Scope(variables, self.positional, dirs, self.base.environ, opaque=self.opaque)
+
+    def script(self, root: Node, expander: Expander, evals: int) -> None:
+        for node in descendants(root):
+            if node.type == "variable_assignment":
+                self._assignment(node, expander)
+            elif node.type == "declaration_command":
+                self._declaration(node, expander.source)
+            elif node.type == "for_statement":
+                variable = node.child_by_field_name("variable")
+                values = node.children_by_field_name("value")
+                if variable is not None:
+                    fields = [f for v in values for fs in expander.expand(v) for f in fs]
+                    self.add(node_text(variable, expander.source), fields if values else None)
+            elif node.type == "unset_command":  # its own node, not a command
+                words = [node_text(c, expander.source) for c in node.named_children]
+                if "-f" not in words:  # unset -f removes functions
+                    for word in words:
+                        if not word.startswith("-"):
+                            self.add(word, [""])
+            elif node.type == "command":
+                self._command(node, expander, evals)
+
+    def _assignment(self, node: Node, expander: Expander) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None:
+            return
+        key = node_text(name.child_by_field_name("name") or name, expander.source)
+        if name.type == "subscript" or any(c.type == "+=" for c in node.children):
+            self.add(key, None)
+        elif value is None:
+            self.add(key, [""])
+        elif value.type == "array":
+            self.add(key, None)
+        else:
+            self.add(key, [" ".join(fields) for fields in expander.expand(value)])
+
+    def _declaration(self, node: Node, source: bytes) -> None:
+        """``declare -n X=HOME``: ``$X`` is ``$HOME``, whatever is assigned to it later."""
+        words = [node_text(c, source) for c in node.children]
+        options = [w for w in words[1:] if w[:1] in ("-", "+")]
+        if words[:1] != ["export"] and any("n" in option for option in options):
+            for child in node.named_children:
+                assigned = child.type == "variable_assignment"
+                name = child.child_by_field_name("name") if assigned else child
+                if name is not None and name.type == "variable_name":
+                    self.add(node_text(name, source), None)
+
+    def _command(self, node: Node, expander: Expander, evals: int) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        command = node_text(name, expander.source)
+        words = node.children_by_field_name("argument")
+        texts = [node_text(word, expander.source) for word in words]
+        if command in _TARGETS:
+            for text in texts:
+                if not text.startswith("-"):
+                    self.add(text, None)
+        elif command == "printf":
+            for target in _printf_targets(texts):
+                self.add(target, None)
+        elif command in ("cd", "pushd", "popd"):
+            self._directories(command, node, words, expander)
+        elif command in (".", "source"):
+            self.opaque = True  # a file's code may assign anything
+        elif command == "eval":
+            self._eval([name, *words], expander, evals)
+        elif command == "shift" or (command == "set" and _sets_parameters(texts)):
+            self.positional = None
+
+    def _directories(self, command: str, node: Node, words: list[Node], expander: Expander) -> None:
+        """A relative ``cd`` is taken from every directory an earlier one may have led to
+        (earlier in the text: a ``cd`` in a loop or a function may repeat, so where a
+        relative one there leads is only known when the command runs)."""
+        targets = [f for word in words for fs in expander.expand(word) for f in fs]
+        if not targets:
+            homes = expander.scope.values("HOME") if command == "cd" else None
+            self.dirs.extend(sorted(homes) if homes is not None else [None])
+        repeats = any(a.type in _REPEATING for a in _ancestors(node))
+        for target in targets:
+            if DYNAMIC in target or target == "-" or (repeats and not target.startswith("/")):
+                self.dirs.append(None)
+            else:
+                self.dirs.extend(_danger.absolute(target, base) for base in list(self.dirs))
+
+    def _eval(self, words: list[Node], expander: Expander, evals: int) -> None:
+        for argv in expander.argvs(words):
+            text = " ".join(argv[1:])
+            if DYNAMIC in text or evals >= MAX_EVALS:
+                self.opaque = True
+                continue
+            root, source = parse(text)
+            self.script(root, Expander(source, expander.scope), evals + 1)
+
+
+def _ancestors(node: Node) -> Iterator[Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def _printf_targets(args: list[str]) -> Iterator[str]:
+    """The variables ``printf -v VAR`` (or ``-vVAR``) assigns."""
+    for index, arg in enumerate(args):
+        if arg == "--" or not arg.startswith("-"):
+            return
+        if arg.startswith("-v"):
+            target = arg[2:] or (args[index + 1] if index + 1 < len(args) else "")
+            if target:
+                yield target
+
+
+def _sets_parameters(args: list[str]) -> bool:
+    """Whether ``set ARGS`` gives the script new positional parameters (``set -- a``,
+    ``set a``), not only options (``set -e``, ``set -o pipefail``)."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--" or arg[:1] not in ("-", "+"):
+            return True
+        index += 2 if arg in ("-o", "+o") else 1
+    return False
