@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_sandbox._escapes import decode_ansi_c
+from tai_sandbox._escapes import ANSI_C, decode, decode_ansi_c
 from tai_sandbox._programs import echo_output, filter_output, mktemp_output, printf_output
 
 
@@ -30,7 +30,7 @@ def bash(script: str, *args: str) -> str:
 ESCAPES = [
     r"a\nb", r"\t", r"\x41\x4a", r"\x4", r"\x414", r"\xZ", r"\u00e9", r"\u41", r"\U0001F600",
     r"\101", r"\0101", r"\01234", r"\1234", r"\7", r"\8", r"\0", r"\cA", r"x\cyz", r"\c",
-    r"\q", "end\\", r"\\", r"\'", r"\"", r"\?", r"\e", r"\E", r"\a\b\f\v\r",
+    r"\q", "end\\", r"\\", r"\'", r"\"", r"\?", r"\e", r"\E", r"\a\b\f\v\r", r"end\x", r"\u",
 ]  # fmt: skip
 
 
@@ -60,7 +60,8 @@ def test_echo_prints_what_bash_prints(args: list[str]) -> None:
     [
         [r"a\tb"], ["%s", "x", "y"], [r"%s\n", "x"], [r"%s\n", "a", "b"],
         [r"%s-%b\n", "a", r"\x41", "c"], ["%b|", r"a\cb", "x"], [r"\x25s", "a"], ["%%s", "a"],
-        ["x"], ["x", "extra"], ["%s"], ["%b%%", "1", "2"], ["--", "%s", "a"], ["%s%s", "a"],
+        ["x"], ["x", "extra"], ["%s"], ["%b%%", "1", "2"], ["--", "%s-", "a"], ["%s%s", "a"],
+        ["%s%b%%", "a", "b"], ["%s", r"a\tb"],
     ],
 )  # fmt: skip
 def test_printf_prints_what_bash_prints(args: list[str]) -> None:
@@ -87,6 +88,7 @@ def test_printf_output_the_policy_does_not_claim_to_know(args: list[str]) -> Non
         (["base64"], "aGk=", None),
         (["base64", "-d"], "!!", ""),
         (["xxd", "-r", "-p"], "6869", "hi"),
+        (["xxd", "-r", "-p"], "68 69\n", "hi"),
         (["xxd", "-r"], "6869", None),
         (["xxd", "-r", "-p"], "zz", None),
         (["rev"], "ab\ncd", "ba\ndc\n"),
@@ -135,7 +137,9 @@ def picked(name: str) -> str:
         (["x.XXX.c"], ""), (["x.XX"], ""), (["x.XXXXyXXX"], ""), (["a.XXX", "b.XXX"], ""),
         (["--", "-x.XXX"], ""), (["x.XXX", "-d"], ""), (["-"], ""), (["-k"], ""),
         (["--bogus"], ""), (["--d"], ""), (["--di"], ""), (["--quiet=x"], ""),
-        (["--dry-run", "--directory", "--quiet", "a.XXX"], ""),
+        (["--dry-run", "--directory", "--quiet", "a.XXX"], ""), (["--suffix=", "x.XXX.c"], ""),
+        (["a.XXX/b"], ""), (["-X"], ""), ([], "/e/X"), (["-t", "a.XXX"], "/e/X"),
+        (["-t", "a.XXX"], "/e "), (["-p", "/o/X", "a.XXX"], ""),
     ],
 )  # fmt: skip
 def test_the_name_mktemp_prints_is_the_one_coreutils_prints(
@@ -148,3 +152,7 @@ def test_the_name_mktemp_prints_is_the_one_coreutils_prints(
     else:
         assert name is not None, real
         assert re.fullmatch(picked(name), real), (name, real)
+
+
+def test_a_code_point_unicode_does_not_have_is_a_replacement_character() -> None:
+    assert decode(r"\U0010FFFF\U00110000", ANSI_C) == ("\U0010ffff\ufffd", False)

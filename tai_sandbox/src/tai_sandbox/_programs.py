@@ -106,7 +106,7 @@ def mktemp_output(args: Sequence[str], tmpdir: str) -> str | None:
         return None
     template = templates[0] if templates else "tmp.XXXXXXXXXX"
     name = template.rpartition("/")[2]
-    if "XXX" not in name or (suffix and not name.endswith("X")):
+    if "XXX" not in name or (suffix is not None and not name.endswith("X")):
         return None
     if legacy:
         if "/" in template:
