@@ -60,6 +60,29 @@ def test_tilde_plus_is_the_working_directory(repo: Path) -> None:
 # -- line continuations and sequence expressions ----------------------------------------
 
 
+RMTREE = "refused: the python code's shutil.rmtree deletes the root directory"
+HIDDEN = '# a comment \\\nimport shutil; shutil.rmtree("/")'
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        # a quoted here-document reaches python as written: the comment ends at its line
+        (f"python3 <<'EOF'\n{HIDDEN}\nEOF", RMTREE),
+        (f'python3 <<"EOF"\n{HIDDEN}\nEOF', RMTREE),
+        (f"python3 <<\\EOF\n{HIDDEN}\nEOF", RMTREE),
+        # an unquoted one is joined first: the code is part of the comment
+        (f"python3 <<EOF\n{HIDDEN}\nEOF", "allowed"),
+        (f"python3 <<XEOF\n{HIDDEN}\nXEOF", "allowed"),
+    ],
+)
+def test_here_documents_keep_their_lines_as_bash_does(
+    command: str, verdict: str, repo: Path
+) -> None:
+    allowed, reason = decide(command, repo, {})
+    assert ("allowed" if allowed else f"refused: {reason}") == verdict
+
+
 @pytest.mark.parametrize(
     ("command", "reason"),
     [

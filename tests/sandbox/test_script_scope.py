@@ -66,6 +66,16 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("set -- /; rm -rf $1", UNKNOWN),
         ("set / x; rm -rf $1", UNKNOWN),
         ("set -e -- /; rm -rf $1", UNKNOWN),
+        ("set /; rm -rf $1", UNKNOWN),
+        ("set -o errexit /; rm -rf $1", UNKNOWN),
+        (
+            "set -- -x; rm -rf $1/",
+            "recursive rm deletes …/, a path only known when the command runs",
+        ),
+        (
+            "bash -c 'set --; rm -rf \"$1\"/' sh build",
+            "recursive rm deletes …/, a path only known when the command runs",
+        ),
         ("bash -c 'shift; rm -rf \"$1\"' sh build /", UNKNOWN),
         ("X=/; X=$X.; rm -rf $X", UNKNOWN),  # still growing after the last round
         (
@@ -84,6 +94,8 @@ def test_what_a_script_assigns_is_seen(command: str, reason: str, repo: Path) ->
         "set -e; rm -rf build",
         "set -euo pipefail; rm -rf build",
         "set -o errexit +o nounset; rm -rf build",
+        "bash -c 'set -e; set -euo pipefail; set -o errexit +o nounset; rm -rf \"$1\"' sh x",
+        "bash -c 'set -; rm -rf \"$1\"' sh build",
         "bash -c 'rm -rf \"$1\"' sh build",
         "export -n X=/etc; rm -rf build",
         "printf '%s' -v x; rm -rf \"$x\"",

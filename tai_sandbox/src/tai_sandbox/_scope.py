@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from tai_sandbox import _danger
+from tai_sandbox import _commands, _danger
 from tai_sandbox._syntax import descendants, node_text, parse
 from tai_sandbox._words import DYNAMIC, Expander, Scope
 
@@ -194,11 +194,7 @@ def _printf_targets(args: list[str]) -> Iterator[str]:
 
 def _sets_parameters(args: list[str]) -> bool:
     """Whether ``set ARGS`` gives the script new positional parameters (``set -- a``,
-    ``set a``), not only options (``set -e``, ``set -o pipefail``)."""
-    index = 0
-    while index < len(args):
-        arg = args[index]
-        if arg == "--" or arg[:1] not in ("-", "+"):
-            return True
-        index += 2 if arg in ("-o", "+o") else 1
-    return False
+    ``set a``, ``set --`` that unsets them), not only options (``set -e``,
+    ``set -euo pipefail``): set reads its options as the shell does."""
+    start = _commands.shell_call(args).operands
+    return start < len(args) or args[start - 1 : start] == ["--"]

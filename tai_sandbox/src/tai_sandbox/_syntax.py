@@ -86,18 +86,18 @@ def _verbatim_spans(node: Node, source: bytes) -> Iterator[tuple[int, int]]:
     if node.type in _VERBATIM:
         yield node.start_byte, node.end_byte
         return
-    if node.type == "heredoc_body" and _quoted_delimiter(node, source):
-        yield node.start_byte, node.end_byte
-        return
+    quoted = node.type == "heredoc_redirect" and _quoted_delimiter(node, source)
     for child in node.children:
-        yield from _verbatim_spans(child, source)
+        if quoted and child.type == "heredoc_body":
+            yield child.start_byte, child.end_byte
+        else:
+            yield from _verbatim_spans(child, source)
 
 
-def _quoted_delimiter(body: Node, source: bytes) -> bool:
-    """Whether the here-document of ``body`` has a quoted delimiter (``<<'EOF'``,
+def _quoted_delimiter(redirect: Node, source: bytes) -> bool:
+    """Whether the here-document ``redirect`` has a quoted delimiter (``<<'EOF'``,
     ``<<"EOF"``, ``<<\\EOF``): its body is read as written."""
-    redirect = body.parent
-    starts = [c for c in redirect.children if c.type == "heredoc_start"] if redirect else []
+    starts = [c for c in redirect.children if c.type == "heredoc_start"]
     return any(set(source[c.start_byte : c.end_byte]) & set(b"'\"\\") for c in starts)
 
 
