@@ -63,6 +63,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("typeset -n X=HOME; rm -rf $X", UNKNOWN),
         ("printf -vX /; rm -rf $X", UNKNOWN),
         ("printf -v X /; rm -rf $X", UNKNOWN),
+        (
+            'printf -v X; rm -rf "$X"/',
+            "recursive rm deletes …/, a path only known when the command runs",
+        ),
+        ('printf -v; rm -rf "$XXXX"/', ROOT),  # -v without a name assigns nothing
         ("set -- /; rm -rf $1", UNKNOWN),
         ("set / x; rm -rf $1", UNKNOWN),
         ("set -e -- /; rm -rf $1", UNKNOWN),
@@ -100,6 +105,7 @@ def test_what_a_script_assigns_is_seen(command: str, reason: str, repo: Path) ->
         "export -n X=/etc; rm -rf build",
         "printf '%s' -v x; rm -rf \"$x\"",
         'printf -- -vx; rm -rf "$x"',
+        "printf -v; rm -rf build",
         "X=build; Y=$X; rm -rf $Y",
         "cd build; cd out; rm -rf tmp",
         "HOME=/home/alice/sandbox; rm -rf ~/cache",
