@@ -171,7 +171,7 @@ def test_tai_parse_of_standard_input_that_is_not_utf8(
         capture_output=True, timeout=10,
     )  # fmt: skip
     assert result.returncode == 1
-    assert result.stderr.decode().startswith("Error: standard input: line 2: not UTF-8 text")
+    assert result.stderr.decode().startswith("tai: error: standard input: line 2: not UTF-8 text")
 
 
 @settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])

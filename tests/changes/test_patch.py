@@ -59,7 +59,7 @@ def test_patch_applies_until_an_error_and_resumes(
     first = run_tai("patch", cwd=root, env=isolated_env)
     assert first.returncode == 1, first.stderr
     assert first.stdout == "Applied MODIFY Old a.go\nApplied REPLACE README.md\n"
-    assert "Error: line 15: DELETE Missing in a.go: no declaration named Missing" in first.stderr
+    assert "tai: error: line 15: DELETE Missing in a.go: no declaration named Missing" in first.stderr
     assert (root / "a.go").read_text() == (
         'package pt\n\nimport "strings"\n\nfunc New() string { return strings.ToUpper("x") }\n'
         "\nfunc Keep() int { return 1 }\n"
@@ -97,7 +97,7 @@ def test_patch_of_a_named_file_and_a_parse_error(
     result = run_tai("patch", "reply.txt", cwd=root, env=isolated_env)
     assert result.returncode == 1
     assert result.stdout == "Applied WRITE x.txt\n"
-    assert "Error: unclosed block at line 5" in result.stderr
+    assert "tai: error: unclosed block at line 5" in result.stderr
     assert (root / "x.txt").read_text() == "x\n"
     assert not (root / "y.txt").exists()
     assert (root / "reply.txt").read_text().startswith('<<丙丁 change(op="WRITE"')

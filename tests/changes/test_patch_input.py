@@ -32,7 +32,7 @@ def test_non_utf8_ai_file_is_one_line(tmp_path: Path, isolated_env: dict[str, st
     (tmp_path / ".AI").write_bytes(_block("a.txt", "caf\xe9").encode("latin-1", "replace"))
     result = run_tai("patch", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 1
-    assert result.stderr == "Error: .AI: line 2: not UTF-8 text (byte 0xe9)\n"
+    assert result.stderr == "tai: error: .AI: line 2: not UTF-8 text (byte 0xe9)\n"
     assert not (tmp_path / "a.txt").exists()
 
 
@@ -79,7 +79,7 @@ def test_a_file_size_limit_names_the_file_and_the_reason(
     )
     assert result.returncode == 1
     assert result.stderr == (
-        "Error: nothing was written: cannot stage big.txt: file too large "
+        "tai: error: nothing was written: cannot stage big.txt: file too large "
         "(over the file-size limit: ulimit -f, or the file system's)\n"
     )
     assert (tmp_path / "keep.txt").read_text() == "kept\n"

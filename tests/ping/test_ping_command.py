@@ -95,7 +95,7 @@ def test_a_wrong_answer_fails_with_one_line(
     assert result.returncode == 1
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
-    assert line.startswith(f"ping failed: local: {expected}")
+    assert line.startswith(f"tai: error: ping failed: local: {expected}")
     if mistake == "swap":
         assert f"expected {blocks[0].header()}" in line and f"found {blocks[1].header()}" in line
 
@@ -118,7 +118,7 @@ def test_a_failing_server_fails_with_the_provider_error(
     result = ping(tmp_path, isolated_env)
     assert result.returncode == 1
     (line,) = result.stderr.splitlines()
-    assert line.startswith("ping failed: local: ") and "500" in line
+    assert line.startswith("tai: error: ping failed: local: ") and "500" in line
     assert "the model is down" in line
     assert len(openai_server.requests) == 4  # every attempt of the retry policy
 
@@ -131,7 +131,7 @@ def test_an_unreachable_model_fails(tmp_path: Path, isolated_env: dict[str, str]
     result = ping(tmp_path, isolated_env)
     assert result.returncode == 1
     (line,) = result.stderr.splitlines()
-    assert line.startswith("ping failed: local: ")
+    assert line.startswith("tai: error: ping failed: local: ")
 
 
 def test_a_model_is_needed(tmp_path: Path, isolated_env: dict[str, str]) -> None:

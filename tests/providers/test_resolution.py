@@ -90,6 +90,21 @@ def test_openrouter_second_variable_and_endpoint(resolve) -> None:
     assert (spec.api_key, spec.base_url) == ("k2", "https://gateway.example/api/v1")
 
 
+@pytest.mark.parametrize(("kind", "url", "key", "variable"), SERVICES)
+def test_every_provider_type_is_a_prefix(resolve, kind, url, key, variable) -> None:
+    spec = resolve(f"{kind.upper()}:vendor/some-model:v2", environ={variable: "k"})
+    assert (spec.provider, spec.model, spec.base_url) == (kind, "vendor/some-model:v2", url)
+
+
+def test_every_installed_provider_answers_to_each_of_its_types(providers) -> None:
+    from tai_core.models._resolve import _prefixed
+
+    for provider in providers.values():
+        for kind in provider.types:
+            assert _prefixed(f"{kind}:m", providers) == {"type": kind, "model": "m"}
+    assert _prefixed("no-such-provider:m", providers) is None
+
+
 def test_ollama_prefix_needs_no_key(resolve) -> None:
     spec = resolve("ollama:qwen3-coder:30b")
     assert (spec.provider, spec.model, spec.api_key) == ("ollama", "qwen3-coder:30b", None)

@@ -200,7 +200,7 @@ def test_a_damaged_database_is_one_clear_error(
     database(isolated_env).write_bytes(b"this is not a database" * 100)
     result = run_tai("record", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 1
-    assert result.stderr.startswith("Error: cannot read the records database ")
+    assert result.stderr.startswith("tai: error: cannot read the records database ")
     assert "Traceback" not in result.stderr
 
 

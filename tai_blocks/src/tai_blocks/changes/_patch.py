@@ -161,7 +161,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
 
         click.echo(render_diff(store.pending(), sys.stdout.isatty()), nl=False)
         if error:
-            click.echo(f"Error: {error}", err=True)
+            click.echo(f"tai: error: {error}", err=True)
         sys.exit(1 if error else 0)
     if applied:
         remainder = _remainder(text, applied)
@@ -173,14 +173,14 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
         try:
             store.flush()
         except StoreError as failure:
-            click.echo(f"Error: {failure}", err=True)
+            click.echo(f"tai: error: {failure}", err=True)
             sys.exit(1)
         if not inside:
             path.write_bytes(remainder.encode("utf-8"))
     for block in applied:
         click.echo(f"Applied {_summary(block)}")
     if error:
-        click.echo(f"Error: {error}", err=True)
+        click.echo(f"tai: error: {error}", err=True)
         sys.exit(1)
     if not applied:
         click.echo(f"No change blocks to apply in {file}.")

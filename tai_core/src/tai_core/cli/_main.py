@@ -128,8 +128,9 @@ def make_group() -> click.Group:
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"tai: error: {message}", err=True)
-    sys.exit(USAGE_ERROR)
+    from tai_core.cli._errors import fail
+
+    fail(message, USAGE_ERROR)
 
 
 def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, AppContext]:
@@ -240,10 +241,25 @@ def main(argv: Sequence[str] | None = None) -> None:
         group, app = build(args)
     except (ConfigError, PluginLoadError, PluginArgumentError) as error:
         _fail(str(error))
+    implied = False
     if DEFAULT_COMMAND in group.commands:
-        args = with_default_command(group, args)
+        named = with_default_command(group, args)
+        implied, args = named != args, named
     app.host.warn_failures()
     if runs_model_output(group, args):
         app = _isolate(app, args)
         _recover_interrupted_flush(Path.cwd())
-    group.main(args=args, prog_name="tai", obj=app)
+    from tai_core.cli import _errors
+
+    commands = sorted(group.commands)
+    if not implied:
+        _errors.run(group, args, app, commands=commands)
+    # the default command stands for tai itself: its help and errors say tai, not tai code
+    # (tai's own options before its name, -p, have been acted on)
+    _errors.run(
+        group.commands[DEFAULT_COMMAND],
+        args[args.index(DEFAULT_COMMAND) + 1 :],
+        app,
+        commands=commands,
+        help_command="tai chat --help",
+    )

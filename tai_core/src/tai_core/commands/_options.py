@@ -59,16 +59,19 @@ def generation_options(command: F) -> F:
 
 
 def chat_text(words: Sequence[str]) -> str:
-    """The task text of ``chat TEXT [chat TEXT …]``; a usage error for anything else."""
+    """The task text of ``chat TEXT [chat TEXT …]``; a usage error for anything else (a
+    task left unquoted, a mistyped command)."""
+    from tai_core.cli._errors import TaskNotQuoted
+
     texts: list[str] = []
-    items = list(words)
-    while items:
-        word = items.pop(0)
-        if word != "chat":
-            raise click.UsageError(f"unexpected {word!r}: the task text follows the word chat")
-        if not items:
+    index = 0
+    while index < len(words):
+        if words[index] != "chat":
+            raise TaskNotQuoted(words, index)
+        if index + 1 == len(words):
             raise click.UsageError('chat needs the task text: chat "what to do"')
-        texts.append(items.pop(0))
+        texts.append(words[index + 1])
+        index += 2
     return "\n".join(texts)
 
 

@@ -40,11 +40,11 @@ def ping_command(app: Any, model: str | None, seed: int | None) -> None:
     try:
         reply = asyncio.run(ask(provider, spec, FORMAT_SYSTEM_PROMPT, exam_prompt(exam)))
     except ProviderError as error:
-        click.echo(f"ping failed: {spec.name}: {error}", err=True)
+        click.echo(f"tai: error: ping failed: {spec.name}: {error}", err=True)
         sys.exit(1)
     seconds = time.perf_counter() - started
     problem = grade(exam, reply)
     if problem is not None:
-        click.echo(f"ping failed: {spec.name}: {problem}", err=True)
+        click.echo(f"tai: error: ping failed: {spec.name}: {problem}", err=True)
         sys.exit(1)
     click.echo(f"ping ok: {spec.name} answered in {seconds:.1f} s")

@@ -76,6 +76,18 @@ def _walk(generators: list[Mapping[str, Any]], path: str, seen: list[str]) -> di
     return redirected
 
 
+def _prefixed(name: str, providers: Mapping[str, Provider]) -> dict[str, Any] | None:
+    """The generator fields of ``PREFIX:MODEL``: a provider's prefix or any of its types
+    (``ollama:qwen3``, ``openai:gpt-4o``, ``openrouter:x/y``), case aside."""
+    prefix, rest = name.split(":", 1)
+    wanted = prefix.lower()
+    for provider in providers.values():
+        types = [t for t in provider.types if t.lower() == wanted]
+        if types or wanted in (p.lower() for p in provider.prefixes):
+            return {"type": (types or list(provider.types))[0], "model": rest}
+    return None
+
+
 def resolve_model(
     name: str,
     config: Mapping[str, Any],
@@ -88,10 +100,7 @@ def resolve_model(
     by_type = {t.lower(): p for p in providers.values() for t in p.types}
     fields = _walk(_generators(config), name, [])
     if fields is None and ":" in name:
-        prefix, rest = name.split(":", 1)
-        provider = next((p for p in providers.values() if prefix in p.prefixes), None)
-        if provider is not None:
-            fields = {"type": provider.types[0], "model": rest}
+        fields = _prefixed(name, providers)
     if fields is None:
         short = {n: f for p in providers.values() for n, f in p.short_names.items()}
         if name in short:

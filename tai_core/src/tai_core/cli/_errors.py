@@ -1,0 +1,157 @@
+"""How a ``tai`` command line ends: its exit status, and the one line it leaves on stderr
+when it fails.
+
+Every failure is one line that starts ``tai: error:``, whichever part of tai (or click)
+found it, with what helps the user on the same line: the option as it was typed and the
+nearest ones, the nearest command names, the quotes a task left unquoted needs. The exit
+statuses are documented: :data:`USAGE` for a command line tai cannot read, :data:`FAILURE`
+for a command that ran and failed, :data:`INTERRUPTED` for Ctrl-C (and 0 for success).
+click runs the command in non-standalone mode so that tai, not click, words the failure;
+a command's return value is never taken for its exit status (click's own rule).
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from typing import NoReturn
+
+import click
+
+#: Exit status of a command line tai cannot read (an unknown option, a missing value).
+USAGE = 2
+#: Exit status of a command that ran and failed.
+FAILURE = 1
+#: Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+class TaskNotQuoted(click.UsageError):
+    """A word of the command line where only ``chat "TASK"`` may stand."""
+
+    def __init__(self, words: Sequence[str], index: int) -> None:
+        #: The command's words after its options, as the shell split them.
+        self.words = tuple(words)
+        #: Where the one that may not stand there is.
+        self.index = index
+        super().__init__(f"unexpected {words[index]!r}", click.get_current_context(silent=True))
+
+    def hint(self, commands: Iterable[str]) -> str:
+        """The line that tells the user what to type instead."""
+        word = self.words[self.index]
+        path = self.ctx.command_path if self.ctx is not None else "tai"
+        chats = [i for i, w in enumerate(self.words[: self.index]) if w == "chat"]
+        task = " ".join(self.words[chats[-1] + 1 :] if chats else self.words)
+        if chats:
+            return (
+                f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
+            )
+        near = _mean(word, commands) if path == "tai" else ""
+        if near:
+            return f"unknown command {word!r}{near}; see tai --help"
+        return f'unexpected {word!r}: the task follows the word chat: {path} chat "{task}"'
+
+
+def fail(message: str, status: int = FAILURE) -> NoReturn:
+    """End tai with ``message`` on stderr and exit ``status``."""
+    click.echo(f"tai: error: {message}", err=True)
+    sys.exit(status)
+
+
+def run(
+    command: click.Command,
+    args: Sequence[str],
+    obj: object,
+    *,
+    commands: Iterable[str] = (),
+    help_command: str = "tai --help",
+) -> NoReturn:
+    """Run ``command`` (the ``tai`` group, or the default command standing for it) with
+    ``args`` and exit with its status; ``commands`` are tai's command names (for the
+    nearest ones), ``help_command`` the help of ``command`` itself."""
+    try:
+        with command.make_context("tai", list(args), obj=obj) as context:
+            command.invoke(context)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.format_message(), err=True)  # a group alone: its help
+        sys.exit(USAGE)
+    except TaskNotQuoted as error:
+        fail(error.hint(commands), USAGE)
+    except click.UsageError as error:
+        fail(_usage(error, args, help_command), USAGE)
+    except click.ClickException as error:
+        fail(error.format_message(), error.exit_code or FAILURE)
+    except (click.Abort, KeyboardInterrupt, EOFError):
+        click.echo("\ntai: interrupted", err=True)
+        sys.exit(INTERRUPTED)
+    except BrokenPipeError:
+        sys.exit(FAILURE)  # the reader went away (tai plugins | head): nothing to say
+    except OSError as error:
+        if error.errno != errno.EPIPE:
+            raise
+        sys.exit(FAILURE)
+    sys.exit(0)
+
+
+def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> str:
+    """The line for a usage error, with the help a newcomer needs."""
+    context = error.ctx
+    where = (
+        help_command
+        if context is None or context.parent is None
+        else (f"{context.command_path} --help")
+    )
+    if isinstance(error, click.NoSuchOption):
+        options = _options(context.command) if context is not None else []
+        typed = _typed(error.option_name, args, options)
+        same = [name for name in options if name.startswith("--") == typed.startswith("--")]
+        near = _nearest(typed.split("=", 1)[0], same)[:2]
+        meant = f" (did you mean {' or '.join(near)}?)" if near else ""
+        return f"unknown option {typed!r}{meant}; see {where}"
+    message = error.format_message()
+    if context is not None and isinstance(context.command, click.Group):
+        name = _unknown_command(message)
+        if name is not None:
+            return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
+    return f"{message}; see {where}"
+
+
+def _options(command: click.Command) -> list[str]:
+    """Every spelling of the options of ``command``."""
+    return [
+        name
+        for param in command.params
+        if isinstance(param, click.Option)
+        for name in (*param.opts, *param.secondary_opts)
+    ]
+
+
+def _typed(name: str, args: Sequence[str], known: Sequence[str]) -> str:
+    """The argument the user typed that click read as the unknown option ``name`` (click
+    reads ``-frobnicate`` as ``-f`` with the value ``robnicate``)."""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith(name) and arg.split("=", 1)[0] not in known:
+            return arg
+    return name
+
+
+def _mean(name: str, choices: Iterable[str]) -> str:
+    near = _nearest(name, choices)
+    return f" (did you mean {' or '.join(near)}?)" if near else ""
+
+
+def _nearest(name: str, choices: Iterable[str]) -> list[str]:
+    return difflib.get_close_matches(name, sorted(set(choices)), n=3, cutoff=0.7)
+
+
+def _unknown_command(message: str) -> str | None:
+    """The name in click's ``No such command 'NAME'.``"""
+    found = re.match(r"No such command '([^']*)'", message)
+    return found[1] if found else None

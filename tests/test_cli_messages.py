@@ -1,0 +1,95 @@
+"""What a newcomer's mistakes on the command line get back: one line that starts
+``tai: error:``, the option or command as typed with the nearest names, the quotes a task
+left unquoted needs, and the documented exit status (2 usage, 1 failure). A real ``tai``
+subprocess each time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_tai
+
+USAGE, FAILURE = 2, 1
+
+
+@pytest.mark.parametrize(
+    ("args", "line", "status"),
+    [
+        (
+            ["-frobnicate"],
+            "unknown option '-frobnicate'; see tai chat --help",
+            USAGE,
+        ),
+        (
+            ["-modle", "m", "chat", "hi"],
+            "unknown option '-modle' (did you mean -model?); see tai chat --help",
+            USAGE,
+        ),
+        (
+            ["--modle=m", "chat", "hi"],
+            "unknown option '--modle=m' (did you mean --model?); see tai chat --help",
+            USAGE,
+        ),
+        (["pign"], "unknown command 'pign' (did you mean ping?); see tai --help", USAGE),
+        (
+            ["chat", "fix", "the", "bug"],
+            "unexpected 'the': the task is one argument, so quote it: tai chat \"fix the bug\"",
+            USAGE,
+        ),
+        (
+            ["fix", "the", "bug"],
+            "unexpected 'fix': the task follows the word chat: tai chat \"fix the bug\"",
+            USAGE,
+        ),
+        (
+            ["next", "chat", "a", "b"],
+            "unexpected 'b': the task is one argument, so quote it: tai next chat \"a b\"",
+            USAGE,
+        ),
+        (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
+        (
+            ["policy", "chek", "ls"],
+            "unknown command 'chek' (did you mean check?); see tai policy --help",
+            USAGE,
+        ),
+        (
+            ["next", "-model", "nosuch", "chat", "hi"],
+            "unknown model 'nosuch': not a configured generator (none configured), not "
+            "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "
+            "for installed providers",
+            FAILURE,
+        ),
+    ],
+)
+def test_a_mistake_gets_one_line_that_helps(
+    args: list[str], line: str, status: int, tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    result = run_tai(*args, cwd=tmp_path, env=env)
+    assert (result.stderr, result.returncode) == (f"tai: error: {line}\n", status)
+    assert result.stdout == ""
+
+
+def test_every_provider_type_names_a_model(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    result = run_tai("next", "-model", "openai:gpt-4o", "chat", "hi", cwd=tmp_path, env=env)
+    assert result.returncode == FAILURE
+    assert result.stderr.startswith("tai: error: model 'openai:gpt-4o' (openai) has no API key")
+
+
+def test_the_default_command_has_the_help_of_tai_itself(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    implied = run_tai("chat", "--help", cwd=tmp_path, env=isolated_env)
+    assert implied.returncode == 0, implied.stderr
+    assert implied.stdout.startswith('Usage: tai [OPTIONS] chat "TASK"\n')
+    named = run_tai("code", "--help", cwd=tmp_path, env=isolated_env)
+    assert named.stdout.startswith('Usage: tai code [OPTIONS] chat "TASK"\n')
+
+
+def test_a_group_alone_shows_its_help(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    result = run_tai("sandbox", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == USAGE
+    assert result.stderr.startswith("Usage: tai sandbox [OPTIONS] COMMAND [ARGS]...\n")
