@@ -97,6 +97,9 @@ PREFIXES = [
     "xargs -i",
     "xargs -l",
     "xargs -l1",
+    # an optional value takes the rest of its bundle, even a letter that takes a value
+    "xargs -eI",
+    "xargs -iI",
     "xargs --max-lines=1",
     # options without a value, and -- ending them
     "xargs -0 -r -t -x",
@@ -257,6 +260,8 @@ XARGS_REPLACE = [
     ("xargs --arg-file -i rm -rf build/{}", _later("…")),
     ("xargs --null -i rm -rf build/{}", _later("build/…")),
     ("xargs -0 -i rm -rf build/{}", _later("build/…")),
+    # -e takes the rest of its bundle: -ei sets the end-of-file string i
+    ("xargs -ei rm -rf build/{}", _later("…")),
     # no command: echo, given the input
     ("xargs", ALLOWED),
     ("xargs -n 1", ALLOWED),
@@ -318,6 +323,12 @@ STRING_RUNNERS = [
     ("su -c ls -c 'rm -rf /'", ROOT),
     ("su -c 'rm -rf /' -c ls", ALLOWED),
     ("su -s -c bob", ALLOWED),
+    # the value of another option is not -c: -g, -G, -s, -w take one, the next argument
+    ("su -g -c 'rm -rf /'", ALLOWED),
+    ("su -G -c 'rm -rf /'", ALLOWED),
+    ("su -w -c 'rm -rf /'", ALLOWED),
+    ("su --whitelist-environment -c 'rm -rf /'", ALLOWED),
+    ("su -c ls -g 'rm -rf /'", ALLOWED),
     ("su -- bob -c 'rm -rf /'", ALLOWED),
     ("su bob", ALLOWED),
     ("su -c ls bob", ALLOWED),
@@ -330,6 +341,9 @@ STRING_RUNNERS = [
     ("script --comm 'rm -rf /' /dev/null", ROOT),
     ("script --log-out -c 'rm -rf /'", ALLOWED),
     ("script -E never -c 'rm -rf /'", ROOT),
+    ("script -E -c 'rm -rf /'", ALLOWED),
+    ("script -o -c 'rm -rf /'", ALLOWED),
+    ("script --output-limit -c 'rm -rf /'", ALLOWED),
     ("script -q /dev/null", ALLOWED),
     ("script -c ls /dev/null", ALLOWED),
     # busybox: its operands are the command

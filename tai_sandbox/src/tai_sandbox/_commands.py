@@ -43,13 +43,15 @@ def skip_options(
     short_values: str = "",
     long_values: frozenset[str] = frozenset(),
     long_flags: frozenset[str] = frozenset(),
+    short_optional: str = "",
 ) -> int:
     """Index of the first operand (the wrapped command) after the options of a wrapper.
 
     A long option takes the next argument (unless given ``--name=value``) when its name is
     an abbreviation of one in ``long_values``, as getopt reads it, and not one of
     ``long_flags`` (options without a value whose name starts another's: sudo's
-    ``--login``, ``--login-class``)."""
+    ``--login``, ``--login-class``). A letter of ``short_optional`` takes the rest of its
+    bundle as its value, and never the next argument (xargs ``-eEND``, ``-iR``)."""
     index = 0
     while index < len(args):
         arg = args[index]
@@ -60,8 +62,9 @@ def skip_options(
             takes = name not in long_flags and any(o.startswith(name) for o in long_values)
             index += 2 if "=" not in arg and takes else 1
         elif arg.startswith("-") and len(arg) > 1:
-            takes = next((i for i, char in enumerate(arg[1:], 1) if char in short_values), None)
-            index += 2 if takes is not None and takes == len(arg) - 1 else 1
+            letters = short_values + short_optional
+            takes = next((i for i, char in enumerate(arg[1:], 1) if char in letters), None)
+            index += 2 if takes == len(arg) - 1 and arg[-1] in short_values else 1
         else:
             return index
     return index
@@ -293,7 +296,7 @@ def _replace(options: Sequence[str]) -> str | None:
 
 def _xargs(args: list[str]) -> tuple[str, ...]:
     """The command ``xargs`` runs, its input arguments as run-time values."""
-    start = skip_options(args, "adEILnPs", _XARGS_VALUES)
+    start = skip_options(args, "adEILnPs", _XARGS_VALUES, short_optional="eil")
     command = args[start:] or ["echo"]
     replace = _replace(args[:start])
     if replace is None:
