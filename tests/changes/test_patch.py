@@ -59,7 +59,8 @@ def test_patch_applies_until_an_error_and_resumes(
     first = run_tai("patch", cwd=root, env=isolated_env)
     assert first.returncode == 1, first.stderr
     assert first.stdout == "Applied MODIFY Old a.go\nApplied REPLACE README.md\n"
-    assert "tai: error: line 15: DELETE Missing in a.go: no declaration named Missing" in first.stderr
+    missing = "tai: error: line 15: DELETE Missing in a.go: no declaration named Missing"
+    assert missing in first.stderr
     assert (root / "a.go").read_text() == (
         'package pt\n\nimport "strings"\n\nfunc New() string { return strings.ToUpper("x") }\n'
         "\nfunc Keep() int { return 1 }\n"

@@ -39,19 +39,32 @@ def program(name: str) -> str:
 
 
 def skip_options(
-    args: Sequence[str], short_values: str = "", long_values: frozenset[str] = frozenset()
+    args: Sequence[str],
+    short_values: str = "",
+    long_values: frozenset[str] = frozenset(),
+    long_flags: frozenset[str] = frozenset(),
+    short_optional: str = "",
 ) -> int:
-    """Index of the first operand (the wrapped command) after the options of a wrapper."""
+    """Index of the first operand (the wrapped command) after the options of a wrapper.
+
+    A long option takes the next argument (unless given ``--name=value``) when its name is
+    an abbreviation of one in ``long_values``, as getopt reads it, and not one of
+    ``long_flags`` (options without a value whose name starts another's: sudo's
+    ``--login``, ``--login-class``). A letter of ``short_optional`` takes the rest of its
+    bundle as its value, and never the next argument (xargs ``-eEND``, ``-iR``)."""
     index = 0
     while index < len(args):
         arg = args[index]
         if arg == "--":
             return index + 1
         if arg.startswith("--") and len(arg) > 2:
-            index += 2 if "=" not in arg and arg[2:] in long_values else 1
+            name = arg[2:]
+            takes = name not in long_flags and any(o.startswith(name) for o in long_values)
+            index += 2 if "=" not in arg and takes else 1
         elif arg.startswith("-") and len(arg) > 1:
-            takes = next((i for i, char in enumerate(arg[1:], 1) if char in short_values), None)
-            index += 2 if takes is not None and takes == len(arg) - 1 else 1
+            letters = short_values + short_optional
+            takes = next((i for i, char in enumerate(arg[1:], 1) if char in letters), None)
+            index += 2 if takes == len(arg) - 1 and arg[-1] in short_values else 1
         else:
             return index
     return index
@@ -78,7 +91,26 @@ def split_arguments(args: Sequence[str], short_values: str = "") -> tuple[list[s
 
 
 _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
-    "sudo": ("ugphCDrtTU", frozenset({"user", "group", "host", "prompt", "chdir", "role"})),
+    "sudo": (
+        "aCcDghpRrTtUu",
+        frozenset(
+            {
+                "auth-type",
+                "close-from",
+                "login-class",
+                "chdir",
+                "group",
+                "host",
+                "prompt",
+                "chroot",
+                "role",
+                "type",
+                "command-timeout",
+                "other-user",
+                "user",
+            }
+        ),
+    ),
     "doas": ("uC", frozenset()),
     "nice": ("n", frozenset({"adjustment"})),
     "nohup": ("", frozenset()),
@@ -89,7 +121,7 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
     "stdbuf": ("ioe", frozenset({"input", "output", "error"})),
     "ionice": ("cnpPu", frozenset({"class", "classdata"})),
     "unbuffer": ("", frozenset()),
-    "chrt": ("", frozenset()),
+    "chrt": ("TPD", frozenset({"sched-runtime", "sched-period", "sched-deadline"})),
     "taskset": ("", frozenset()),
     "strace": ("eoOpPsSuU", frozenset()),
     "ltrace": ("eoOpPsSuU", frozenset()),
@@ -105,7 +137,9 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
         return _env(args)
     if name in _WRAPPERS:
         short, long = _WRAPPERS[name]
-        start = skip_options(args, short, long)
+        start = skip_options(
+            args, short, long, frozenset({"login"}) if name == "sudo" else frozenset()
+        )
         if name in ("chrt", "taskset") and start < len(args):
             start += 1  # the priority or the CPU mask
         while name == "sudo" and start < len(args) and "=" in args[start]:
@@ -158,36 +192,113 @@ def _env(args: list[str]) -> tuple[str, ...]:
     return tuple(args[index:])
 
 
+def _option_value(
+    args: Sequence[str],
+    letter: str,
+    names: tuple[str, ...],
+    short_values: str,
+    long_values: frozenset[str],
+) -> str | None:
+    """The value of option ``-letter`` or ``--name`` (abbreviated too) as getopt reads
+    ``args`` with options anywhere before ``--`` (``-c s``, ``-cs``, ``-qc s``,
+    ``--command=s``, ``--comm s``), the last one given; ``None`` without one."""
+    found = None
+    index = 0
+    while index < len(args) and args[index] != "--":
+        arg, following = args[index], args[index + 1] if index + 1 < len(args) else None
+        index += 1
+        if arg.startswith("--"):
+            name, equals, value = arg[2:].partition("=")
+            if not equals and any(option.startswith(name) for option in long_values):
+                value, index = following or "", index + 1
+            if any(option.startswith(name) for option in names):
+                found = value
+        elif arg.startswith("-"):
+            spot = next((i for i, char in enumerate(arg) if i and char in short_values), None)
+            if spot is None:
+                continue
+            value = arg[spot + 1 :] or following or ""
+            index += 0 if arg[spot + 1 :] else 1
+            found = value if arg[spot] == letter else found
+    return found
+
+
+def _flags(arg: str, short_values: str) -> str:
+    """The letters of a bundle of short options up to the first that takes a value."""
+    letters = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+    spot = next((i for i, char in enumerate(letters) if char in short_values), len(letters))
+    return letters[: spot + 1]
+
+
 def _string_runner(name: str, args: list[str]) -> tuple[str, ...]:
+    """The command of ``busybox``, ``watch`` (a shell string of its operands, or them as
+    they are with ``-x``/``--exec``), ``flock`` (after the lock file, ``-c`` there) and of
+    ``su -c``, ``script -c`` (the value however given)."""
     if name == "busybox":
         return tuple(args)
-    for flag in ("-c", "--command", "-x", "--exec"):
-        if flag in args[:-1]:
-            rest = args[args.index(flag) + 1 :]
-            if flag in ("-x", "--exec"):
-                return tuple(rest)
-            return ("sh", "-c", rest[0])
     if name == "watch":
-        return ("sh", "-c", " ".join(args[skip_options(args, "nq", frozenset({"interval"})) :]))
+        start = skip_options(args, "nq", frozenset({"interval", "equexit"}))
+        if any(
+            "x" in _flags(arg, "nq") or arg in ("--ex", "--exe", "--exec") for arg in args[:start]
+        ):
+            return tuple(args[start:])
+        return ("sh", "-c", " ".join(args[start:]))
     if name == "flock":
-        start = skip_options(args, "wE", frozenset({"timeout", "conflict-exit-code"}))
+        start = skip_options(args, "wE", frozenset({"timeout", "wait", "conflict-exit-code"}))
+        if args[start + 1 : start + 2] in (["-c"], ["--command"]):
+            return ("sh", "-c", *args[start + 2 : start + 3])
         return tuple(args[start + 1 :])
-    return ()
+    if name == "su":
+        command = _option_value(
+            args, "c", ("command", "session-command"), "cgGsw",
+            frozenset({"command", "session-command", "group", "supp-group", "shell",
+                       "whitelist-environment"}),
+        )  # fmt: skip
+    else:
+        command = _option_value(
+            args, "c", ("command",), "cEIOBTmo",
+            frozenset({"command", "echo", "log-in", "log-out", "log-io", "log-timing",
+                       "logging-format", "output-limit"}),
+        )  # fmt: skip
+    return () if command is None else ("sh", "-c", command)
+
+
+#: xargs's long options that take a value (--eof, --replace and --max-lines take one only
+#: after =).
+_XARGS_VALUES = frozenset(
+    {"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}
+)
+
+
+def _replace(options: Sequence[str]) -> str | None:
+    """The string ``xargs`` replaces by its input in the command, the last one given:
+    ``-I R``, ``-IR`` (bundled too: ``-0I R``), ``--replace=R``, and ``{}`` for ``-i``,
+    ``--replace`` (abbreviated too) without a value; ``-iR`` is ``R``."""
+    replace = None
+    index = 0
+    while index < len(options):
+        arg, following = options[index], options[index + 1 : index + 2]
+        index += 1
+        if arg.startswith("--"):
+            name, equals, value = arg[2:].partition("=")
+            replace = (value if equals else "{}") if "replace".startswith(name) else replace
+            index += 0 if equals or not any(o.startswith(name) for o in _XARGS_VALUES) else 1
+            continue
+        flags = _flags(arg, "adEILnPsiel")
+        rest = arg[len(flags) + 1 :]
+        if flags.endswith("I"):
+            replace = rest or next(iter(following), None)
+        elif flags.endswith("i"):
+            replace = rest or "{}"
+        index += 1 if flags[-1:] in tuple("adEILnPs") and not rest else 0
+    return replace
 
 
 def _xargs(args: list[str]) -> tuple[str, ...]:
     """The command ``xargs`` runs, its input arguments as run-time values."""
-    start = skip_options(
-        args, "adEILnPs", frozenset({"arg-file", "delimiter", "eof", "replace", "max-lines",
-                                     "max-args", "max-procs", "max-chars"})
-    )  # fmt: skip
+    start = skip_options(args, "adEILnPs", _XARGS_VALUES, short_optional="eil")
     command = args[start:] or ["echo"]
-    options = args[:start]
-    replace = next(
-        (options[i + 1] for i, arg in enumerate(options[:-1]) if arg in ("-I", "--replace")), None
-    )
-    if replace is None and any(arg.startswith("-i") for arg in options):
-        replace = "{}"
+    replace = _replace(args[:start])
     if replace is None:
         return (*command, DYNAMIC)
     return tuple(arg.replace(replace, DYNAMIC) for arg in command)
