@@ -122,3 +122,13 @@ def test_a_stub_keeps_the_change_as_written(verdict: ModuleType) -> None:
     change = '- text = text.replace("\\\\", "/")\n+ text = text.replace("XX\\\\XX", "/")'
     entry = tomllib.loads(verdict.stub("m.x_f__mutmut_1", change))["kept"][0]
     assert entry["change"].strip("\n") == change and entry["function"] == "m.x_f"
+
+
+def test_every_kept_survivor_says_why(verdict: ModuleType) -> None:
+    kept = verdict.load_kept(REPO / "scripts" / "mutation_survivors.toml")
+    assert kept, "the survivors file lists nothing"
+    for entry in kept:
+        assert entry.reason.startswith(("equivalent: ", "accepted: ")), entry
+        assert entry.function.startswith(("tai_core.", "tai_sandbox.", "tai_providers.")), entry
+        assert entry.change.startswith(("- ", "+ ")), entry
+    assert len({(k.function, k.change) for k in kept}) == len(kept), "an entry is listed twice"
