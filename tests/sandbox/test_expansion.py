@@ -108,7 +108,7 @@ CASES = [
     ("{a,b}" * 8, {}, (), True),  # as many fields as a word may have
     # sequence expressions
     ("{1..3} a{1..3}b {a..c} {01..10..3} {1..3}{a,b} x{a,b}{1..2}", {}, (), True),
-    ("{-01..2} {+01..3} {5..1} {-3..-5} {a..e..2} {1..3..0} {1..3..-1}", {}, (), True),
+    ("{-01..2} {+01..3} {5..1} {-3..-5} {a..e..2} {1..3..0} {1..3..-1} {W..Y}", {}, (), True),
     ("{1..a} {1..3..} {aa..b} {1...3} '{1..2}' {1..2\\}", {}, (), True),
     # line continuations: gone before bash reads a word, but not in single quotes
     ("a\\\nb $H\\\nome \"d\\\ne\" 'q\\\nr' $'s\\\nt' x\\\\", {"Home": "/x"}, (), True),
@@ -189,6 +189,11 @@ def test_a_word_has_as_many_fields_as_the_policy_examines_not_more() -> None:
     assert len(alternatives("{a,b}" * DOUBLINGS, {})[0]) == MAX_ALTERNATIVES
     with pytest.raises(TooComplex):
         alternatives("{a,b}" * (DOUBLINGS + 1), {})
+
+
+def test_a_sequence_has_as_many_terms_as_the_policy_examines_not_more() -> None:
+    assert len(alternatives(f"{{1..{MAX_ALTERNATIVES}}}", {})[0]) == MAX_ALTERNATIVES
+    assert alternatives(f"{{1..{MAX_ALTERNATIVES + 1}}}", {}) == [(DYNAMIC,)]
 
 
 def test_a_word_stands_for_as_many_values_as_the_policy_examines_not_more() -> None:

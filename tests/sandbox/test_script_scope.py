@@ -61,6 +61,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("declare -n X=HOME; rm -rf $X", UNKNOWN),
         ("local -rn X; X=HOME; rm -rf $X", UNKNOWN),
         ("typeset -n X=HOME; rm -rf $X", UNKNOWN),
+        ("declare +n X=/; rm -rf $X", ROOT),  # no longer a nameref: X is /
+        ("export -n X=/; rm -rf $X", ROOT),  # export -n un-exports: X is /
         ("printf -vX /; rm -rf $X", UNKNOWN),
         ("printf -v X /; rm -rf $X", UNKNOWN),
         (

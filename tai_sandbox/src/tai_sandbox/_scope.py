@@ -118,7 +118,7 @@ class _Collection:
     def _declaration(self, node: Node, source: bytes) -> None:
         """``declare -n X=HOME``: ``$X`` is ``$HOME``, whatever is assigned to it later."""
         words = [node_text(c, source) for c in node.children]
-        options = [w for w in words[1:] if w[:1] in ("-", "+")]
+        options = [w for w in words[1:] if w[:1] == "-"]  # +n takes the attribute away
         if words[:1] != ["export"] and any("n" in option for option in options):
             for child in node.named_children:
                 assigned = child.type == "variable_assignment"
