@@ -32,9 +32,6 @@ from tai_core.plugins import PluginHost, PluginLoadError, default_options
 #: The command run when none is named (registered by the core plugin).
 DEFAULT_COMMAND = "code"
 
-#: Exit status of a run stopped by a usage or configuration error.
-USAGE_ERROR = 2
-
 #: The commands that run what a model asks for (``None``: the default command); tai
 #: enters isolation (``tai_enter_isolation``) before running them.
 ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch"})
@@ -122,15 +119,18 @@ def make_group() -> click.Group:
         lists what is installed. Environment: TAI_LOAD_PLUGINS=a,b loads only those
         plugins, TAI_STRICT_PLUGINS=1 makes a broken plugin fatal, TAI_TRACE_PLUGINS=1
         traces every hook call to stderr, TAI_CONFIG_DIR moves the user configuration.
+
+        Exit status: 0 done, 1 a command failed, 2 a command line or configuration tai
+        cannot use, 130 interrupted.
         """
 
     return tai
 
 
 def _fail(message: str) -> NoReturn:
-    from tai_core.cli._errors import fail
+    from tai_core.cli._errors import USAGE, fail
 
-    fail(message, USAGE_ERROR)
+    fail(message, USAGE)
 
 
 def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, AppContext]:
