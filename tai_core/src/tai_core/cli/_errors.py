@@ -12,7 +12,6 @@ a command's return value is never taken for its exit status (click's own rule).
 
 from __future__ import annotations
 
-import difflib
 import errno
 import re
 import sys
@@ -148,6 +147,8 @@ def _mean(name: str, choices: Iterable[str]) -> str:
 
 
 def _nearest(name: str, choices: Iterable[str]) -> list[str]:
+    import difflib  # only when something is wrong: start-up stays light
+
     return difflib.get_close_matches(name, sorted(set(choices)), n=3, cutoff=0.7)
 
 
