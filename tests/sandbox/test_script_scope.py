@@ -85,6 +85,15 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ),
         ("bash -c 'shift; rm -rf \"$1\"' sh build /", UNKNOWN),
         ("X=/; X=$X.; rm -rf $X", UNKNOWN),  # still growing after the last round
+        # a value the environment may give before the script sets it counts
+        ("rm -rf $X/out; X=build", "recursive rm deletes the system directory /out"),
+        ("f() { rm -rf $X/out; }; X=build; f", "recursive rm deletes the system directory /out"),
+        ("true && X=build; rm -rf $X/out", "recursive rm deletes the system directory /out"),
+        ("eval 'rm -rf $X/out'; X=build", "recursive rm deletes the system directory /out"),
+        ("# reads X\nX=build; rm -rf $X/out", "recursive rm deletes the system directory /out"),
+        ("X=build; if c; then X=/; fi; rm -rf $X", ROOT),
+        # (HOME is read by ~ and cd, and a variable of the environment by what runs)
+        ("rm -rf ~/u/../..; HOME=/tmp/h", "recursive rm deletes the home directory (/home)"),
         (
             "for d in a b; do cd $d; done; rm -rf x",
             "recursive rm deletes x, relative to a directory only known when the command runs",
@@ -93,6 +102,16 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 )
 def test_what_a_script_assigns_is_seen(command: str, reason: str, repo: Path) -> None:
     assert decide(command, repo, {}, {"HOME": "/home/alice"}) == (False, reason)
+
+
+def test_a_variable_of_the_environment_keeps_its_value_before_the_script_sets_it(
+    repo: Path,
+) -> None:
+    # a program run before the assignment may read it (it is exported): it still counts
+    environ = {"HOME": "/home/alice", "OUT": "/"}
+    refused = (False, "recursive rm deletes the system directory /x")
+    assert decide("OUT=build; rm -rf $OUT/x", repo, {}, environ) == refused
+    assert decide("OUT=build; rm -rf $OUT/x", repo, {}, {"HOME": "/home/alice"})[0]
 
 
 @pytest.mark.parametrize(
@@ -109,6 +128,11 @@ def test_what_a_script_assigns_is_seen(command: str, reason: str, repo: Path) ->
         'printf -- -vx; rm -rf "$x"',
         "printf -v; rm -rf build",
         "X=build; Y=$X; rm -rf $Y",
+        # set before anything can read it: the environment's value counts nowhere
+        "X=build; rm -rf $X/out",
+        "X=build; Y=$X/out; rm -rf $Y",
+        'export OUT=dist; rm -rf "$OUT"/assets',
+        "bash -c 'X=b; rm -rf $X/out'",
         "cd build; cd out; rm -rf tmp",
         "HOME=/home/alice/sandbox; rm -rf ~/cache",
         'eval "$UNSET_HERE"; rm -rf build',
@@ -129,7 +153,7 @@ def test_a_value_that_keeps_growing_is_given_up_after_the_last_round() -> None:
     # that changes nothing); a value that grows in every round is only known at run time
     chain = "; ".join(f"V{i + 1}=$V{i}" for i in range(ROUNDS - 2))
     scope = scope_of(f"V0=/; {chain}; X=a; X=$X.")
-    assert scope.values(f"V{ROUNDS - 2}") == frozenset({"/", ""})
+    assert scope.values(f"V{ROUNDS - 2}") == frozenset({"/"})
     assert scope.values("X") is None
 
 
@@ -137,4 +161,4 @@ def test_a_relative_cd_is_taken_from_where_an_earlier_cd_leads() -> None:
     assert scope_of("cd /etc; cd ssh; X=$PWD").dirs == ("/w", "/etc", "/w/ssh", "/etc/ssh")
     assert scope_of("cd a; cd ../b").dirs == ("/w", "/w/a", "/b", "/w/b")
     assert scope_of("f() { cd a; }; cd /x").dirs == ("/w", None, "/x")
-    assert scope_of("HOME=/u; cd").dirs == ("/w", "/h", "/u")
+    assert scope_of("HOME=/u; cd").dirs == ("/w", "/h", "/u")  # cd reads HOME by itself

@@ -16,6 +16,7 @@ when its text is known is collected like the script's own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,13 @@ ROUNDS = 8
 #: How deep ``eval`` inside ``eval`` is followed; deeper, every variable is unknown.
 MAX_EVALS = 8
 _TARGETS = frozenset({"read", "mapfile", "readarray", "getopts"})
+#: Variables bash (or what it runs) reads without a ``$`` in the text: ``~`` and ``cd``
+#: read HOME, splitting IFS, ``cd`` CDPATH, ``mktemp`` TMPDIR … Their value from before an
+#: assignment always counts.
+_IMPLICIT = frozenset(
+    {"HOME", "IFS", "PWD", "OLDPWD", "CDPATH", "PATH", "TMPDIR", "ENV", "BASH_ENV",
+     "SHELLOPTS", "BASHOPTS", "GLOBIGNORE", "POSIXLY_CORRECT"}
+)  # fmt: skip
 #: Where a command may run more than once.
 _REPEATING = frozenset(
     {"for_statement", "c_style_for_statement", "while_statement", "function_definition"}
@@ -64,6 +72,8 @@ class _Collection:
         self.dirs: list[str | None] = list(base.dirs)
         self.positional = base.positional
         self.opaque = base.opaque
+        #: Variables the script sets before anything can read them (see _defines).
+        self.defined: set[str] = set()
 
     def add(self, name: str, values: list[str] | None) -> None:
         if values is None or self.found.get(name, set()) is None:
@@ -74,7 +84,7 @@ class _Collection:
     def scope(self) -> Scope:
         variables = dict(self.base.variables)
         for name, values in self.found.items():
-            prior = self.base.values(name)
+            prior = frozenset() if name in self.defined else self.base.values(name)
             variables[name] = None if values is None or prior is None else frozenset(values | prior)
         dirs = tuple(dict.fromkeys(self.dirs))
         return Scope(variables, self.positional, dirs, self.base.environ, opaque=self.opaque)
@@ -82,7 +92,7 @@ class _Collection:
     def script(self, root: Node, expander: Expander, evals: int) -> None:
         for node in descendants(root):
             if node.type == "variable_assignment":
-                self._assignment(node, expander)
+                self._assignment(node, expander, evals)
             elif node.type == "declaration_command":
                 self._declaration(node, expander.source)
             elif node.type == "for_statement":
@@ -100,7 +110,7 @@ class _Collection:
             elif node.type == "command":
                 self._command(node, expander, evals)
 
-    def _assignment(self, node: Node, expander: Expander) -> None:
+    def _assignment(self, node: Node, expander: Expander, evals: int) -> None:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is None:
@@ -114,6 +124,9 @@ class _Collection:
             self.add(key, None)
         else:
             self.add(key, [" ".join(fields) for fields in expander.expand(value)])
+            readable = key in self.base.environ or key in _IMPLICIT
+            if not evals and not readable and _defines(node, key, expander.source):
+                self.defined.add(key)
 
     def _declaration(self, node: Node, source: bytes) -> None:
         """``declare -n X=HOME``: ``$X`` is ``$HOME``, whatever is assigned to it later."""
@@ -172,6 +185,27 @@ class _Collection:
                 continue
             root, source = parse(text)
             self.script(root, Expander(source, expander.scope), evals + 1)
+
+
+def _defines(assignment: Node, name: str, source: bytes) -> bool:
+    """Whether ``assignment`` gives ``name`` its value before anything can read it: a
+    statement of its own at the top of the script (``X=build`` or ``export X=build``, not
+    in a list, a loop, a condition or a function) with no mention of the name before it in
+    the text (in a word, a string, code for ``eval``, a function body, a comment) or in its
+    own value. What the variable held before then counts nowhere: after
+    ``X=build``, ``$X/out`` is ``build/out`` only. (Only for a variable the environment
+    does not hold and bash does not read by itself: nothing else can have read it.)"""
+    statement = assignment.parent
+    if statement is not None and statement.type == "declaration_command":
+        statement = statement.parent
+    if statement is None or statement.type != "program":
+        return False
+    value = assignment.child_by_field_name("value")
+    text = source[: assignment.start_byte] + (
+        source[value.start_byte : value.end_byte] if value else b""
+    )
+    mention = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+    return not re.search(mention, text.decode(errors="replace"))
 
 
 def _ancestors(node: Node) -> Iterator[Node]:
