@@ -37,6 +37,13 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("A=/; B=$A; C=$B; D=$C; rm -rf $D", ROOT),
         ("X=/etc; cd $X; rm -rf ssh", "recursive rm deletes the system directory /etc/ssh"),
         ("X=/; cd $X; rm -rf etc", ETC),
+        # a relative cd looks in $CDPATH first
+        ("CDPATH=/; cd etc; rm -rf ssh", "recursive rm deletes the system directory /etc/ssh"),
+        ("CDPATH=/:/usr cd lib && rm -rf x", "recursive rm deletes the system directory /lib/x"),
+        (
+            "read CDPATH; cd etc; rm -rf x",
+            "recursive rm deletes x, relative to a directory only known when the command runs",
+        ),
         # ~ and cd are $HOME as the script leaves it
         ("HOME=/; rm -rf ~/etc", ETC),
         ("export HOME=/; rm -rf ~/etc", ETC),
@@ -134,6 +141,7 @@ def test_a_variable_of_the_environment_keeps_its_value_before_the_script_sets_it
         'export OUT=dist; rm -rf "$OUT"/assets',
         "bash -c 'X=b; rm -rf $X/out'",
         "cd build; cd out; rm -rf tmp",
+        "CDPATH=/; cd ./build; rm -rf tmp",
         "HOME=/home/alice/sandbox; rm -rf ~/cache",
         'eval "$UNSET_HERE"; rm -rf build',
     ],

@@ -174,8 +174,11 @@ class _Collection:
         for target in targets:
             if DYNAMIC in target or target == "-" or (repeats and not target.startswith("/")):
                 self.dirs.append(None)
-            else:
-                self.dirs.extend(_danger.absolute(target, base) for base in list(self.dirs))
+                continue
+            bases = list(self.dirs)
+            if command != "popd" and target.partition("/")[0] not in ("", ".", ".."):
+                bases += _cdpath(expander.scope, bases)  # cd etc with CDPATH=/ is cd /etc
+            self.dirs.extend(_danger.absolute(target, base) for base in bases)
 
     def _eval(self, words: list[Node], expander: Expander, evals: int) -> None:
         for argv in expander.argvs(words):
@@ -185,6 +188,17 @@ class _Collection:
                 continue
             root, source = parse(text)
             self.script(root, Expander(source, expander.scope), evals + 1)
+
+
+def _cdpath(scope: Scope, dirs: list[str | None]) -> list[str | None]:
+    """The directories ``$CDPATH`` gives a relative ``cd`` to look in (its entries, each
+    from every directory the script may be in; ``None`` when it is only known at run
+    time)."""
+    values = scope.values("CDPATH")
+    if values is None:
+        return [None]
+    entries = {entry for value in values for entry in value.split(":") if entry}
+    return [_danger.absolute(entry, base) for entry in sorted(entries) for base in dirs]
 
 
 def _defines(assignment: Node, name: str, source: bytes) -> bool:
