@@ -132,14 +132,18 @@ class Tree:
         self.data, self.cache, self.install = base / "data", base / "cache", base / "install"
         self.keys = self.data / "keys"
         self.gocache, self.comma = base / "gocache", outer / "go,cache"
-        self.colon = outer / "go:cache"  # a second overlay the kernel cannot be told of
+        # a second overlay the kernel cannot be told of, under /tmp: hidden with the rest
+        self.colon = base / "go:cache"
         # an X in a name: the characters refused in overlay options are exactly ",:\"
         self.upper, self.scratch = self.cache / "layer" / "Xupper", self.cache / "layer" / "work"
         for directory in (
             self.gocache, self.outer, self.comma, self.colon, self.install, self.runtime
         ):  # fmt: skip
             directory.mkdir()
-        for directory in (self.work / ".git" / "hooks", self.keys, self.upper, self.scratch):
+        self.deep = self.work / "pkg" / "sub"  # a tai.toml two directories down
+        for directory in (
+            self.work / ".git" / "hooks", self.deep, self.keys, self.upper, self.scratch
+        ):  # fmt: skip
             directory.mkdir(parents=True)
         files = {
             self.work / "notes.txt": "notes\n",
@@ -151,6 +155,8 @@ class Tree:
             base / "outside.txt": "outside\n",
             self.runtime / "bus": "a socket stands here\n",
             self.comma / "cached.txt": "cached\n",
+            self.colon / "cached.txt": "cached\n",
+            self.deep / "tai.toml": "[sandbox]\n",
         }
         for path, text in files.items():
             path.write_text(text)
@@ -161,7 +167,7 @@ class Tree:
             "cwd": w,
             "roots": [w, str(self.data), str(self.cache), "/tmp", "/dev/shm"],
             "hidden": [str(self.keys)],
-            "protected": [str(git / "hooks"), str(git / "config")],
+            "protected": [str(git / "hooks"), str(git / "config"), str(self.deep / "tai.toml")],
             "layers": [
                 [str(self.gocache), str(self.upper), str(self.scratch)],
                 [str(self.comma), str(self.upper), str(self.scratch)],
@@ -175,6 +181,7 @@ class Tree:
                     f"{self.keys}/new", f"{self.gocache}/built.txt", f"{self.comma}/built.txt",
                     f"{self.install}/module.py", f"{self.base}/new.txt", self.fresh,
                     f"{self.runtime}/new", "/dev/null", "/dev/full", "/dev/shm/new", "/dev/new",
+                    f"{self.deep}/tai.toml", f"{self.colon}/built.txt",
                 ],
                 "list": [
                     "/dev", "/dev/pts", str(self.keys), str(self.runtime), str(self.base),
@@ -191,7 +198,10 @@ class Tree:
                     str(self.base), str(self.keys), str(self.gocache), str(self.comma),
                     str(self.runtime), "/etc", "/dev/pts",
                 ],
-                "rename": [[str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"]],
+                "rename": [
+                    [str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"],
+                    [f"{w}/pkg", f"{w}/moved"], [str(self.deep), f"{w}/pkg/moved"],
+                ],
                 "head": ["/dev/zero", "/dev/null"],
                 "mounted": [
                     "/dev", "/dev/pts", "/dev/shm", str(self.keys), str(self.runtime),
@@ -250,9 +260,14 @@ def test_protected_paths_stay_read_only_and_in_place(tree: Tree, report: dict[st
     assert report["write"][f"{git}/config"] == "EROFS"
     assert report["write"][f"{git}/hooks/post-checkout"] == "EROFS"
     assert report["write"][f"{git}/new.txt"] == "ok"  # the directory itself is not protected
-    assert report["rename"] == {str(git): "EBUSY", f"{tree.work}/notes.txt": "ok"}
+    assert report["rename"] == {
+        str(git): "EBUSY", f"{tree.work}/notes.txt": "ok",
+        f"{tree.work}/pkg": "EBUSY", str(tree.deep): "EBUSY",  # each directory on the way
+    }  # fmt: skip
     assert (git / "config").read_text() == "[core]\n"
     assert not (git / "hooks" / "post-checkout").exists()
+    assert report["write"][f"{tree.deep}/tai.toml"] == "EROFS"
+    assert (tree.deep / "tai.toml").read_text() == "[sandbox]\n"
 
 
 def test_tai_s_keys_are_hidden_behind_an_empty_read_only_directory(
@@ -358,6 +373,9 @@ def test_a_cache_overlayfs_cannot_be_told_of_stays_read_only(
     assert report["read"][f"{tree.comma}/cached.txt"] == "cached\n"
     assert report["write"][f"{tree.comma}/built.txt"] == "EROFS"
     assert "rdonly" in report["flags"][str(tree.comma)]
+    # under /tmp it is gone with the rest of the host's /tmp: never bound back writable
+    assert report["write"][f"{tree.colon}/built.txt"] == "ENOENT"
+    assert not (tree.colon / "built.txt").exists()
 
 
 def test_the_runtime_directory_s_sockets_are_hidden(tree: Tree, report: dict[str, Any]) -> None:
