@@ -488,3 +488,28 @@ def test_a_mount_hidden_under_another_is_out_of_reach_and_left(tree: Tree) -> No
     report = probe(config, tree.runtime)
     assert report["write"] == {"/srv/new": "EROFS"}
     assert report["list"] == {"/srv": []}
+
+
+def bare(cwd: str, roots: list[str], **probes: list[str]) -> dict[str, Any]:
+    """A config for a view of ``roots`` alone, probed with ``probes`` (the rest empty)."""
+    asked = {"write": [], "read": [], "list": [], "flags": [], "rename": [], **probes}
+    return {
+        "cwd": cwd, "roots": roots, "hidden": [], "protected": [], "layers": [], "visible": [],
+        "probes": asked,
+    }  # fmt: skip
+
+
+def test_a_working_directory_in_tmp_itself(tree: Tree) -> None:
+    """Run in ``/tmp`` (tai's data directory below it, as in a CI job whose home is there),
+    the host's ``/tmp`` is the working directory, all of it writable (the directories that
+    lead to the data directory too), whatever it holds: a ``.tai-dev`` (where the view once
+    built its ``/dev``: anyone may make one in ``/tmp``) stops nothing."""
+    data = "/tmp/home/.local/share/tai"
+    files = {"/tmp/.tai-dev/left": "left\n", "/tmp/notes.txt": "notes\n", f"{data}/x": "x\n"}
+    writes = ["/tmp/new.txt", "/tmp/home/new.txt", f"{data}/new.txt"]
+    config = bare("/tmp", ["/tmp", data], write=writes, list=["/tmp"], read=["/tmp/notes.txt"])
+    report = probe({**config, "private": [["/tmp", files]]}, tree.runtime)
+    assert report["list"] == {"/tmp": [".tai-dev", "home", "notes.txt"]}
+    assert report["read"] == {"/tmp/notes.txt": "notes\n"}
+    assert report["write"] == dict.fromkeys(writes, "ok")
+    assert report["cwd"] == "/tmp"

@@ -93,7 +93,9 @@ def _bind(source: Path | str, target: Path) -> None:
 
 
 def _fresh_dev(staging: Path) -> None:
-    staging.mkdir()
+    """A fresh ``/dev``, built in a tmpfs mounted over ``staging`` for the while (so that no
+    directory is made for it anywhere, not in the host's ``/tmp`` when that is a writable
+    root) and moved onto ``/dev``, which uncovers ``staging`` again."""
     _linux.mount("tmpfs", str(staging), "tmpfs", _linux.MS_NOSUID | _linux.MS_NOEXEC, "mode=755")
     for name in _DEVICES:
         if Path("/dev", name).exists():
@@ -116,7 +118,6 @@ def _fresh_dev(staging: Path) -> None:
     for name, target in links.items():
         (staging / name).symlink_to(target)
     _linux.mount(str(staging), "/dev", None, _linux.MS_MOVE)
-    staging.rmdir()
 
 
 def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
@@ -267,9 +268,9 @@ def build_view(
                 continue  # covered by a later mount above it: no path leads there
             if not os.statvfs(point).f_flag & os.ST_RDONLY:
                 raise OSError(error.errno, f"{point} cannot be made read-only: {error}") from None
+    _fresh_dev(Path("/tmp"))
     if Path("/tmp") not in host_roots:
         _linux.mount("tmpfs", "/tmp", "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777")
-    _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
     _hide_sockets([*host_roots, *visible, *overlaid])
