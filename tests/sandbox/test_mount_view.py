@@ -237,6 +237,15 @@ def probe(config: dict[str, Any], runtime: Path, cwd: Path | None = None) -> dic
     return json.loads(done.stdout)
 
 
+def bare(cwd: str, roots: list[str], **probes: list[str]) -> dict[str, Any]:
+    """A config for a view of ``roots`` alone, probed with ``probes`` (the rest empty)."""
+    asked = {"write": [], "read": [], "list": [], "flags": [], "rename": [], **probes}
+    return {
+        "cwd": cwd, "roots": roots, "hidden": [], "protected": [], "layers": [], "visible": [],
+        "probes": asked,
+    }  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def report(tree: Tree) -> dict[str, Any]:
     return probe(tree.config(), tree.runtime)
@@ -392,24 +401,26 @@ def test_the_resolver_configuration_stays_readable(report: dict[str, Any]) -> No
 def test_a_host_whose_tmp_run_and_etc_are_mounts_of_their_own(tree: Tree) -> None:
     """Where /tmp is a tmpfs (not remounted read-only: the view replaces it), tai's
     installation there is bound back read-only all the same; where /etc/resolv.conf leads
-    into /run (systemd-resolved), /run's sockets are hidden but the resolver's directory
-    is bound back, read-only."""
+    into /run (systemd-resolved), /run's sockets are hidden but the resolver's directory,
+    two levels down, is bound back, read-only."""
     work = tree.outer / "second work"
     work.mkdir(exist_ok=True)
+    resolved = "/run/systemd/resolve"
+    stub = f"{resolved}/stub-resolv.conf"
     private = [
         ["/tmp", {"/tmp/install/module.py": "x = 1\n"}],
-        ["/run", {"/run/resolve/stub.conf": "nameserver 10.0.0.53\n", "/run/bus": "a socket\n"}],
-        ["/etc", {"/etc/resolv.conf": "->../run/resolve/stub.conf"}],
+        ["/run", {stub: "nameserver 10.0.0.53\n", "/run/bus": "a socket\n"}],
+        ["/etc", {"/etc/resolv.conf": f"->..{stub}"}],
     ]
     config = {
         "private": private,
         "cwd": str(work), "roots": [str(work)], "hidden": [], "protected": [], "layers": [],
         "visible": ["/tmp/install"],
         "probes": {
-            "write": ["/tmp/install/module.py", "/tmp/new.txt", "/run/new", "/run/resolve/new"],
+            "write": ["/tmp/install/module.py", "/tmp/new.txt", "/run/new", f"{resolved}/new"],
             "read": ["/tmp/install/module.py", "/etc/resolv.conf", "/run/bus"],
-            "list": ["/tmp", "/run", "/run/resolve"],
-            "flags": ["/tmp/install", "/run", "/run/resolve"],
+            "list": ["/tmp", "/run", "/run/systemd", resolved],
+            "flags": ["/tmp/install", "/run", resolved],
             "rename": [],
         },
     }  # fmt: skip
@@ -421,16 +432,50 @@ def test_a_host_whose_tmp_run_and_etc_are_mounts_of_their_own(tree: Tree) -> Non
     }
     assert report["write"] == {
         "/tmp/install/module.py": "EROFS", "/tmp/new.txt": "ok",
-        "/run/new": "EROFS", "/run/resolve/new": "EROFS",
+        "/run/new": "EROFS", f"{resolved}/new": "EROFS",
     }  # fmt: skip
     assert report["list"] == {
         "/tmp": ["install"],
-        "/run": ["resolve"],
-        "/run/resolve": ["stub.conf"],
+        "/run": ["systemd"],
+        "/run/systemd": ["resolve"],
+        resolved: ["stub-resolv.conf"],
     }
     assert "rdonly" in report["flags"]["/tmp/install"]
     assert report["flags"]["/run"] == ["nodev", "noexec", "nosuid", "rdonly"]
-    assert "rdonly" in report["flags"]["/run/resolve"]
+    assert "rdonly" in report["flags"][resolved]
+
+
+def test_a_resolver_link_that_leads_nowhere(tree: Tree) -> None:
+    """Where /etc/resolv.conf leads into a directory of /run that is not there (systemd's
+    link, systemd-resolved not running), /run is hidden all the same and nothing of it is
+    bound back."""
+    work = tree.outer / "fifth work"
+    work.mkdir(exist_ok=True)
+    private = [
+        ["/run", {"/run/bus": "a socket\n"}],
+        ["/etc", {"/etc/resolv.conf": "->../run/systemd/resolve/stub-resolv.conf"}],
+    ]
+    config = bare(str(work), [str(work)], list=["/run"], read=["/etc/resolv.conf"])
+    report = probe({**config, "private": private}, tree.runtime)
+    assert report["list"] == {"/run": []}
+    assert report["read"] == {"/etc/resolv.conf": "ENOENT"}
+
+
+def test_a_writable_root_under_run_leaves_run_and_hides_the_runtime_directory(
+    tree: Tree,
+) -> None:
+    """A writable root in /run keeps /run as it is (an empty one would hide the root); the
+    socket directories after it, ``$XDG_RUNTIME_DIR`` here, are hidden all the same."""
+    private = [["/run", {"/run/work/notes.txt": "notes\n", "/run/bus": "a socket\n"}]]
+    lists = ["/run", "/run/work", str(tree.runtime)]
+    config = bare("/run/work", ["/run/work"], list=lists, write=["/run/work/new.txt"])
+    report = probe({**config, "private": private}, tree.runtime)
+    assert report["list"] == {
+        "/run": ["bus", "work"],
+        "/run/work": ["notes.txt"],
+        str(tree.runtime): [],
+    }
+    assert report["write"] == {"/run/work/new.txt": "ok"}
 
 
 @pytest.mark.parametrize("where", ["in the working directory", "relative"])
@@ -490,15 +535,6 @@ def test_a_mount_hidden_under_another_is_out_of_reach_and_left(tree: Tree) -> No
     assert report["list"] == {"/srv": []}
 
 
-def bare(cwd: str, roots: list[str], **probes: list[str]) -> dict[str, Any]:
-    """A config for a view of ``roots`` alone, probed with ``probes`` (the rest empty)."""
-    asked = {"write": [], "read": [], "list": [], "flags": [], "rename": [], **probes}
-    return {
-        "cwd": cwd, "roots": roots, "hidden": [], "protected": [], "layers": [], "visible": [],
-        "probes": asked,
-    }  # fmt: skip
-
-
 def test_a_working_directory_in_tmp_itself(tree: Tree) -> None:
     """Run in ``/tmp`` (tai's data directory below it, as in a CI job whose home is there),
     the host's ``/tmp`` is the working directory, all of it writable (the directories that
@@ -513,3 +549,36 @@ def test_a_working_directory_in_tmp_itself(tree: Tree) -> None:
     assert report["read"] == {"/tmp/notes.txt": "notes\n"}
     assert report["write"] == dict.fromkeys(writes, "ok")
     assert report["cwd"] == "/tmp"
+
+
+def test_a_host_without_some_of_the_devices(tree: Tree) -> None:
+    """A host whose /dev lacks some of the devices the view keeps (a container without a
+    terminal: no /dev/tty) gets a fresh /dev with those it has."""
+    work = tree.outer / "sixth work"
+    work.mkdir(exist_ok=True)
+    have = ["null", "zero", "full", "random", "urandom"]
+    private = [["/dev", {f"/dev/{name}": "" for name in have}]]
+    report = probe(
+        {**bare(str(work), [str(work)], list=["/dev"]), "private": private}, tree.runtime
+    )
+    made = ["pts", "shm", "ptmx", "fd", "stdin", "stdout", "stderr"]
+    assert report["list"] == {"/dev": sorted([*have, *made])}
+
+
+def test_a_working_directory_in_a_project_under_tmp(tree: Tree, tmp_path: Path) -> None:
+    """Run in a subdirectory of a project that lives under /tmp (a checkout there; the
+    project is to stay visible), the project is bound back around the working directory,
+    read-only, and the working directory in it, writable."""
+    project = tmp_path / "project"
+    work = project / "cmd"
+    work.mkdir(parents=True)
+    (project / "go.mod").write_text("module example\n")
+    writes = [f"{project}/new.txt", f"{work}/new.txt"]
+    probes = {"list": [str(project)], "read": [f"{project}/go.mod"], "write": writes}
+    config = {**bare(str(work), [str(work)], **probes), "visible": [str(project)]}
+    report = probe(config, tree.runtime)
+    assert report["list"] == {str(project): ["cmd", "go.mod"]}
+    assert report["read"] == {f"{project}/go.mod": "module example\n"}
+    assert report["write"] == {f"{project}/new.txt": "EROFS", f"{work}/new.txt": "ok"}
+    assert (work / "new.txt").read_text() == "written inside"
+    assert not (project / "new.txt").exists()
