@@ -185,9 +185,10 @@ def _overlay(layer: Layer) -> str | None:
 
 def _resolver_directories() -> list[Path]:
     """Where the system's resolver configuration really lives (``/etc/resolv.conf`` is
-    often a link into ``/run``): kept visible when ``/run`` is hidden, or nothing resolves."""
+    often a link into ``/run``): kept visible when ``/run`` is hidden, or nothing resolves
+    (:func:`_hide_sockets` binds back those inside what it hides)."""
     target = Path("/etc/resolv.conf").resolve()
-    return [target.parent] if target.exists() and target.parent != Path("/etc") else []
+    return [target.parent] if target.exists() else []
 
 
 def _hide_sockets(roots: list[Path]) -> None:
@@ -209,7 +210,7 @@ def _hide_sockets(roots: list[Path]) -> None:
         flags = _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
         _linux.mount("tmpfs", str(top), "tmpfs", flags, "mode=755,size=64k")
         for directory, handle in handles.items():
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(parents=True)  # in the empty tmpfs just mounted
             _bind(f"/proc/self/fd/{handle}", directory)
             _linux.remount_readonly(str(directory))
             os.close(handle)
