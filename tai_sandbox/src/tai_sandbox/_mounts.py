@@ -134,12 +134,9 @@ def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
 def hidden_by_fresh_mounts(paths: Iterable[Path]) -> list[Path]:
     """The existing directories of ``paths`` that the fresh ``/tmp`` would hide, without
     those inside another of them."""
-    candidates = sorted(
-        {path.resolve() for path in paths if path.is_dir()},
-        key=lambda path: (len(path.parts), str(path)),
-    )
     kept: list[Path] = []
-    for path in candidates:
+    # paths sort by their parts: a directory comes before every directory inside it
+    for path in sorted({path.resolve() for path in paths if path.is_dir()}):
         if Path("/tmp") in path.parents and not _inside(path, kept):
             kept.append(path)
     return kept
