@@ -132,14 +132,18 @@ class Tree:
         self.data, self.cache, self.install = base / "data", base / "cache", base / "install"
         self.keys = self.data / "keys"
         self.gocache, self.comma = base / "gocache", outer / "go,cache"
-        self.colon = outer / "go:cache"  # a second overlay the kernel cannot be told of
+        # a second overlay the kernel cannot be told of, under /tmp: hidden with the rest
+        self.colon = base / "go:cache"
         # an X in a name: the characters refused in overlay options are exactly ",:\"
         self.upper, self.scratch = self.cache / "layer" / "Xupper", self.cache / "layer" / "work"
         for directory in (
             self.gocache, self.outer, self.comma, self.colon, self.install, self.runtime
         ):  # fmt: skip
             directory.mkdir()
-        for directory in (self.work / ".git" / "hooks", self.keys, self.upper, self.scratch):
+        self.deep = self.work / "pkg" / "sub"  # a tai.toml two directories down
+        for directory in (
+            self.work / ".git" / "hooks", self.deep, self.keys, self.upper, self.scratch
+        ):  # fmt: skip
             directory.mkdir(parents=True)
         files = {
             self.work / "notes.txt": "notes\n",
@@ -151,6 +155,8 @@ class Tree:
             base / "outside.txt": "outside\n",
             self.runtime / "bus": "a socket stands here\n",
             self.comma / "cached.txt": "cached\n",
+            self.colon / "cached.txt": "cached\n",
+            self.deep / "tai.toml": "[sandbox]\n",
         }
         for path, text in files.items():
             path.write_text(text)
@@ -161,7 +167,7 @@ class Tree:
             "cwd": w,
             "roots": [w, str(self.data), str(self.cache), "/tmp", "/dev/shm"],
             "hidden": [str(self.keys)],
-            "protected": [str(git / "hooks"), str(git / "config")],
+            "protected": [str(git / "hooks"), str(git / "config"), str(self.deep / "tai.toml")],
             "layers": [
                 [str(self.gocache), str(self.upper), str(self.scratch)],
                 [str(self.comma), str(self.upper), str(self.scratch)],
@@ -175,6 +181,7 @@ class Tree:
                     f"{self.keys}/new", f"{self.gocache}/built.txt", f"{self.comma}/built.txt",
                     f"{self.install}/module.py", f"{self.base}/new.txt", self.fresh,
                     f"{self.runtime}/new", "/dev/null", "/dev/full", "/dev/shm/new", "/dev/new",
+                    f"{self.deep}/tai.toml", f"{self.colon}/built.txt",
                 ],
                 "list": [
                     "/dev", "/dev/pts", str(self.keys), str(self.runtime), str(self.base),
@@ -191,7 +198,10 @@ class Tree:
                     str(self.base), str(self.keys), str(self.gocache), str(self.comma),
                     str(self.runtime), "/etc", "/dev/pts",
                 ],
-                "rename": [[str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"]],
+                "rename": [
+                    [str(git), f"{w}/git"], [f"{w}/notes.txt", f"{w}/moved.txt"],
+                    [f"{w}/pkg", f"{w}/moved"], [str(self.deep), f"{w}/pkg/moved"],
+                ],
                 "head": ["/dev/zero", "/dev/null"],
                 "mounted": [
                     "/dev", "/dev/pts", "/dev/shm", str(self.keys), str(self.runtime),
@@ -227,6 +237,15 @@ def probe(config: dict[str, Any], runtime: Path, cwd: Path | None = None) -> dic
     return json.loads(done.stdout)
 
 
+def bare(cwd: str, roots: list[str], **probes: list[str]) -> dict[str, Any]:
+    """A config for a view of ``roots`` alone, probed with ``probes`` (the rest empty)."""
+    asked = {"write": [], "read": [], "list": [], "flags": [], "rename": [], **probes}
+    return {
+        "cwd": cwd, "roots": roots, "hidden": [], "protected": [], "layers": [], "visible": [],
+        "probes": asked,
+    }  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def report(tree: Tree) -> dict[str, Any]:
     return probe(tree.config(), tree.runtime)
@@ -250,9 +269,14 @@ def test_protected_paths_stay_read_only_and_in_place(tree: Tree, report: dict[st
     assert report["write"][f"{git}/config"] == "EROFS"
     assert report["write"][f"{git}/hooks/post-checkout"] == "EROFS"
     assert report["write"][f"{git}/new.txt"] == "ok"  # the directory itself is not protected
-    assert report["rename"] == {str(git): "EBUSY", f"{tree.work}/notes.txt": "ok"}
+    assert report["rename"] == {
+        str(git): "EBUSY", f"{tree.work}/notes.txt": "ok",
+        f"{tree.work}/pkg": "EBUSY", str(tree.deep): "EBUSY",  # each directory on the way
+    }  # fmt: skip
     assert (git / "config").read_text() == "[core]\n"
     assert not (git / "hooks" / "post-checkout").exists()
+    assert report["write"][f"{tree.deep}/tai.toml"] == "EROFS"
+    assert (tree.deep / "tai.toml").read_text() == "[sandbox]\n"
 
 
 def test_tai_s_keys_are_hidden_behind_an_empty_read_only_directory(
@@ -358,6 +382,9 @@ def test_a_cache_overlayfs_cannot_be_told_of_stays_read_only(
     assert report["read"][f"{tree.comma}/cached.txt"] == "cached\n"
     assert report["write"][f"{tree.comma}/built.txt"] == "EROFS"
     assert "rdonly" in report["flags"][str(tree.comma)]
+    # under /tmp it is gone with the rest of the host's /tmp: never bound back writable
+    assert report["write"][f"{tree.colon}/built.txt"] == "ENOENT"
+    assert not (tree.colon / "built.txt").exists()
 
 
 def test_the_runtime_directory_s_sockets_are_hidden(tree: Tree, report: dict[str, Any]) -> None:
@@ -374,24 +401,26 @@ def test_the_resolver_configuration_stays_readable(report: dict[str, Any]) -> No
 def test_a_host_whose_tmp_run_and_etc_are_mounts_of_their_own(tree: Tree) -> None:
     """Where /tmp is a tmpfs (not remounted read-only: the view replaces it), tai's
     installation there is bound back read-only all the same; where /etc/resolv.conf leads
-    into /run (systemd-resolved), /run's sockets are hidden but the resolver's directory
-    is bound back, read-only."""
+    into /run (systemd-resolved), /run's sockets are hidden but the resolver's directory,
+    two levels down, is bound back, read-only."""
     work = tree.outer / "second work"
     work.mkdir(exist_ok=True)
+    resolved = "/run/systemd/resolve"
+    stub = f"{resolved}/stub-resolv.conf"
     private = [
         ["/tmp", {"/tmp/install/module.py": "x = 1\n"}],
-        ["/run", {"/run/resolve/stub.conf": "nameserver 10.0.0.53\n", "/run/bus": "a socket\n"}],
-        ["/etc", {"/etc/resolv.conf": "->../run/resolve/stub.conf"}],
+        ["/run", {stub: "nameserver 10.0.0.53\n", "/run/bus": "a socket\n"}],
+        ["/etc", {"/etc/resolv.conf": f"->..{stub}"}],
     ]
     config = {
         "private": private,
         "cwd": str(work), "roots": [str(work)], "hidden": [], "protected": [], "layers": [],
         "visible": ["/tmp/install"],
         "probes": {
-            "write": ["/tmp/install/module.py", "/tmp/new.txt", "/run/new", "/run/resolve/new"],
+            "write": ["/tmp/install/module.py", "/tmp/new.txt", "/run/new", f"{resolved}/new"],
             "read": ["/tmp/install/module.py", "/etc/resolv.conf", "/run/bus"],
-            "list": ["/tmp", "/run", "/run/resolve"],
-            "flags": ["/tmp/install", "/run", "/run/resolve"],
+            "list": ["/tmp", "/run", "/run/systemd", resolved],
+            "flags": ["/tmp/install", "/run", resolved],
             "rename": [],
         },
     }  # fmt: skip
@@ -403,16 +432,50 @@ def test_a_host_whose_tmp_run_and_etc_are_mounts_of_their_own(tree: Tree) -> Non
     }
     assert report["write"] == {
         "/tmp/install/module.py": "EROFS", "/tmp/new.txt": "ok",
-        "/run/new": "EROFS", "/run/resolve/new": "EROFS",
+        "/run/new": "EROFS", f"{resolved}/new": "EROFS",
     }  # fmt: skip
     assert report["list"] == {
         "/tmp": ["install"],
-        "/run": ["resolve"],
-        "/run/resolve": ["stub.conf"],
+        "/run": ["systemd"],
+        "/run/systemd": ["resolve"],
+        resolved: ["stub-resolv.conf"],
     }
     assert "rdonly" in report["flags"]["/tmp/install"]
     assert report["flags"]["/run"] == ["nodev", "noexec", "nosuid", "rdonly"]
-    assert "rdonly" in report["flags"]["/run/resolve"]
+    assert "rdonly" in report["flags"][resolved]
+
+
+def test_a_resolver_link_that_leads_nowhere(tree: Tree) -> None:
+    """Where /etc/resolv.conf leads into a directory of /run that is not there (systemd's
+    link, systemd-resolved not running), /run is hidden all the same and nothing of it is
+    bound back."""
+    work = tree.outer / "fifth work"
+    work.mkdir(exist_ok=True)
+    private = [
+        ["/run", {"/run/bus": "a socket\n"}],
+        ["/etc", {"/etc/resolv.conf": "->../run/systemd/resolve/stub-resolv.conf"}],
+    ]
+    config = bare(str(work), [str(work)], list=["/run"], read=["/etc/resolv.conf"])
+    report = probe({**config, "private": private}, tree.runtime)
+    assert report["list"] == {"/run": []}
+    assert report["read"] == {"/etc/resolv.conf": "ENOENT"}
+
+
+def test_a_writable_root_under_run_leaves_run_and_hides_the_runtime_directory(
+    tree: Tree,
+) -> None:
+    """A writable root in /run keeps /run as it is (an empty one would hide the root); the
+    socket directories after it, ``$XDG_RUNTIME_DIR`` here, are hidden all the same."""
+    private = [["/run", {"/run/work/notes.txt": "notes\n", "/run/bus": "a socket\n"}]]
+    lists = ["/run", "/run/work", str(tree.runtime)]
+    config = bare("/run/work", ["/run/work"], list=lists, write=["/run/work/new.txt"])
+    report = probe({**config, "private": private}, tree.runtime)
+    assert report["list"] == {
+        "/run": ["bus", "work"],
+        "/run/work": ["notes.txt"],
+        str(tree.runtime): [],
+    }
+    assert report["write"] == {"/run/work/new.txt": "ok"}
 
 
 @pytest.mark.parametrize("where", ["in the working directory", "relative"])
@@ -470,3 +533,52 @@ def test_a_mount_hidden_under_another_is_out_of_reach_and_left(tree: Tree) -> No
     report = probe(config, tree.runtime)
     assert report["write"] == {"/srv/new": "EROFS"}
     assert report["list"] == {"/srv": []}
+
+
+def test_a_working_directory_in_tmp_itself(tree: Tree) -> None:
+    """Run in ``/tmp`` (tai's data directory below it, as in a CI job whose home is there),
+    the host's ``/tmp`` is the working directory, all of it writable (the directories that
+    lead to the data directory too), whatever it holds: a ``.tai-dev`` (where the view once
+    built its ``/dev``: anyone may make one in ``/tmp``) stops nothing."""
+    data = "/tmp/home/.local/share/tai"
+    files = {"/tmp/.tai-dev/left": "left\n", "/tmp/notes.txt": "notes\n", f"{data}/x": "x\n"}
+    writes = ["/tmp/new.txt", "/tmp/home/new.txt", f"{data}/new.txt"]
+    config = bare("/tmp", ["/tmp", data], write=writes, list=["/tmp"], read=["/tmp/notes.txt"])
+    report = probe({**config, "private": [["/tmp", files]]}, tree.runtime)
+    assert report["list"] == {"/tmp": [".tai-dev", "home", "notes.txt"]}
+    assert report["read"] == {"/tmp/notes.txt": "notes\n"}
+    assert report["write"] == dict.fromkeys(writes, "ok")
+    assert report["cwd"] == "/tmp"
+
+
+def test_a_host_without_some_of_the_devices(tree: Tree) -> None:
+    """A host whose /dev lacks some of the devices the view keeps (a container without a
+    terminal: no /dev/tty) gets a fresh /dev with those it has."""
+    work = tree.outer / "sixth work"
+    work.mkdir(exist_ok=True)
+    have = ["null", "zero", "full", "random", "urandom"]
+    private = [["/dev", {f"/dev/{name}": "" for name in have}]]
+    report = probe(
+        {**bare(str(work), [str(work)], list=["/dev"]), "private": private}, tree.runtime
+    )
+    made = ["pts", "shm", "ptmx", "fd", "stdin", "stdout", "stderr"]
+    assert report["list"] == {"/dev": sorted([*have, *made])}
+
+
+def test_a_working_directory_in_a_project_under_tmp(tree: Tree, tmp_path: Path) -> None:
+    """Run in a subdirectory of a project that lives under /tmp (a checkout there; the
+    project is to stay visible), the project is bound back around the working directory,
+    read-only, and the working directory in it, writable."""
+    project = tmp_path / "project"
+    work = project / "cmd"
+    work.mkdir(parents=True)
+    (project / "go.mod").write_text("module example\n")
+    writes = [f"{project}/new.txt", f"{work}/new.txt"]
+    probes = {"list": [str(project)], "read": [f"{project}/go.mod"], "write": writes}
+    config = {**bare(str(work), [str(work)], **probes), "visible": [str(project)]}
+    report = probe(config, tree.runtime)
+    assert report["list"] == {str(project): ["cmd", "go.mod"]}
+    assert report["read"] == {f"{project}/go.mod": "module example\n"}
+    assert report["write"] == {f"{project}/new.txt": "EROFS", f"{work}/new.txt": "ok"}
+    assert (work / "new.txt").read_text() == "written inside"
+    assert not (project / "new.txt").exists()

@@ -93,7 +93,9 @@ def _bind(source: Path | str, target: Path) -> None:
 
 
 def _fresh_dev(staging: Path) -> None:
-    staging.mkdir()
+    """A fresh ``/dev``, built in a tmpfs mounted over ``staging`` for the while (so that no
+    directory is made for it anywhere, not in the host's ``/tmp`` when that is a writable
+    root) and moved onto ``/dev``, which uncovers ``staging`` again."""
     _linux.mount("tmpfs", str(staging), "tmpfs", _linux.MS_NOSUID | _linux.MS_NOEXEC, "mode=755")
     for name in _DEVICES:
         if Path("/dev", name).exists():
@@ -116,7 +118,6 @@ def _fresh_dev(staging: Path) -> None:
     for name, target in links.items():
         (staging / name).symlink_to(target)
     _linux.mount(str(staging), "/dev", None, _linux.MS_MOVE)
-    staging.rmdir()
 
 
 def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
@@ -133,12 +134,9 @@ def _anchors(protected: list[Path], roots: tuple[Path, ...]) -> list[Path]:
 def hidden_by_fresh_mounts(paths: Iterable[Path]) -> list[Path]:
     """The existing directories of ``paths`` that the fresh ``/tmp`` would hide, without
     those inside another of them."""
-    candidates = sorted(
-        {path.resolve() for path in paths if path.is_dir()},
-        key=lambda path: (len(path.parts), str(path)),
-    )
     kept: list[Path] = []
-    for path in candidates:
+    # paths sort by their parts: a directory comes before every directory inside it
+    for path in sorted({path.resolve() for path in paths if path.is_dir()}):
         if Path("/tmp") in path.parents and not _inside(path, kept):
             kept.append(path)
     return kept
@@ -184,9 +182,10 @@ def _overlay(layer: Layer) -> str | None:
 
 def _resolver_directories() -> list[Path]:
     """Where the system's resolver configuration really lives (``/etc/resolv.conf`` is
-    often a link into ``/run``): kept visible when ``/run`` is hidden, or nothing resolves."""
+    often a link into ``/run``): kept visible when ``/run`` is hidden, or nothing resolves
+    (:func:`_hide_sockets` binds back those inside what it hides)."""
     target = Path("/etc/resolv.conf").resolve()
-    return [target.parent] if target.exists() and target.parent != Path("/etc") else []
+    return [target.parent] if target.exists() else []
 
 
 def _hide_sockets(roots: list[Path]) -> None:
@@ -208,7 +207,7 @@ def _hide_sockets(roots: list[Path]) -> None:
         flags = _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
         _linux.mount("tmpfs", str(top), "tmpfs", flags, "mode=755,size=64k")
         for directory, handle in handles.items():
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(parents=True)  # in the empty tmpfs just mounted
             _bind(f"/proc/self/fd/{handle}", directory)
             _linux.remount_readonly(str(directory))
             os.close(handle)
@@ -267,9 +266,9 @@ def build_view(
                 continue  # covered by a later mount above it: no path leads there
             if not os.statvfs(point).f_flag & os.ST_RDONLY:
                 raise OSError(error.errno, f"{point} cannot be made read-only: {error}") from None
+    _fresh_dev(Path("/tmp"))
     if Path("/tmp") not in host_roots:
         _linux.mount("tmpfs", "/tmp", "tmpfs", _linux.MS_NOSUID | _linux.MS_NODEV, "mode=1777")
-    _fresh_dev(Path("/tmp/.tai-dev"))
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
     _hide_sockets([*host_roots, *visible, *overlaid])
