@@ -351,6 +351,8 @@ SAVED_AS = [
 def test_where_the_options_save_a_download(repo: Path) -> None:
     _check([(f"{c}; bash {name}", DOWNLOADED.format(name)) for c, name in SAVED_AS], repo)
     _check([(f"{c}; bash d/run.sh", ALLOWED) for c, _ in SAVED_AS], repo)
+    # curl saves nothing for a path ending in /: its directory is not downloaded
+    _check([("curl --output-dir o -O https://e.x/d/; bash o/", ALLOWED)], repo)
 
 
 @pytest.mark.parametrize(("command", "name"), SAVED_AS)

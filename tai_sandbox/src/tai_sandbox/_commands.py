@@ -161,31 +161,15 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     return None
 
 
-#: GNU env's long options (coreutils 9 ``env --help``).
-_ENV_LONG = (
-    "ignore-environment",
-    "null",
-    "unset",
-    "chdir",
-    "split-string",
-    "block-signal",
-    "default-signal",
-    "ignore-signal",
-    "list-signal-handling",
-    "debug",
-    "help",
-    "version",
-)
-#: The options of env that take a value, short and long.
-_ENV_VALUES = frozenset({"u", "C", "S", "unset", "chdir", "split-string"})
+#: GNU env's options that take a value (coreutils 9 ``env --help``); no option without one
+#: starts as one of these does, so an abbreviation of them is one of them.
+_ENV_VALUES = ("u", "C", "S", "unset", "chdir", "split-string")
 
 
 def _env_long(name: str) -> str:
-    """The long option of ``env`` that ``--name`` names, as getopt reads an abbreviation:
-    itself, or the only one it starts; ``""`` for none or several (env fails)."""
-    if name in _ENV_LONG:
-        return name
-    matches = [option for option in _ENV_LONG if option.startswith(name)]
+    """The long option of ``env`` taking a value that ``--name`` names, as getopt reads an
+    abbreviation (the only one it starts); ``""`` for another option."""
+    matches = [option for option in _ENV_VALUES[3:] if option.startswith(name)]
     return matches[0] if len(matches) == 1 else ""
 
 
@@ -205,7 +189,7 @@ def _env(args: list[str]) -> tuple[str, ...]:
             name, equals, value = arg[2:].partition("=")
             option = _env_long(name)
         elif arg.startswith("-") and len(arg) > 1:
-            spot = next((i for i, char in enumerate(arg) if i and char in "uCS"), len(arg))
+            spot = next((i for i, char in enumerate(arg[1:], 1) if char in "uCS"), len(arg))
             option, equals = arg[spot : spot + 1], "=" if arg[spot + 1 :] else ""
             value = arg[spot + 1 :]
         else:
