@@ -11,6 +11,8 @@ hand a string to a shell (``watch``, ``su -c``, ``flock -c``, ``env -S``) become
 from __future__ import annotations
 
 import posixpath
+import shlex
+import urllib.parse
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -159,37 +161,59 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
     return None
 
 
-def _split_string(args: list[str], index: int) -> str | None:
-    """The string of ``env -S``/``--split-string`` at ``args[index]`` in any spelling
-    (``-S s``, ``-Ss``, ``-iS s``, ``--split-string=s``), with the arguments after it."""
-    arg = args[index]
-    if arg.startswith("--split-string="):
-        return " ".join([arg.removeprefix("--split-string="), *args[index + 1 :]])
-    flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
-    letter = flags.find("S")
-    if arg != "--split-string" and (letter < 0 or not set(flags[:letter]) <= set("iv0")):
-        return None
-    attached = flags[letter + 1 :] if letter >= 0 else ""
-    rest = args[index + 1 :] if attached else args[index + 2 :]
-    value = attached or (args[index + 1] if index + 1 < len(args) else "")
-    return " ".join([value, *rest])
+#: GNU env's options that take a value (coreutils 9 ``env --help``); no option without one
+#: starts as one of these does, so an abbreviation of them is one of them.
+_ENV_VALUES = ("u", "C", "S", "unset", "chdir", "split-string")
+
+
+def _env_long(name: str) -> str:
+    """The long option of ``env`` taking a value that ``--name`` names, as getopt reads an
+    abbreviation (the only one it starts); ``""`` for another option."""
+    matches = [option for option in _ENV_VALUES[3:] if option.startswith(name)]
+    return matches[0] if len(matches) == 1 else ""
 
 
 def _env(args: list[str]) -> tuple[str, ...]:
-    """The command ``env`` runs; a split string (``-S``) runs as shell code."""
+    """The command ``env`` runs, read as GNU env reads its arguments: options (``-i -0 -v``,
+    ``-u NAME``, ``-C DIR``, ``-S STRING``, bundled, the value attached or next; long ones
+    abbreviated, the value after ``=`` or next) up to the first other word or ``--``; then
+    ``-``, then ``NAME=VALUE`` words. A split string (``-S``) and the words after it are
+    read again as env's arguments, through a shell: ``sh -c 'env STRING WORD…'``."""
     index = 0
     while index < len(args):
-        arg = args[index]
-        split = _split_string(args, index) if arg.startswith("-") else None
-        if split is not None:
-            return ("sh", "-c", split)
-        if arg in ("-u", "--unset", "-C", "--chdir"):
-            index += 2
-        elif arg.startswith("-") or ("=" in arg and not arg.startswith("=")):
+        arg, following = args[index], args[index + 1 : index + 2]
+        if arg == "--":
             index += 1
+            break
+        if arg.startswith("--"):
+            name, equals, value = arg[2:].partition("=")
+            option = _env_long(name)
+        elif arg.startswith("-") and len(arg) > 1:
+            spot = next((i for i, char in enumerate(arg[1:], 1) if char in "uCS"), len(arg))
+            option, equals = arg[spot : spot + 1], "=" if arg[spot + 1 :] else ""
+            value = arg[spot + 1 :]
         else:
             break
+        if option in _ENV_VALUES and not equals:
+            value, index = (following or [""])[0], index + 1
+        index += 1
+        if option in ("S", "split-string"):
+            return (
+                "sh",
+                "-c",
+                " ".join(["env", _env_words(value), *map(shlex.quote, args[index:])]),
+            )
+    if args[index : index + 1] == ["-"]:
+        index += 1
+    while index < len(args) and "=" in args[index]:
+        index += 1
     return tuple(args[index:])
+
+
+def _env_words(string: str) -> str:
+    """A split string of ``env -S`` as shell words: ``\\_`` separates words outside double
+    quotes and is a space inside them, a space both ways for a shell."""
+    return string.replace("\\_", " ")
 
 
 def _option_value(
@@ -379,10 +403,18 @@ def reads_code_from_stdin(argv: Sequence[str]) -> bool:
     return False
 
 
-def _url_name(url: str) -> str:
-    """The file name a downloader saves ``url`` as by default."""
-    path = url.split("?", 1)[0].split("#", 1)[0]
-    return posixpath.basename(path) if "/" in path.partition("://")[2] else "index.html"
+def _url_name(url: str, name: str) -> str:
+    """The file name downloader ``name`` saves ``url`` as by default (``""`` for none).
+    curl (``-O``): the last part of the URL's path, ``\\`` a separator too, none when the
+    path ends in ``/``. wget: the last part of the path decoded (``%20`` a space) and the
+    query after it (``run.sh?v=1``, its ``/`` as ``%2F``), ``index.html`` for a path that
+    ends in ``/``. The fragment (``#…``) is never sent."""
+    address, _, query = url.partition("#")[0].partition("?")
+    path = address.partition("://")[2].partition("/")[2]
+    if name == "curl":
+        return posixpath.basename(path).rpartition("\\")[2]
+    query = f"?{query.replace('/', '%2F')}" if "?" in url.partition("#")[0] else ""
+    return (urllib.parse.unquote(posixpath.basename(path)) or "index.html") + query
 
 
 def _short_value(arg: str, letter: str, following: Sequence[str]) -> str | None:
@@ -395,15 +427,16 @@ def _short_value(arg: str, letter: str, following: Sequence[str]) -> str | None:
 
 
 def downloaded(argv: Sequence[str]) -> list[str]:
-    """The files a downloader writes (``curl -o``/``-O``, ``wget``'s ``-O``, ``-P`` and
-    default name), as written on the command line; none for other programs."""
+    """The files a downloader writes (``curl -o``/``-O`` in ``--output-dir``, ``wget``'s
+    ``-O``, ``-P`` and default name), as written on the command line; none for other
+    programs."""
     name, args = program(argv[0]) if argv else "", list(argv[1:])
     if name not in DOWNLOADERS:
         return []
     urls = [arg for arg in args if "://" in arg]
     outputs: list[str] = []
     remote = name in ("wget", "wget2")
-    prefix = ""
+    prefix = directory = ""
     for index, arg in enumerate(args):
         following = args[index + 1 : index + 2]
         long, _, value = arg.partition("=")
@@ -412,7 +445,9 @@ def downloaded(argv: Sequence[str]) -> list[str]:
         elif arg in ("--output", "--output-document") and following:
             outputs.append(following[0])
         elif long == "--directory-prefix":
-            prefix = value
+            prefix = value if "=" in arg else "".join(following)
+        elif arg == "--output-dir" and name == "curl":
+            directory = "".join(following)
         elif arg in ("-O", "--remote-name", "--remote-name-all") and name == "curl":
             remote = True
         else:
@@ -422,8 +457,10 @@ def downloaded(argv: Sequence[str]) -> list[str]:
             prefix = _short_value(arg, "P", following) or prefix if remote else prefix
             remote = remote or (name == "curl" and _short_value(arg, "O", ["x"]) is not None)
     if remote and not (name != "curl" and outputs):
-        outputs += [posixpath.join(prefix, _url_name(url)) for url in urls]
-    return [output for output in outputs if output != "-"]
+        names = [_url_name(url, name) for url in urls]
+        outputs += [posixpath.join(prefix, found) for found in names if found]
+    outputs = [output for output in outputs if output != "-"]
+    return [f"{directory}/{output}" for output in outputs] if directory else outputs
 
 
 def executed(argv: Sequence[str]) -> str | None:
