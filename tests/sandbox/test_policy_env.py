@@ -367,3 +367,31 @@ def test_the_real_downloaders_save_there(
     assert sorted(
         str(p.relative_to(tmp_path / "dl")) for p in (tmp_path / "dl").rglob("*") if p.is_file()
     ) == [name]
+
+
+@pytest.mark.parametrize(
+    ("command", "verdict"),
+    [
+        ("env -C / rm -rf etc", "refused: recursive rm deletes the system directory /etc"),
+        (
+            "env --chdir=/etc rm -rf ssh",
+            "refused: recursive rm deletes the system directory /etc/ssh",
+        ),
+        ("env -iC/ rm -rf etc", "refused: recursive rm deletes the system directory /etc"),
+        ("sudo -D /etc rm -rf ssh", "refused: recursive rm deletes the system directory /etc/ssh"),
+        ("sudo --chdir / rm -rf etc", "refused: recursive rm deletes the system directory /etc"),
+        ("env -C / -S 'rm -rf etc'", "refused: recursive rm deletes the system directory /etc"),
+        (
+            'env -C "$(cat f)" rm -rf x',
+            "refused: recursive rm deletes x, relative to a directory only known when the "
+            "command runs",
+        ),
+        ("env -C build rm -rf out", "allowed"),
+        ("sudo rm -D x", "allowed"),  # the command's own -D
+    ],
+)
+def test_a_wrapper_that_changes_directory_runs_its_command_there(
+    command: str, verdict: str, repo: Path
+) -> None:
+    allowed, reason = decide(command, repo, {}, {"HOME": "/home/alice"})
+    assert ("allowed" if allowed else f"refused: {reason}") == verdict

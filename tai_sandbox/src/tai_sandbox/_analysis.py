@@ -167,6 +167,11 @@ class Analysis:
             inner = _commands.unwrap(argv)
             if inner is None:
                 break
+            directory = _commands.run_directory(argv)
+            if directory is not None:  # env -C DIR, sudo -D DIR: the command runs there
+                known = DYNAMIC not in directory
+                dirs = (_danger.absolute(directory, base) if known else None for base in scope.dirs)
+                scope = attrs.evolve(scope, dirs=tuple(dict.fromkeys(dirs)))
             argv = inner
         if argv:
             self._record(self._downloads, _commands.downloaded(argv), scope)

@@ -174,12 +174,18 @@ def _env_long(name: str) -> str:
 
 
 def _env(args: list[str]) -> tuple[str, ...]:
-    """The command ``env`` runs, read as GNU env reads its arguments: options (``-i -0 -v``,
-    ``-u NAME``, ``-C DIR``, ``-S STRING``, bundled, the value attached or next; long ones
-    abbreviated, the value after ``=`` or next) up to the first other word or ``--``; then
-    ``-``, then ``NAME=VALUE`` words. A split string (``-S``) and the words after it are
-    read again as env's arguments, through a shell: ``sh -c 'env STRING WORD…'``."""
-    index = 0
+    """The command ``env`` runs (see :func:`_env_call`)."""
+    return _env_call(args)[1]
+
+
+def _env_call(args: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The directory ``env`` runs its command in (``-C DIR``; ``None``: its own) and the
+    command, read as GNU env reads its arguments: options (``-i -0 -v``, ``-u NAME``,
+    ``-C DIR``, ``-S STRING``, bundled, the value attached or next; long ones abbreviated,
+    the value after ``=`` or next) up to the first other word or ``--``; then ``-``, then
+    ``NAME=VALUE`` words. A split string (``-S``) and the words after it are read again as
+    env's arguments, through a shell: ``sh -c 'env STRING WORD…'``."""
+    index, directory = 0, None
     while index < len(args):
         arg, following = args[index], args[index + 1 : index + 2]
         if arg == "--":
@@ -197,17 +203,30 @@ def _env(args: list[str]) -> tuple[str, ...]:
         if option in _ENV_VALUES and not equals:
             value, index = (following or [""])[0], index + 1
         index += 1
+        if option in ("C", "chdir"):
+            directory = value
         if option in ("S", "split-string"):
-            return (
-                "sh",
-                "-c",
-                " ".join(["env", _env_words(value), *map(shlex.quote, args[index:])]),
-            )
+            words = ["env", _env_words(value), *map(shlex.quote, args[index:])]
+            return directory, ("sh", "-c", " ".join(words))
     if args[index : index + 1] == ["-"]:
         index += 1
     while index < len(args) and "=" in args[index]:
         index += 1
-    return tuple(args[index:])
+    return directory, tuple(args[index:])
+
+
+def run_directory(argv: Sequence[str]) -> str | None:
+    """The directory the wrapper ``argv`` runs its command in when it changes it
+    (``env -C DIR``, ``env --chdir=DIR``, ``sudo -D DIR``, ``sudo --chdir=DIR``), else
+    ``None``: relative paths of the command are relative to it."""
+    name, args = program(argv[0]), list(argv[1:])
+    if name == "env":
+        return _env_call(args)[0]
+    if name == "sudo":
+        short, long = _WRAPPERS[name]
+        options = args[: skip_options(args, short, long)]
+        return _option_value(options, "D", ("chdir",), short, long)
+    return None
 
 
 def _env_words(string: str) -> str:
