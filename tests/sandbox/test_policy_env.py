@@ -335,6 +335,9 @@ SAVED_AS = [
     ("curl --remote-name https://e.x/d/run.sh", "run.sh"),
     ("curl -sSLO https://e.x/d/run.sh", "run.sh"),
     ("curl -o x.sh https://e.x/d/run.sh", "x.sh"),
+    ("curl -ox.sh https://e.x/d/run.sh", "x.sh"),
+    ("curl -ooutput.sh https://e.x/d/run.sh", "output.sh"),
+    ("curl --location -o x.sh https://e.x/d/run.sh", "x.sh"),
     ("curl --output x.sh https://e.x/d/run.sh", "x.sh"),
     ("curl --output-dir o -O https://e.x/d/run.sh", "o/run.sh"),
     ("curl -O --output-dir o https://e.x/d/run.sh", "o/run.sh"),
@@ -353,6 +356,9 @@ def test_where_the_options_save_a_download(repo: Path) -> None:
     _check([(f"{c}; bash d/run.sh", ALLOWED) for c, _ in SAVED_AS], repo)
     # curl saves nothing for a path ending in /: its directory is not downloaded
     _check([("curl --output-dir o -O https://e.x/d/; bash o/", ALLOWED)], repo)
+    # --location is no bundle of short options (no -o cation); a last -o saves nothing
+    _check([("curl --location -o x.sh https://e.x/d/run.sh; bash cation", ALLOWED)], repo)
+    _check([("curl https://e.x/d/run.sh -o; bash run.sh", ALLOWED)], repo)
 
 
 @pytest.mark.parametrize(("command", "name"), SAVED_AS)

@@ -81,6 +81,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("set / x; rm -rf $1", UNKNOWN),
         ("set -e -- /; rm -rf $1", UNKNOWN),
         ("set /; rm -rf $1", UNKNOWN),
+        (
+            """bash -c 'set -e --; rm -rf "$1"/' sh build""",
+            "recursive rm deletes …/, a path only known when the command runs",
+        ),
         ("set -o errexit /; rm -rf $1", UNKNOWN),
         (
             "set -- -x; rm -rf $1/",
