@@ -220,6 +220,16 @@ INPUT_CODE = [
     ),
     ("""export X=/; sudo bash <<< 'rm -rf "$X"'""", ROOT),
     ("echo 'rm -rf ~' | sudo cat", ALLOWED),
+    # a shell's -c code that reads the input as code
+    ("echo 'rm -rf ~' | sh -c bash", HOME),
+    ("echo 'rm -rf ~' | sh -c 'cd /tmp && sudo bash -s'", HOME),
+    ("bash -c bash <<< 'rm -rf ~'", HOME),
+    (
+        """echo 'import shutil; shutil.rmtree("/")' | sh -c python3""",
+        "refused: the python code's shutil.rmtree deletes the root directory",
+    ),
+    ("echo 'rm -rf ~' | sh -c cat", ALLOWED),
+    ("echo ls | sh -c bash", ALLOWED),
     # (a sourced file may assign any variable: ~ is then only known when the code runs)
     ("echo 'rm -rf /' | source /dev/stdin", ROOT),
     ("echo 'rm -rf /' | . /dev/stdin", ROOT),

@@ -400,26 +400,48 @@ STDIN_PATHS = frozenset({"/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
 
 def reads_code_from_stdin(argv: Sequence[str]) -> bool:
     """True when ``argv`` (wrappers looked through) runs code it reads from its input:
-    a shell or interpreter without a script or code argument, ``source /dev/stdin``."""
+    a shell or interpreter without a script or code argument, ``source /dev/stdin``, or a
+    shell whose ``-c`` code runs one of those (``sh -c bash``)."""
+    return stdin_reader(argv) is not None
+
+
+def stdin_reader(argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The command that reads ``argv``'s input as code (see :func:`reads_code_from_stdin`),
+    its wrappers looked through and a shell's ``-c`` code looked into (its words as
+    written); ``None`` when nothing does."""
     argv = unwrapped(argv)
     if not argv:
-        return False
+        return None
     name = program(argv[0])
     args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
     if name in ("source", "."):
-        return bool(set(argv[1:2]) & STDIN_PATHS)
+        return argv if set(argv[1:2]) & STDIN_PATHS else None
     if name in SHELLS:
         call = shell_call(argv[1:])
         operands = argv[1 + call.operands :]
-        return call.stdin or (not call.command and (not operands or operands[0] in STDIN_PATHS))
+        if call.stdin or (not call.command and (not operands or operands[0] in STDIN_PATHS)):
+            return argv
+        return _reader_in_code(operands[0]) if call.command and operands else None
     if name in INTERPRETERS:
         code_flags, _ = INTERPRETERS[name]
-        return (
-            not code_flags & set(args)
-            and "-m" not in args
-            and all(arg.startswith("-") for arg in args)
-        )
-    return False
+        reads = not code_flags & set(args) and "-m" not in args
+        return argv if reads and all(arg.startswith("-") for arg in args) else None
+    return None
+
+
+def _reader_in_code(code: str) -> tuple[str, ...] | None:
+    """The first command of the shell code ``code`` that reads its input as code."""
+    from tai_sandbox._syntax import descendants, node_text, parse
+
+    root, source = parse(code)
+    for node in descendants(root):
+        name = node.child_by_field_name("name") if node.type == "command" else None
+        if name is not None:
+            words = [name, *node.children_by_field_name("argument")]
+            found = stdin_reader([node_text(w, source).strip("\"'") for w in words])
+            if found is not None:
+                return found
+    return None
 
 
 def _url_name(url: str, name: str) -> str:
