@@ -207,7 +207,9 @@ def test_unknown_model_is_a_clear_usage_error(project: Path, isolated_env: dict[
 def test_missing_chat_word_is_a_usage_error(project: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai("next", "hello", cwd=project, env=isolated_env)
     assert result.returncode == 2
-    assert "the task text follows the word chat" in result.stderr
+    assert result.stderr == (
+        "tai: error: unexpected 'hello': the task follows the word chat: tai next chat \"hello\"\n"
+    )
 
 
 def test_ctrl_c_stops_the_stream(
