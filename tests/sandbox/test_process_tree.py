@@ -331,6 +331,8 @@ def test_the_sandbox_is_refused_where_it_cannot_be_entered_as_it_should() -> Non
         refused("a thread")
         stop.set()
         helper.join()
+        while os.path.exists(f"/proc/self/task/{helper.native_id}"):
+            os.sched_yield()  # joined, but the kernel may not have reaped it yet
 
         real, sys.platform = sys.platform, "darwin"
         refused("another system")
