@@ -104,6 +104,12 @@ def test_here_documents_keep_their_lines_as_bash_does(
         ("$(echo -e 'rm\\c') -rf /", "recursive rm deletes the root directory"),
         ("$(printf %b 'r\\x6d') -rf /", "recursive rm deletes the root directory"),
         ("$(echo -e 'r\\0m') -rf /", "recursive rm deletes the root directory"),
+        ("$(echo rm # the program\n) -rf /", "recursive rm deletes the root directory"),
+        ("$(echo rm; echo -rf /)", "the program … is only known when the command runs"),
+        (
+            "if c; then X=rm; else X=ls; fi; $(echo $X) -rf /",
+            "the program … is only known when the command runs",
+        ),
     ],
 )
 def test_words_are_read_as_bash_reads_them(command: str, reason: str, repo: Path) -> None:

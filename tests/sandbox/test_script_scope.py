@@ -109,6 +109,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "for d in a b; do cd $d; done; rm -rf x",
             "recursive rm deletes x, relative to a directory only known when the command runs",
         ),
+        (
+            "for i in 1; do cd /etc; done; rm -rf ssh",
+            "recursive rm deletes the system directory /etc/ssh",
+        ),
     ],
 )
 def test_what_a_script_assigns_is_seen(command: str, reason: str, repo: Path) -> None:

@@ -10,8 +10,8 @@ grows after :data:`ROUNDS` rounds (``X=a$X``) is only known when the command run
 What the policy cannot see through makes the values it could set unknown, never empty:
 ``read``/``mapfile``/``getopts``/``printf -v`` targets, namerefs (``declare -n``), the
 positional parameters after ``set --`` or ``shift``, and every variable once code is
-``source``d from a file or ``eval``'d from text only the run knows. The code ``eval`` runs
-when its text is known is collected like the script's own.
+``source``d from a file. The code ``eval`` runs is collected like the script's own (text
+only the run knows is refused by eval's rule).
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 #: How often the collection runs again before what still changes is given up as unknown.
 ROUNDS = 8
-#: How deep ``eval`` inside ``eval`` is followed; deeper, every variable is unknown.
-MAX_EVALS = 8
 _TARGETS = frozenset({"read", "mapfile", "readarray", "getopts"})
 #: Variables bash (or what it runs) reads without a ``$`` in the text: ``~`` and ``cd``
 #: read HOME, splitting IFS, ``cd`` CDPATH, ``mktemp`` TMPDIR … Their value from before an
@@ -53,7 +51,7 @@ def script_scope(root: Node, source: bytes, base: Scope) -> Scope:
     scope = base
     for _ in range(ROUNDS):
         collected = _Collection(base)
-        collected.script(root, Expander(source, scope), 0)
+        collected.script(root, Expander(source, scope), evaluated=False)
         grown = collected.scope()
         if grown == scope:
             return scope
@@ -89,10 +87,10 @@ class _Collection:
         dirs = tuple(dict.fromkeys(self.dirs))
         return Scope(variables, self.positional, dirs, self.base.environ, opaque=self.opaque)
 
-    def script(self, root: Node, expander: Expander, evals: int) -> None:
+    def script(self, root: Node, expander: Expander, evaluated: bool) -> None:
         for node in descendants(root):
             if node.type == "variable_assignment":
-                self._assignment(node, expander, evals)
+                self._assignment(node, expander, evaluated)
             elif node.type == "declaration_command":
                 self._declaration(node, expander.source)
             elif node.type == "for_statement":
@@ -108,9 +106,9 @@ class _Collection:
                         if not word.startswith("-"):
                             self.add(word, [""])
             elif node.type == "command":
-                self._command(node, expander, evals)
+                self._command(node, expander, evaluated)
 
-    def _assignment(self, node: Node, expander: Expander, evals: int) -> None:
+    def _assignment(self, node: Node, expander: Expander, evaluated: bool) -> None:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is None:
@@ -125,7 +123,7 @@ class _Collection:
         else:
             self.add(key, [" ".join(fields) for fields in expander.expand(value)])
             readable = key in self.base.environ or key in _IMPLICIT
-            if not evals and not readable and _defines(node, key, expander.source):
+            if not evaluated and not readable and _defines(node, key, expander.source):
                 self.defined.add(key)
 
     def _declaration(self, node: Node, source: bytes) -> None:
@@ -139,7 +137,7 @@ class _Collection:
                 if name is not None and name.type == "variable_name":
                     self.add(node_text(name, source), None)
 
-    def _command(self, node: Node, expander: Expander, evals: int) -> None:
+    def _command(self, node: Node, expander: Expander, evaluated: bool) -> None:
         name = node.child_by_field_name("name")
         if name is None:
             return
@@ -158,7 +156,7 @@ class _Collection:
         elif command in (".", "source"):
             self.opaque = True  # a file's code may assign anything
         elif command == "eval":
-            self._eval([name, *words], expander, evals)
+            self._eval([name, *words], expander)
         elif command == "shift" or (command == "set" and _sets_parameters(texts)):
             self.positional = None
 
@@ -180,14 +178,14 @@ class _Collection:
                 bases += _cdpath(expander.scope, bases)  # cd etc with CDPATH=/ is cd /etc
             self.dirs.extend(_danger.absolute(target, base) for base in bases)
 
-    def _eval(self, words: list[Node], expander: Expander, evals: int) -> None:
+    def _eval(self, words: list[Node], expander: Expander) -> None:
+        """The code ``eval`` runs is the script's own (text only known when the command
+        runs is refused by eval's rule; each level is shorter than the one around it)."""
         for argv in expander.argvs(words):
             text = " ".join(argv[1:])
-            if DYNAMIC in text or evals >= MAX_EVALS:
-                self.opaque = True
-                continue
-            root, source = parse(text)
-            self.script(root, Expander(source, expander.scope), evals + 1)
+            if DYNAMIC not in text:
+                root, source = parse(text)
+                self.script(root, Expander(source, expander.scope), evaluated=True)
 
 
 def _cdpath(scope: Scope, dirs: list[str | None]) -> list[str | None]:
