@@ -146,6 +146,7 @@ SHELL_OPTIONS = [
     # a long option takes no word, but --rcfile and --init-file take their file
     ("bash --login -c 'rm -rf ~'", HOME),
     ("bash --rcfile x -c 'rm -rf ~'", HOME),
+    ("bash -x --rcfile x -c 'rm -rf ~'", HOME),  # after another option too
     # with an option to take its word, a shell still reads its code from its input
     ("echo 'rm -rf ~' | bash -o errexit", HOME),
     ("bash -o errexit <<< 'rm -rf ~'", HOME),
