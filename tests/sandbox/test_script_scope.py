@@ -178,3 +178,16 @@ def test_a_relative_cd_is_taken_from_where_an_earlier_cd_leads() -> None:
     assert scope_of("cd a; cd ../b").dirs == ("/w", "/w/a", "/b", "/w/b")
     assert scope_of("f() { cd a; }; cd /x").dirs == ("/w", None, "/x")
     assert scope_of("HOME=/u; cd").dirs == ("/w", "/h", "/u")  # cd reads HOME by itself
+
+
+def test_home_comes_from_the_user_when_the_environment_has_none(repo: Path) -> None:
+    home = str(Path.home())
+    assert decide("rm -rf ~", repo, {}, {"PATH": "/usr/bin:/bin"}) == (
+        False,
+        "recursive rm deletes the home directory",
+    )
+    assert scope_of_environment({"PATH": "/bin"}).values("HOME") == frozenset({home})
+
+
+def scope_of_environment(environ: dict[str, str]) -> Scope:
+    return Scope({}, ("sh",), ("/w",), environ)
