@@ -52,6 +52,29 @@ def _check(cases: list[tuple[str, str]], repo: Path) -> None:
     assert not wrong, "\n".join(f"{c!r}: expected {e!r}, got {f!r}" for c, (e, f) in wrong.items())
 
 
+# -- options and operands as the rules read them ----------------------------------------
+
+CHMOD_HOME = (
+    "refused: chmod changes /home/u (the root, the home or a parent of the working directory)"
+)
+
+ARGUMENTS = [
+    # -- ends the options: what follows is operands, a - alone is one
+    ("chmod -- 777 ~", CHMOD_HOME),
+    ("chmod - ~", CHMOD_HOME),  # - is the mode (chmod then fails), ~ the file
+    ("rm -rf -- / x", ROOT),
+    ("rm -- -rf ~", ALLOWED),  # two files, -rf and ~: no recursive rm
+    ("touch -r ref -- .git/hooks/x", _protected("touch", ".git/hooks/x")),
+    # a short option that takes a value takes the next word; a long one never does
+    ("touch x -r .git/hooks/pre-commit", ALLOWED),  # the reference file, only read
+    ("truncate -s 0 --io-blocks .git/config", _protected("truncate", ".git/config")),
+]
+
+
+def test_options_and_operands(repo: Path) -> None:
+    _check(ARGUMENTS, repo)
+
+
 # -- cp, mv, ln, install: the target directory --------------------------------------------
 
 TARGET_DIRECTORIES = [
