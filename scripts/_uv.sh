@@ -15,5 +15,6 @@ fi
 export PATH="$(dirname "$UV"):$PATH"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # The environment is built from the lock file; byte-code is compiled so that start-up
-# is measured as users meet it.
-"$UV" sync --locked --compile-bytecode --quiet
+# is measured as users meet it. uv reports what it resolved and installed.
+echo "scripts: the Python environment from uv.lock (uv sync; a minute on a fresh machine)" >&2
+"$UV" sync --locked --compile-bytecode

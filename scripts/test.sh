@@ -4,6 +4,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
 echo "== ruff" && uv run --no-sync ruff check . && uv run --no-sync ruff format --check .
 echo "== hook reference" && uv run --no-sync python scripts/hook_docs.py --check
-echo "== goimports" && uv run --no-sync python -m tai_blocks.changes.goimports --install
+echo "== goimports (built with go the first time: about a minute)" && uv run --no-sync python -m tai_blocks.changes.goimports --install
 echo "== go doc helper" && uv run --no-sync python -m tai_blocks.go._godoc --install
 echo "== pytest" && exec uv run --no-sync pytest "$@"
