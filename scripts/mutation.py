@@ -174,11 +174,22 @@ def environment(mutant: str | None = None) -> dict[str, str]:
     return env
 
 
-def mutmut(*args: str) -> None:
+def mutmut(*args: str, children_only: bool = False) -> None:
+    """Run mutmut in the stage. When every target is reached in child processes only
+    (``_process`` alone), mutmut finds no test in its own process for any mutant and stops
+    at once: that is no failure, the second chance runs every mutant (``not checked``)."""
     command = [str(Path(sys.executable).with_name("mutmut")), *args]
-    done = subprocess.run(command, cwd=STAGE, env=environment(), check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"mutation: mutmut {' '.join(args)} failed (exit {done.returncode})")
+    done = subprocess.run(
+        command, cwd=STAGE, env=environment(), check=False, capture_output=children_only
+    )
+    if done.returncode == 0:
+        return
+    if children_only:
+        sys.stdout.write(done.stdout.decode(errors="replace"))
+        sys.stderr.write(done.stderr.decode(errors="replace"))
+        if b"could not find any test case for any mutant" in done.stdout + done.stderr:
+            return
+    raise SystemExit(f"mutation: mutmut {' '.join(args)} failed (exit {done.returncode})")
 
 
 def inspect(targets: list[Target]) -> dict[str, tuple[str, str]]:
@@ -243,8 +254,12 @@ def hits(targets: list[Target]) -> dict[str, set[str]]:
 
 
 def recorded_by_mutmut() -> dict[str, set[str]]:
-    """The tests mutmut ran each function's mutants against (its own record)."""
-    stats = json.loads((STAGE / "mutants" / "mutmut-stats.json").read_text(encoding="utf-8"))
+    """The tests mutmut ran each function's mutants against (its own record; none when
+    it found no test in its own process and stopped)."""
+    path = STAGE / "mutants" / "mutmut-stats.json"
+    if not path.exists():
+        return {}
+    stats = json.loads(path.read_text(encoding="utf-8"))
     return {k: set(v) for k, v in stats["tests_by_mangled_function_name"].items()}
 
 
@@ -285,7 +300,8 @@ def second_chance(
         function = name.partition("__mutmut_")[0]
         more = sorted(reach.get(function, set()) - ran.get(function, set()))
         owner = next(t for t in targets if name.startswith(t.dotted + "."))
-        if status in ("survived", "no tests") and not wording(change) and more and owner.children:
+        alive = status in ("survived", "no tests", "not checked")
+        if alive and not wording(change) and more and owner.children:
             todo.setdefault(name, sample(more, owner.child_tests, owner.tests))
     todo = {name: tests for name, tests in todo.items() if name not in known}
     if todo:
@@ -371,7 +387,10 @@ def main() -> int:
         return 0
     if not (args.report_only or args.record_only):
         stage(targets)
-        mutmut("run", "--max-children", str(args.workers))
+        mutmut(
+            "run", "--max-children", str(args.workers),
+            children_only=all(t.children for t in targets),
+        )  # fmt: skip
     if not args.report_only:
         record(targets, args.workers, args.budget)
     shown = load_targets() if args.all else targets
