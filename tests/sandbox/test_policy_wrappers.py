@@ -237,6 +237,24 @@ def test_xargs_max_lines_takes_no_next_argument(repo: Path) -> None:
         assert "1: No such file or directory" in done.stderr
 
 
+#: ``--`` ends a wrapper's options and a lone ``-`` is an operand: the word after them is
+#: the command even when it looks like an option (nice runs a program named ``-n``).
+OPERANDS = [
+    ("nice -- -n 5 rm -rf /", ALLOWED),
+    ("nice - rm -rf /", ALLOWED),
+    ("sudo -- -u bob rm -rf /", ALLOWED),
+    ("timeout -- 5 -k 1 rm -rf /", ALLOWED),
+]
+
+
+def test_the_options_end_at_double_dash_or_a_lone_dash(repo: Path) -> None:
+    _check(OPERANDS, repo)
+    if shutil.which("nice"):
+        for command in (["nice", "--", "-n", "5", "echo", "ran"], ["nice", "-", "echo", "ran"]):
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            assert (done.returncode, done.stdout) == (127, ""), (command, done.stderr)
+
+
 # -- xargs: the string its input replaces -------------------------------------------------
 
 XARGS_REPLACE = [
@@ -272,6 +290,8 @@ XARGS_REPLACE = [
     ("xargs", ALLOWED),
     ("xargs -n 1", ALLOWED),
     ("xargs -I {}", ALLOWED),
+    # -I without its value: xargs fails; the policy still reads the line
+    ("xargs -I", ALLOWED),
 ]
 
 
