@@ -7,7 +7,7 @@ argument, and the wrappers that run a string through a shell (``watch``, ``flock
 ``su -c``, ``script -c``) however it is given.
 
 The option lists come from the programs' own ``--help`` (GNU findutils' xargs, coreutils'
-timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch) and sudo's
+timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6) and sudo's
 manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t -U -u`` and their long names). Where
 the program is installed, :func:`test_the_real_program_runs_the_same_command` runs it with a
 harmless command in place of ``rm -rf /``, so the prefix is shown to be read as the policy
@@ -16,6 +16,7 @@ reads it.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -192,6 +193,48 @@ PREFIXES = [
     "sudo --login",
     "sudo -- ",
     "sudo VAR=1",
+    # strace (6: strace -h): -a -b -e -E -I -o -O -p -P -s -S -u -U -X take a value
+    "strace -o /dev/null",
+    "strace -o/dev/null",
+    "strace -fo /dev/null",
+    "strace -a 40",
+    "strace -a40",
+    "strace -X raw",
+    "strace -I 1",
+    "strace -b execve",
+    "strace -E A=1",
+    "strace -e trace=none",
+    "strace -s 10",
+    "strace -P /tmp",
+    "strace -O 1",
+    "strace -c -S calls -U name",
+    "strace --output /dev/null",
+    "strace --output=/dev/null",
+    "strace --trace none",
+    "strace --trace-path /tmp",
+    "strace --trace-p /tmp",
+    "strace --env A=1",
+    "strace --columns 40",
+    "strace --string-limit 10",
+    "strace --signal none",
+    "strace --status successful",
+    "strace --abbrev none",
+    "strace --verbose none",
+    "strace --raw none",
+    "strace --read 0",
+    "strace --write 1",
+    "strace --fault none",
+    "strace --detach-on execve",
+    "strace --interruptible 1",
+    "strace --const-print-style raw",
+    "strace --decode-pids comm",
+    "strace -c --summary-columns name",
+    "strace -c --summary-col name",
+    "strace -c --summary-sort-by calls",
+    "strace -c --summary-syscall-overhead 1",
+    # options without a value; --summary is one, not an abbreviation of --summary-columns
+    "strace --summary --follow-forks --quiet --absolute-timestamps --debug",
+    "strace -f --",
 ]
 
 
@@ -210,15 +253,23 @@ def test_the_command_behind_the_options_is_judged(prefix: str, repo: Path) -> No
 RUNNABLE = [
     p
     for p in PREFIXES
-    if _program(p) in ("xargs", "timeout", "nice", "stdbuf", "flock", "taskset", "chrt")
+    if _program(p) in ("xargs", "timeout", "nice", "stdbuf", "flock", "taskset", "chrt", "strace")
     and " -d 0" not in p
 ]
+
+
+@functools.cache
+def _can_trace() -> bool:
+    done = subprocess.run(["strace", "-o", "/dev/null", "true"], capture_output=True, check=False)
+    return done.returncode == 0
 
 
 @pytest.mark.parametrize("prefix", RUNNABLE)
 def test_the_real_program_runs_the_same_command(prefix: str, tmp_path: Path) -> None:
     if shutil.which(_program(prefix)) is None:
         pytest.skip(f"{_program(prefix)} is not installed")
+    if _program(prefix) == "strace" and not _can_trace():
+        pytest.skip("strace cannot trace here (no ptrace)")
     command = f"{prefix.replace('{lock}', str(tmp_path / 'lock'))} echo ran"
     done = subprocess.run(
         command, shell=True, input="x\n", capture_output=True, text=True, cwd=tmp_path, check=False

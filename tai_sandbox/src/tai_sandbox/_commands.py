@@ -125,10 +125,47 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
     "unbuffer": ("", frozenset()),
     "chrt": ("TPD", frozenset({"sched-runtime", "sched-period", "sched-deadline"})),
     "taskset": ("", frozenset()),
-    "strace": ("eoOpPsSuU", frozenset()),
+    # strace 6 (its getopt string and --help): the long ones that take a value
+    "strace": (
+        "abeEIoOpPsSuUX",
+        frozenset(
+            {
+                "abbrev",
+                "attach",
+                "columns",
+                "const-print-style",
+                "decode-pids",
+                "detach-on",
+                "env",
+                "fault",
+                "inject",
+                "interruptible",
+                "kvm",
+                "output",
+                "raw",
+                "read",
+                "signal",
+                "status",
+                "string-limit",
+                "summary-columns",
+                "summary-sort-by",
+                "summary-syscall-overhead",
+                "trace",
+                "trace-path",
+                "user",
+                "verbose",
+                "write",
+            }
+        ),
+    ),
     "ltrace": ("eoOpPsSuU", frozenset()),
     "catchsegv": ("", frozenset()),
 }
+
+#: Long options without a value whose name starts one that takes a value: getopt reads the
+#: whole name as that option (sudo's --login, --login-class; strace's --summary and its
+#: --summary-columns …).
+_LONG_FLAGS = {"sudo": frozenset({"login"}), "strace": frozenset({"summary"})}
 
 
 def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
@@ -139,9 +176,7 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
         return _env(args)
     if name in _WRAPPERS:
         short, long = _WRAPPERS[name]
-        start = skip_options(
-            args, short, long, frozenset({"login"}) if name == "sudo" else frozenset()
-        )
+        start = skip_options(args, short, long, _LONG_FLAGS.get(name, frozenset()))
         if name in ("chrt", "taskset") and start < len(args):
             start += 1  # the priority or the CPU mask
         while name == "sudo" and start < len(args) and "=" in args[start]:
