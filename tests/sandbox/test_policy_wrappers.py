@@ -7,11 +7,11 @@ argument, and the wrappers that run a string through a shell (``watch``, ``flock
 ``su -c``, ``script -c``) however it is given.
 
 The option lists come from the programs' own ``--help`` (GNU findutils' xargs, coreutils'
-timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6) and sudo's
-manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t -U -u`` and their long names). Where
-the program is installed, :func:`test_the_real_program_runs_the_same_command` runs it with a
-harmless command in place of ``rm -rf /``, so the prefix is shown to be read as the policy
-reads it.
+timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6)
+and sudo's manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t -U -u`` and their long
+names). Where the program is installed, :func:`test_the_real_program_runs_the_same_command`
+runs it with a harmless command in place of ``rm -rf /``, so the prefix is shown to be read
+as the policy reads it.
 """
 
 from __future__ import annotations
