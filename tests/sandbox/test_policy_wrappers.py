@@ -7,11 +7,11 @@ argument, and the wrappers that run a string through a shell (``watch``, ``flock
 ``su -c``, ``script -c``) however it is given.
 
 The option lists come from the programs' own ``--help`` (GNU findutils' xargs, coreutils'
-timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6)
-and sudo's manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t -U -u`` and their long
-names). Where the program is installed, :func:`test_the_real_program_runs_the_same_command`
-runs it with a harmless command in place of ``rm -rf /``, so the prefix is shown to be read
-as the policy reads it.
+timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6),
+ltrace's getopt string and sudo's manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t
+-U -u`` and their long names). Where the program is installed,
+:func:`test_the_real_program_runs_the_same_command` runs it with a harmless command in place
+of ``rm -rf /``, so the prefix is shown to be read as the policy reads it.
 """
 
 from __future__ import annotations
@@ -235,6 +235,31 @@ PREFIXES = [
     # options without a value; --summary is one, not an abbreviation of --summary-columns
     "strace --summary --follow-forks --quiet --absolute-timestamps --debug",
     "strace -f --",
+    # ltrace (0.7.3's getopt string; -X in older ones): -S is a flag
+    "ltrace -S",
+    "ltrace -fS -o /dev/null",
+    "ltrace -a 40",
+    "ltrace -A 5",
+    "ltrace -D 1",
+    "ltrace -e malloc",
+    "ltrace -F /etc/ltrace.conf",
+    "ltrace -l libc.so.6",
+    "ltrace -n 2",
+    "ltrace -o/dev/null",
+    "ltrace -p 1",
+    "ltrace -s 10",
+    "ltrace -u bob",
+    "ltrace -w 3",
+    "ltrace -x main",
+    "ltrace -X main",
+    "ltrace --align 40",
+    "ltrace --config /etc/ltrace.conf",
+    "ltrace --debug 1",
+    "ltrace --indent=2",
+    "ltrace --library libc.so.6",
+    "ltrace --output /dev/null",
+    "ltrace --where 3",
+    "ltrace --demangle --no-signals",
 ]
 
 

@@ -158,7 +158,11 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
             }
         ),
     ),
-    "ltrace": ("eoOpPsSuU", frozenset()),
+    # ltrace 0.7.3 (its getopt string; X in older ones): -S is a flag
+    "ltrace": (
+        "aADeFlnopsuwxX",
+        frozenset({"align", "config", "debug", "indent", "library", "output", "where"}),
+    ),
     "catchsegv": ("", frozenset()),
 }
 
