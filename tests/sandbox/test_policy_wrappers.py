@@ -193,6 +193,12 @@ PREFIXES = [
     "sudo --login",
     "sudo -- ",
     "sudo VAR=1",
+    # doas (OpenBSD's doas(1)): -a -C -u take a value
+    "doas -u bob",
+    "doas -ubob",
+    "doas -C /etc/doas.conf",
+    "doas -a style",
+    "doas -ns -a style",
     # strace (6: strace -h): -a -b -e -E -I -o -O -p -P -s -S -u -U -X take a value
     "strace -o /dev/null",
     "strace -o/dev/null",

@@ -113,7 +113,7 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
             }
         ),
     ),
-    "doas": ("uC", frozenset()),
+    "doas": ("auC", frozenset()),  # -a style: OpenBSD's doas(1), OpenDoas with BSD auth
     "nice": ("n", frozenset({"adjustment"})),
     "nohup": ("", frozenset()),
     "setsid": ("", frozenset()),
