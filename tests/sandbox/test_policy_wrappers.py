@@ -7,15 +7,16 @@ argument, and the wrappers that run a string through a shell (``watch``, ``flock
 ``su -c``, ``script -c``) however it is given.
 
 The option lists come from the programs' own ``--help`` (GNU findutils' xargs, coreutils'
-timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch) and sudo's
-manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t -U -u`` and their long names). Where
-the program is installed, :func:`test_the_real_program_runs_the_same_command` runs it with a
-harmless command in place of ``rm -rf /``, so the prefix is shown to be read as the policy
-reads it.
+timeout, nice, stdbuf; util-linux's flock, script, su, chrt; procps-ng's watch; strace 6),
+ltrace's getopt string and sudo's manual (``sudo(8)``: ``-a -C -c -D -g -h -p -R -r -T -t
+-U -u`` and their long names). Where the program is installed,
+:func:`test_the_real_program_runs_the_same_command` runs it with a harmless command in place
+of ``rm -rf /``, so the prefix is shown to be read as the policy reads it.
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -192,6 +193,79 @@ PREFIXES = [
     "sudo --login",
     "sudo -- ",
     "sudo VAR=1",
+    # doas (OpenBSD's doas(1)): -a -C -u take a value
+    "doas -u bob",
+    "doas -ubob",
+    "doas -C /etc/doas.conf",
+    "doas -a style",
+    "doas -ns -a style",
+    # strace (6: strace -h): -a -b -e -E -I -o -O -p -P -s -S -u -U -X take a value
+    "strace -o /dev/null",
+    "strace -o/dev/null",
+    "strace -fo /dev/null",
+    "strace -a 40",
+    "strace -a40",
+    "strace -X raw",
+    "strace -I 1",
+    "strace -b execve",
+    "strace -E A=1",
+    "strace -e trace=none",
+    "strace -s 10",
+    "strace -P /tmp",
+    "strace -O 1",
+    "strace -c -S calls -U name",
+    "strace --output /dev/null",
+    "strace --output=/dev/null",
+    "strace --trace none",
+    "strace --trace-path /tmp",
+    "strace --trace-p /tmp",
+    "strace --env A=1",
+    "strace --columns 40",
+    "strace --string-limit 10",
+    "strace --signal none",
+    "strace --status successful",
+    "strace --abbrev none",
+    "strace --verbose none",
+    "strace --raw none",
+    "strace --read 0",
+    "strace --write 1",
+    "strace --fault none",
+    "strace --detach-on execve",
+    "strace --interruptible 1",
+    "strace --const-print-style raw",
+    "strace --decode-pids comm",
+    "strace -c --summary-columns name",
+    "strace -c --summary-col name",
+    "strace -c --summary-sort-by calls",
+    "strace -c --summary-syscall-overhead 1",
+    # options without a value; --summary is one, not an abbreviation of --summary-columns
+    "strace --summary --follow-forks --quiet --absolute-timestamps --debug",
+    "strace -f --",
+    # ltrace (0.7.3's getopt string; -X in older ones): -S is a flag
+    "ltrace -S",
+    "ltrace -fS -o /dev/null",
+    "ltrace -a 40",
+    "ltrace -A 5",
+    "ltrace -D 1",
+    "ltrace -e malloc",
+    "ltrace -F /etc/ltrace.conf",
+    "ltrace -l libc.so.6",
+    "ltrace -n 2",
+    "ltrace -o/dev/null",
+    "ltrace -p 1",
+    "ltrace -s 10",
+    "ltrace -u bob",
+    "ltrace -w 3",
+    "ltrace -x main",
+    "ltrace -X main",
+    "ltrace --align 40",
+    "ltrace --config /etc/ltrace.conf",
+    "ltrace --debug 1",
+    "ltrace --indent=2",
+    "ltrace --library libc.so.6",
+    "ltrace --output /dev/null",
+    "ltrace --where 3",
+    "ltrace --demangle --no-signals",
 ]
 
 
@@ -210,15 +284,23 @@ def test_the_command_behind_the_options_is_judged(prefix: str, repo: Path) -> No
 RUNNABLE = [
     p
     for p in PREFIXES
-    if _program(p) in ("xargs", "timeout", "nice", "stdbuf", "flock", "taskset", "chrt")
+    if _program(p) in ("xargs", "timeout", "nice", "stdbuf", "flock", "taskset", "chrt", "strace")
     and " -d 0" not in p
 ]
+
+
+@functools.cache
+def _can_trace() -> bool:
+    done = subprocess.run(["strace", "-o", "/dev/null", "true"], capture_output=True, check=False)
+    return done.returncode == 0
 
 
 @pytest.mark.parametrize("prefix", RUNNABLE)
 def test_the_real_program_runs_the_same_command(prefix: str, tmp_path: Path) -> None:
     if shutil.which(_program(prefix)) is None:
         pytest.skip(f"{_program(prefix)} is not installed")
+    if _program(prefix) == "strace" and not _can_trace():
+        pytest.skip("strace cannot trace here (no ptrace)")
     command = f"{prefix.replace('{lock}', str(tmp_path / 'lock'))} echo ran"
     done = subprocess.run(
         command, shell=True, input="x\n", capture_output=True, text=True, cwd=tmp_path, check=False
@@ -235,6 +317,24 @@ def test_xargs_max_lines_takes_no_next_argument(repo: Path) -> None:
             ["xargs", "--max-lines", "1", "echo"], input="x", capture_output=True, text=True
         )
         assert "1: No such file or directory" in done.stderr
+
+
+#: ``--`` ends a wrapper's options and a lone ``-`` is an operand: the word after them is
+#: the command even when it looks like an option (nice runs a program named ``-n``).
+OPERANDS = [
+    ("nice -- -n 5 rm -rf /", ALLOWED),
+    ("nice - rm -rf /", ALLOWED),
+    ("sudo -- -u bob rm -rf /", ALLOWED),
+    ("timeout -- 5 -k 1 rm -rf /", ALLOWED),
+]
+
+
+def test_the_options_end_at_double_dash_or_a_lone_dash(repo: Path) -> None:
+    _check(OPERANDS, repo)
+    if shutil.which("nice"):
+        for command in (["nice", "--", "-n", "5", "echo", "ran"], ["nice", "-", "echo", "ran"]):
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            assert (done.returncode, done.stdout) == (127, ""), (command, done.stderr)
 
 
 # -- xargs: the string its input replaces -------------------------------------------------
@@ -262,10 +362,18 @@ XARGS_REPLACE = [
     ("xargs -0 -i rm -rf build/{}", _later("build/…")),
     # -e takes the rest of its bundle: -ei sets the end-of-file string i
     ("xargs -ei rm -rf build/{}", _later("…")),
+    # a value next to its option, alone or ending a bundle, is not an option
+    ("xargs --max-args 1 -i rm -rf build/{}", _later("build/…")),
+    ("xargs -0a -i rm -rf build/{}", _later("…")),
+    ("xargs -E -i rm -rf build/{}", _later("…")),
+    # -e -i -l never take the next argument
+    ("xargs -e -i rm -rf build/{}", _later("build/…")),
     # no command: echo, given the input
     ("xargs", ALLOWED),
     ("xargs -n 1", ALLOWED),
     ("xargs -I {}", ALLOWED),
+    # -I without its value: xargs fails; the policy still reads the line
+    ("xargs -I", ALLOWED),
 ]
 
 
@@ -297,6 +405,7 @@ STRING_RUNNERS = [
     ("watch -tx sh -c 'rm -rf /'", ROOT),
     ("watch --exec sh -c 'rm -rf /'", ROOT),
     ("watch --ex sh -c 'rm -rf /'", ROOT),
+    ("watch --exe sh -c 'rm -rf /'", ROOT),
     ("watch -n 2 -x sh -c 'rm -rf /'", ROOT),
     # after the command its words are its own
     ("watch ls -x rm -rf /", ALLOWED),
@@ -317,6 +426,9 @@ STRING_RUNNERS = [
     ("su -g wheel -c 'rm -rf /'", ROOT),
     ("su --command 'rm -rf /'", ROOT),
     ("su --command='rm -rf /'", ROOT),
+    ("su --command='X=1 rm -rf /'", ROOT),
+    ("su -s/bin/sh -c 'rm -rf /'", ROOT),
+    ("su -wX -c 'rm -rf /'", ROOT),
     ("su --comm 'rm -rf /'", ROOT),
     ("su --session-command 'rm -rf /'", ROOT),
     ("su --shell /bin/sh --command 'rm -rf /' bob", ROOT),
@@ -328,6 +440,9 @@ STRING_RUNNERS = [
     ("su -G -c 'rm -rf /'", ALLOWED),
     ("su -w -c 'rm -rf /'", ALLOWED),
     ("su --whitelist-environment -c 'rm -rf /'", ALLOWED),
+    ("su --group -c 'rm -rf /'", ALLOWED),
+    ("su --supp-group -c 'rm -rf /'", ALLOWED),
+    ("su --shell -c 'rm -rf /'", ALLOWED),
     ("su -c ls -g 'rm -rf /'", ALLOWED),
     ("su -- bob -c 'rm -rf /'", ALLOWED),
     ("su bob", ALLOWED),
@@ -339,7 +454,14 @@ STRING_RUNNERS = [
     ("script -O log -c 'rm -rf /'", ROOT),
     ("script --command='rm -rf /' -q /dev/null", ROOT),
     ("script --comm 'rm -rf /' /dev/null", ROOT),
+    ("script --command='X=1 rm -rf /' /dev/null", ROOT),
+    ("script -Olog -c 'rm -rf /'", ROOT),
     ("script --log-out -c 'rm -rf /'", ALLOWED),
+    ("script --log-in -c 'rm -rf /'", ALLOWED),
+    ("script --log-io -c 'rm -rf /'", ALLOWED),
+    ("script --log-timing -c 'rm -rf /'", ALLOWED),
+    ("script --logging-format -c 'rm -rf /'", ALLOWED),
+    ("script --echo -c 'rm -rf /'", ALLOWED),
     ("script -E never -c 'rm -rf /'", ROOT),
     ("script -E -c 'rm -rf /'", ALLOWED),
     ("script -o -c 'rm -rf /'", ALLOWED),
@@ -361,6 +483,8 @@ SCRIPT_RUNS = [
     "script -q /dev/null -c 'echo ran'",
     "script --command='echo ran' -q /dev/null",
     "script --comm 'echo ran' -q /dev/null",
+    "script --command='X=1 echo ran' -q /dev/null",
+    "script -Olog -qc 'echo ran'",
     "flock {lock} -c 'echo ran'",
     "flock -w 1 {lock} --command 'echo ran'",
 ]

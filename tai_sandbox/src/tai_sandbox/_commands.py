@@ -113,7 +113,7 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
             }
         ),
     ),
-    "doas": ("uC", frozenset()),
+    "doas": ("auC", frozenset()),  # -a style: OpenBSD's doas(1), OpenDoas with BSD auth
     "nice": ("n", frozenset({"adjustment"})),
     "nohup": ("", frozenset()),
     "setsid": ("", frozenset()),
@@ -125,10 +125,51 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
     "unbuffer": ("", frozenset()),
     "chrt": ("TPD", frozenset({"sched-runtime", "sched-period", "sched-deadline"})),
     "taskset": ("", frozenset()),
-    "strace": ("eoOpPsSuU", frozenset()),
-    "ltrace": ("eoOpPsSuU", frozenset()),
+    # strace 6 (its getopt string and --help): the long ones that take a value
+    "strace": (
+        "abeEIoOpPsSuUX",
+        frozenset(
+            {
+                "abbrev",
+                "attach",
+                "columns",
+                "const-print-style",
+                "decode-pids",
+                "detach-on",
+                "env",
+                "fault",
+                "inject",
+                "interruptible",
+                "kvm",
+                "output",
+                "raw",
+                "read",
+                "signal",
+                "status",
+                "string-limit",
+                "summary-columns",
+                "summary-sort-by",
+                "summary-syscall-overhead",
+                "trace",
+                "trace-path",
+                "user",
+                "verbose",
+                "write",
+            }
+        ),
+    ),
+    # ltrace 0.7.3 (its getopt string; X in older ones): -S is a flag
+    "ltrace": (
+        "aADeFlnopsuwxX",
+        frozenset({"align", "config", "debug", "indent", "library", "output", "where"}),
+    ),
     "catchsegv": ("", frozenset()),
 }
+
+#: Long options without a value whose name starts one that takes a value: getopt reads the
+#: whole name as that option (sudo's --login, --login-class; strace's --summary and its
+#: --summary-columns …).
+_LONG_FLAGS = {"sudo": frozenset({"login"}), "strace": frozenset({"summary"})}
 
 
 def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
@@ -139,9 +180,7 @@ def unwrap(argv: Sequence[str]) -> tuple[str, ...] | None:
         return _env(args)
     if name in _WRAPPERS:
         short, long = _WRAPPERS[name]
-        start = skip_options(
-            args, short, long, frozenset({"login"}) if name == "sudo" else frozenset()
-        )
+        start = skip_options(args, short, long, _LONG_FLAGS.get(name, frozenset()))
         if name in ("chrt", "taskset") and start < len(args):
             start += 1  # the priority or the CPU mask
         while name == "sudo" and start < len(args) and "=" in args[start]:
