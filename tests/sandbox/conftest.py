@@ -37,6 +37,14 @@ def namespaces() -> None:
         pytest.skip(f"the kernel refuses namespaces here: {reason}")
 
 
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git working directory, one per test module (the policy's tests only read it)."""
+    directory = tmp_path_factory.mktemp("repo")
+    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
+    return directory
+
+
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
     """A git repository to work in, with a hook directory and a tai.toml."""

@@ -3,7 +3,6 @@ command, and the refusal of shell blocks."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,6 @@ from tai_sandbox.policy import _analysed, decide
 
 from ..conftest import run_context, run_tai
 from .corpus import DESTRUCTIVE, ORDINARY
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
 
 
 def test_the_corpus_is_large_enough() -> None:

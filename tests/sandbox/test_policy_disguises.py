@@ -4,19 +4,11 @@ are run, ``trap``; and what it must allow (temporary directories, the root user'
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tai_sandbox.policy import decide
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
 
 
 def _refused(command: str, repo: Path, **environ: str) -> str:

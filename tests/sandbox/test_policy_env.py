@@ -28,30 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from tai_sandbox.policy import decide
+from .policy_cases import ALLOWED, ROOT, check, decision
 
-ENVIRON = {"HOME": "/home/u", "PATH": "/usr/bin:/bin"}
-ALLOWED = "allowed: no destructive pattern found (no allowed_shell_commands: any program runs)"
-ROOT = "refused: recursive rm deletes the root directory"
 DOWNLOADED = "refused: it runs <repo>/{}, which it downloads: code nobody has read"
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
-
-
-def _decision(command: str, repo: Path) -> str:
-    allowed, reason = decide(command, repo, {}, ENVIRON)
-    return f"{'allowed' if allowed else 'refused'}: {reason.replace(str(repo), '<repo>')}"
-
-
-def _check(cases: list[tuple[str, str]], repo: Path) -> None:
-    found = {command: _decision(command, repo) for command, _ in cases}
-    wrong = {c: (expected, found[c]) for c, expected in cases if found[c] != expected}
-    assert not wrong, "\n".join(f"{c!r}: expected {e!r}, got {f!r}" for c, (e, f) in wrong.items())
 
 
 def _run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -124,7 +103,7 @@ ENV_PREFIXES = [
 
 @pytest.mark.parametrize("prefix", ENV_PREFIXES)
 def test_the_command_behind_envs_options_is_judged(prefix: str, repo: Path) -> None:
-    _check([(f"{prefix} rm -rf /", ROOT), (f"{prefix} echo ran", ALLOWED)], repo)
+    check([(f"{prefix} rm -rf /", ROOT), (f"{prefix} echo ran", ALLOWED)], repo)
 
 
 @pytest.mark.parametrize("prefix", ENV_PREFIXES)
@@ -148,13 +127,13 @@ ENV_NOT_OPTIONS = [
 
 @pytest.mark.parametrize("prefix", ENV_NOT_OPTIONS)
 def test_options_after_the_assignments_are_the_command(prefix: str, repo: Path) -> None:
-    _check([(f"{prefix} rm -rf /", ALLOWED)], repo)
+    check([(f"{prefix} rm -rf /", ALLOWED)], repo)
     done = _run(f"{prefix} echo ran", repo)
     assert done.returncode == 127 and "ran" not in done.stdout, (prefix, done.stderr)
 
 
 def test_env_without_a_command_runs_nothing(repo: Path) -> None:
-    _check(
+    check(
         [
             ("env", ALLOWED),
             ("env -i", ALLOWED),
@@ -207,7 +186,7 @@ def _split_command(spelling: str, command: str) -> str:
 
 @pytest.mark.parametrize("spelling", SPLIT_STRINGS)
 def test_a_split_string_runs_as_envs_arguments(spelling: str, repo: Path) -> None:
-    _check(
+    check(
         [
             (_split_command(spelling, "rm -rf /"), ROOT),
             (_split_command(spelling, "echo ran"), ALLOWED),
@@ -240,7 +219,7 @@ SPLIT_THEN_WORDS = [
 
 
 def test_the_words_after_a_split_string(repo: Path) -> None:
-    _check(SPLIT_THEN_WORDS, repo)
+    check(SPLIT_THEN_WORDS, repo)
 
 
 def test_the_real_env_splits_as_read(tmp_path: Path) -> None:
@@ -325,7 +304,7 @@ def test_a_download_run_by_its_saved_name_is_refused(
         (f"wget {url}; bash {_quoted(wget)}", DOWNLOADED.format(wget)),
         *[(f"wget {url}; bash {_quoted(n)}", ALLOWED) for n in names - {wget}],
     ]
-    _check(cases, repo)
+    check(cases, repo)
 
 
 #: Where the options put the file: -o, --output, --output-dir (curl, which takes no
@@ -352,13 +331,13 @@ SAVED_AS = [
 
 
 def test_where_the_options_save_a_download(repo: Path) -> None:
-    _check([(f"{c}; bash {name}", DOWNLOADED.format(name)) for c, name in SAVED_AS], repo)
-    _check([(f"{c}; bash d/run.sh", ALLOWED) for c, _ in SAVED_AS], repo)
+    check([(f"{c}; bash {name}", DOWNLOADED.format(name)) for c, name in SAVED_AS], repo)
+    check([(f"{c}; bash d/run.sh", ALLOWED) for c, _ in SAVED_AS], repo)
     # curl saves nothing for a path ending in /: its directory is not downloaded
-    _check([("curl --output-dir o -O https://e.x/d/; bash o/", ALLOWED)], repo)
+    check([("curl --output-dir o -O https://e.x/d/; bash o/", ALLOWED)], repo)
     # --location is no bundle of short options (no -o cation); a last -o saves nothing
-    _check([("curl --location -o x.sh https://e.x/d/run.sh; bash cation", ALLOWED)], repo)
-    _check([("curl https://e.x/d/run.sh -o; bash run.sh", ALLOWED)], repo)
+    check([("curl --location -o x.sh https://e.x/d/run.sh; bash cation", ALLOWED)], repo)
+    check([("curl https://e.x/d/run.sh -o; bash run.sh", ALLOWED)], repo)
 
 
 @pytest.mark.parametrize(("command", "name"), SAVED_AS)
@@ -392,12 +371,11 @@ def test_the_real_downloaders_save_there(
             "refused: recursive rm deletes x, relative to a directory only known when the "
             "command runs",
         ),
-        ("env -C build rm -rf out", "allowed"),
-        ("sudo rm -D x", "allowed"),  # the command's own -D
+        ("env -C build rm -rf out", ALLOWED),
+        ("sudo rm -D x", ALLOWED),  # the command's own -D
     ],
 )
 def test_a_wrapper_that_changes_directory_runs_its_command_there(
     command: str, verdict: str, repo: Path
 ) -> None:
-    allowed, reason = decide(command, repo, {}, {"HOME": "/home/alice"})
-    assert ("allowed" if allowed else f"refused: {reason}") == verdict
+    assert decision(command, repo, {"HOME": "/home/alice"}) == verdict

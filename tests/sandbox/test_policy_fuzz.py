@@ -28,13 +28,6 @@ _TOKENS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("fuzz")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
-
-
 def _answers(command: str, repo: Path) -> None:
     allowed, reason = decide(command, repo, {})
     assert isinstance(allowed, bool)

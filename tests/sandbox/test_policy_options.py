@@ -13,16 +13,10 @@ what it does not do). Paths of the test's repository are written ``<repo>``.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-import pytest
+from .policy_cases import ALLOWED, ROOT, check
 
-from tai_sandbox.policy import decide
-
-ENVIRON = {"HOME": "/home/u", "PATH": "/usr/bin:/bin"}
-ALLOWED = "allowed: no destructive pattern found (no allowed_shell_commands: any program runs)"
-ROOT = "refused: recursive rm deletes the root directory"
 HOME = "refused: recursive rm deletes the home directory"
 DOWNLOADED = "refused: it runs <repo>/{}, which it downloads: code nobody has read"
 
@@ -32,24 +26,6 @@ def _protected(tool: str, path: str) -> str:
         f"refused: {tool} would change a protected path: <repo>/{path} is protected:"
         " git's directory (.git) is read-only: git runs code it reads there"
     )
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
-
-
-def _decision(command: str, repo: Path) -> str:
-    allowed, reason = decide(command, repo, {}, ENVIRON)
-    return f"{'allowed' if allowed else 'refused'}: {reason.replace(str(repo), '<repo>')}"
-
-
-def _check(cases: list[tuple[str, str]], repo: Path) -> None:
-    found = {command: _decision(command, repo) for command, _ in cases}
-    wrong = {c: (expected, found[c]) for c, expected in cases if found[c] != expected}
-    assert not wrong, "\n".join(f"{c!r}: expected {e!r}, got {f!r}" for c, (e, f) in wrong.items())
 
 
 # -- options and operands as the rules read them ----------------------------------------
@@ -72,7 +48,7 @@ ARGUMENTS = [
 
 
 def test_options_and_operands(repo: Path) -> None:
-    _check(ARGUMENTS, repo)
+    check(ARGUMENTS, repo)
 
 
 # -- cp, mv, ln, install: the target directory --------------------------------------------
@@ -107,7 +83,7 @@ TARGET_DIRECTORIES = [
 
 
 def test_the_target_directory_however_given(repo: Path) -> None:
-    _check(TARGET_DIRECTORIES, repo)
+    check(TARGET_DIRECTORIES, repo)
 
 
 # -- trap ----------------------------------------------------------------------------------
@@ -134,7 +110,7 @@ TRAPS = [
 
 
 def test_trap_options_and_handlers(repo: Path) -> None:
-    _check(TRAPS, repo)
+    check(TRAPS, repo)
 
 
 # -- eval and shells -------------------------------------------------------------------------
@@ -153,7 +129,7 @@ SHELLS = [
 
 
 def test_eval_and_shell_code(repo: Path) -> None:
-    _check(SHELLS, repo)
+    check(SHELLS, repo)
 
 
 # -- a shell's options: which word is its code, its script, its first parameter ------------
@@ -199,7 +175,7 @@ SHELL_OPTIONS = [
 
 
 def test_shell_options(repo: Path) -> None:
-    _check(SHELL_OPTIONS, repo)
+    check(SHELL_OPTIONS, repo)
 
 
 # -- code a shell reads from its input, and its parameters ---------------------------------
@@ -222,7 +198,7 @@ STDIN_PARAMETERS = [
 
 
 def test_parameters_of_code_read_from_input(repo: Path) -> None:
-    _check(STDIN_PARAMETERS, repo)
+    check(STDIN_PARAMETERS, repo)
 
 
 # -- code read from the input of a wrapped shell, or of an interpreter ---------------------
@@ -273,7 +249,7 @@ INPUT_CODE = [
 
 
 def test_code_read_from_input_by_what_runs_it(repo: Path) -> None:
-    _check(INPUT_CODE, repo)
+    check(INPUT_CODE, repo)
 
 
 # -- the walk: pipelines and redirections ----------------------------------------------------
@@ -290,4 +266,4 @@ WALK = [
 
 
 def test_pipelines_and_redirections(repo: Path) -> None:
-    _check(WALK, repo)
+    check(WALK, repo)

@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from tai_sandbox.policy import decide
 
@@ -357,13 +354,6 @@ RULE_CASES = [
     "cd /dev; echo x > null", "echo x > dev/sda", "chmod -R 777 /Xetc", "rm -rf ~/.?*",
     "rm -rf X*",
 ]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
 
 
 #: Commands whose reason depends on the machine: /tmp/x is where CI's instructions clone

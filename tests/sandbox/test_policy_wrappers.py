@@ -23,33 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from tai_sandbox.policy import decide
-
-ENVIRON = {"HOME": "/home/u", "PATH": "/usr/bin:/bin"}
-ALLOWED = "allowed: no destructive pattern found (no allowed_shell_commands: any program runs)"
-ROOT = "refused: recursive rm deletes the root directory"
+from .policy_cases import ALLOWED, ROOT, check
 
 
 def _later(path: str) -> str:
     return f"refused: recursive rm deletes {path}, a path only known when the command runs"
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
-
-
-def _decision(command: str, repo: Path) -> str:
-    allowed, reason = decide(command, repo, {}, ENVIRON)
-    return f"{'allowed' if allowed else 'refused'}: {reason.replace(str(repo), '<repo>')}"
-
-
-def _check(cases: list[tuple[str, str]], repo: Path) -> None:
-    found = {command: _decision(command, repo) for command, _ in cases}
-    wrong = {c: (expected, found[c]) for c, expected in cases if found[c] != expected}
-    assert not wrong, "\n".join(f"{c!r}: expected {e!r}, got {f!r}" for c, (e, f) in wrong.items())
 
 
 # -- wrappers that run their operands as a command ------------------------------------------
@@ -276,7 +254,7 @@ def _program(prefix: str) -> str:
 @pytest.mark.parametrize("prefix", PREFIXES)
 def test_the_command_behind_the_options_is_judged(prefix: str, repo: Path) -> None:
     prefix = prefix.replace("{lock}", "/tmp/lock")
-    _check([(f"{prefix} rm -rf /", ROOT), (f"{prefix} echo ran", ALLOWED)], repo)
+    check([(f"{prefix} rm -rf /", ROOT), (f"{prefix} echo ran", ALLOWED)], repo)
 
 
 #: Run here: the programs that run a command without privileges or a terminal. sudo,
@@ -311,7 +289,7 @@ def test_the_real_program_runs_the_same_command(prefix: str, tmp_path: Path) -> 
 #: --max-lines takes its value only after = (-L takes the next argument): the number is
 #: the command, as xargs runs it.
 def test_xargs_max_lines_takes_no_next_argument(repo: Path) -> None:
-    _check([("xargs --max-lines 1 rm -rf /", ALLOWED), ("xargs --max-l 1 rm -rf /", ALLOWED)], repo)
+    check([("xargs --max-lines 1 rm -rf /", ALLOWED), ("xargs --max-l 1 rm -rf /", ALLOWED)], repo)
     if shutil.which("xargs"):
         done = subprocess.run(
             ["xargs", "--max-lines", "1", "echo"], input="x", capture_output=True, text=True
@@ -330,7 +308,7 @@ OPERANDS = [
 
 
 def test_the_options_end_at_double_dash_or_a_lone_dash(repo: Path) -> None:
-    _check(OPERANDS, repo)
+    check(OPERANDS, repo)
     if shutil.which("nice"):
         for command in (["nice", "--", "-n", "5", "echo", "ran"], ["nice", "-", "echo", "ran"]):
             done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -378,7 +356,7 @@ XARGS_REPLACE = [
 
 
 def test_xargs_replaces_its_string(repo: Path) -> None:
-    _check(XARGS_REPLACE, repo)
+    check(XARGS_REPLACE, repo)
 
 
 # -- wrappers that run a string, or their operands, through a shell -------------------------
@@ -475,7 +453,7 @@ STRING_RUNNERS = [
 
 
 def test_string_runners_run_their_string(repo: Path) -> None:
-    _check(STRING_RUNNERS, repo)
+    check(STRING_RUNNERS, repo)
 
 
 SCRIPT_RUNS = [

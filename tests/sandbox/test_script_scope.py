@@ -6,7 +6,6 @@ Each refused command deletes what its reason names when bash runs it."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,6 @@ from tai_sandbox.policy import decide
 ROOT = "recursive rm deletes the root directory"
 ETC = "recursive rm deletes the system directory /etc"
 UNKNOWN = "recursive rm deletes …, a path only known when the command runs"
-
-
-@pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("repo")
-    subprocess.run(["git", "init", "-q"], cwd=directory, check=True)
-    return directory
 
 
 @pytest.mark.parametrize(
