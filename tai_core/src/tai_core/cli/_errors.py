@@ -12,7 +12,6 @@ a command's return value is never taken for its exit status (click's own rule).
 
 from __future__ import annotations
 
-import errno
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -90,10 +89,6 @@ def run(
         sys.exit(INTERRUPTED)
     except BrokenPipeError:
         sys.exit(FAILURE)  # the reader went away (tai plugins | head): nothing to say
-    except OSError as error:
-        if error.errno != errno.EPIPE:
-            raise
-        sys.exit(FAILURE)
     sys.exit(0)
 
 
