@@ -29,6 +29,15 @@ UNKNOWN = "recursive rm deletes …, a path only known when the command runs"
         ("A=/; B=$A; C=$B; D=$C; rm -rf $D", ROOT),
         ("X=/etc; cd $X; rm -rf ssh", "recursive rm deletes the system directory /etc/ssh"),
         ("X=/; cd $X; rm -rf etc", ETC),
+        # a builtin is known by the word's value, however it is quoted
+        ("\\cd /etc; rm -rf ssh", "recursive rm deletes the system directory /etc/ssh"),
+        ('"cd" /etc; rm -rf ssh', "recursive rm deletes the system directory /etc/ssh"),
+        ("\\eval X=/; rm -rf $X", ROOT),
+        ("'set' -- /; rm -rf $1", UNKNOWN),
+        (
+            'read -r "HOME" <<< /; rm -rf ~/etc',
+            "recursive rm deletes …/etc, a path only known when the command runs",
+        ),
         # a relative cd looks in $CDPATH first
         ("CDPATH=/; cd etc; rm -rf ssh", "recursive rm deletes the system directory /etc/ssh"),
         ("CDPATH=/:/usr cd lib && rm -rf x", "recursive rm deletes the system directory /lib/x"),

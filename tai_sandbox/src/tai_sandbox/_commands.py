@@ -16,6 +16,7 @@ import urllib.parse
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from tai_sandbox._syntax import descendants, node_text, parse
 from tai_sandbox._words import DYNAMIC
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "fish"})
@@ -470,8 +471,6 @@ def stdin_reader(argv: Sequence[str]) -> tuple[str, ...] | None:
 
 def _reader_in_code(code: str) -> tuple[str, ...] | None:
     """The first command of the shell code ``code`` that reads its input as code."""
-    from tai_sandbox._syntax import descendants, node_text, parse
-
     root, source = parse(code)
     for node in descendants(root):
         name = node.child_by_field_name("name") if node.type == "command" else None

@@ -106,7 +106,7 @@ class _Collection:
                         if not word.startswith("-"):
                             self.add(word, [""])
             elif node.type == "command":
-                self._command(node, expander, evaluated)
+                self._command(node, expander)
 
     def _assignment(self, node: Node, expander: Expander, evaluated: bool) -> None:
         name = node.child_by_field_name("name")
@@ -137,36 +137,42 @@ class _Collection:
                 if name is not None and name.type == "variable_name":
                     self.add(node_text(name, source), None)
 
-    def _command(self, node: Node, expander: Expander, evaluated: bool) -> None:
+    def _command(self, node: Node, expander: Expander) -> None:
+        """What a command changes, for every argument vector its words stand for (so
+        that ``\\cd /etc`` and ``"cd" /etc`` are ``cd /etc``)."""
         name = node.child_by_field_name("name")
         if name is None:
             return
-        command = node_text(name, expander.source)
-        words = node.children_by_field_name("argument")
-        texts = [node_text(word, expander.source) for word in words]
+        for argv in expander.argvs([name, *node.children_by_field_name("argument")]):
+            if argv:
+                self._effects(argv[0], list(argv[1:]), node, expander)
+
+    def _effects(self, command: str, args: list[str], node: Node, expander: Expander) -> None:
         if command in _TARGETS:
-            for text in texts:
-                if not text.startswith("-"):
-                    self.add(text, None)
+            for arg in args:
+                if not arg.startswith("-"):
+                    self.add(arg, None)
         elif command == "printf":
-            for target in _printf_targets(texts):
+            for target in _printf_targets(args):
                 self.add(target, None)
         elif command in ("cd", "pushd", "popd"):
-            self._directories(command, node, words, expander)
+            self._directories(command, node, args, expander.scope)
         elif command in (".", "source"):
             self.opaque = True  # a file's code may assign anything
         elif command == "eval":
-            self._eval([name, *words], expander)
-        elif command == "shift" or (command == "set" and _sets_parameters(texts)):
+            text = " ".join(args)  # text only the run knows is refused by eval's rule
+            if DYNAMIC not in text:
+                root, source = parse(text)
+                self.script(root, Expander(source, expander.scope), evaluated=True)
+        elif command == "shift" or (command == "set" and _sets_parameters(args)):
             self.positional = None
 
-    def _directories(self, command: str, node: Node, words: list[Node], expander: Expander) -> None:
+    def _directories(self, command: str, node: Node, targets: list[str], scope: Scope) -> None:
         """A relative ``cd`` is taken from every directory an earlier one may have led to
         (earlier in the text: a ``cd`` in a loop or a function may repeat, so where a
         relative one there leads is only known when the command runs)."""
-        targets = [f for word in words for fs in expander.expand(word) for f in fs]
         if not targets:
-            homes = expander.scope.values("HOME") if command == "cd" else None
+            homes = scope.values("HOME") if command == "cd" else None
             self.dirs.extend(sorted(homes) if homes is not None else [None])
         repeats = any(a.type in _REPEATING for a in _ancestors(node))
         for target in targets:
@@ -175,17 +181,8 @@ class _Collection:
                 continue
             bases = list(self.dirs)
             if command != "popd" and target.partition("/")[0] not in ("", ".", ".."):
-                bases += _cdpath(expander.scope, bases)  # cd etc with CDPATH=/ is cd /etc
+                bases += _cdpath(scope, bases)  # cd etc with CDPATH=/ is cd /etc
             self.dirs.extend(_danger.absolute(target, base) for base in bases)
-
-    def _eval(self, words: list[Node], expander: Expander) -> None:
-        """The code ``eval`` runs is the script's own (text only known when the command
-        runs is refused by eval's rule; each level is shorter than the one around it)."""
-        for argv in expander.argvs(words):
-            text = " ".join(argv[1:])
-            if DYNAMIC not in text:
-                root, source = parse(text)
-                self.script(root, Expander(source, expander.scope), evaluated=True)
 
 
 def _cdpath(scope: Scope, dirs: list[str | None]) -> list[str | None]:
