@@ -8,7 +8,9 @@ the report of all targets reads the latest of each. The fingerprint is a hash of
 module's source and its test files taken when the run was staged: a result whose module or
 tests changed since is stale, and the report does not count it (a commit name would not do:
 a run takes most of an hour, the tree goes on changing meanwhile, and a dirty tree has no
-name).
+name). The result also lists the files the fingerprint was taken of, so that a run of the
+survivors alone (``--survivors``) can tell that a module and its earlier test files are
+unchanged and its tests only grew.
 
 A survivor that only rewrites prose (a string literal with a space in it: the wording of a
 message) is counted apart as "wording" and needs no entry: tests check messages by the
@@ -89,9 +91,13 @@ def fingerprint(root: Path, files: list[str]) -> str:
     return digest.hexdigest()
 
 
-def save(directory: Path, dotted: str, taken: str, mutants: dict[str, list[str]]) -> None:
+def save(
+    directory: Path, dotted: str, taken: str, files: list[str], mutants: dict[str, list[str]]
+) -> None:
+    """Store a module's result: the fingerprint and the ``files`` it was taken of (the
+    module and its test files), and every mutant's ``[status, changed lines]``."""
     directory.mkdir(exist_ok=True)
-    data = {"fingerprint": taken, "mutants": mutants}
+    data = {"fingerprint": taken, "files": sorted(files), "mutants": mutants}
     (directory / f"{dotted}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 

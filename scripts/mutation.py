@@ -5,6 +5,7 @@ Usage (from the repository root; `scripts/_uv.sh` provides uv):
     uv run --no-sync python scripts/mutation.py              # every target
     uv run --no-sync python scripts/mutation.py --since main # targets changed since a commit
     uv run --no-sync python scripts/mutation.py --module tai_core/src/tai_core/store/_paths.py
+    uv run --no-sync python scripts/mutation.py --survivors --module ...  # after adding tests
 
 The targets (modules and the tests that guard them) are listed in
 `scripts/mutation_targets.toml`; the surviving mutants that are kept, each with its reason,
@@ -36,6 +37,14 @@ mutmut runs the clean tests in its own process and forks every worker from it, s
 tai's memoised functions remember from the clean run would be remembered by every mutant:
 each pytest session of the run starts with them emptied (`mutation_stage/tai_mutation_fresh.py`).
 
+A survivor is killed by a new test. Rather than run the whole target again (the shell
+policy's group takes over an hour), `--survivors` runs only the mutants its stored result
+left alive, when the new tests are in test files of their own added to the target: the
+module and the stored run's test files being unchanged byte for byte (the stored
+fingerprint is theirs), every mutant killed then is still killed by the same test, so the
+merged result is what a whole run would give. A changed test file makes the result stale
+as before, and the target is run whole.
+
 Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
 
@@ -55,7 +64,16 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from pathlib import Path
 
-from _mutation_report import changed_lines, fingerprint, load_kept, report, save, wording
+from _mutation_report import (
+    KILLED,
+    changed_lines,
+    fingerprint,
+    load,
+    load_kept,
+    report,
+    save,
+    wording,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
@@ -89,10 +107,14 @@ class Target:
     def dotted(self) -> str:
         return self.staged.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
+    @property
+    def files(self) -> list[str]:
+        """What the module's result depends on: its source and its test files."""
+        return sorted({self.module, *(test.partition("::")[0] for test in self.tests)})
+
     def fingerprint(self) -> str:
-        """What the module's result depends on: its source and its test files, now."""
-        files = sorted({self.module, *(test.partition("::")[0] for test in self.tests)})
-        return fingerprint(ROOT, files)
+        """A hash of :attr:`files` as they are now."""
+        return fingerprint(ROOT, self.files)
 
 
 def load_targets() -> list[Target]:
@@ -331,19 +353,59 @@ def second_chance(
     return {**dict.fromkeys(todo, "unchecked"), **known}
 
 
-def record(targets: list[Target], workers: int, budget: float) -> None:
-    """Store the run's verdict per module: mutmut's, corrected by the second chance."""
-    found = inspect(targets)
+def record(
+    targets: list[Target], workers: int, budget: float, earlier: dict[str, list[str]] | None = None
+) -> None:
+    """Store the run's verdict per module: mutmut's, corrected by the second chance. With
+    ``earlier`` (a run of the survivors alone: the stored mutants), only the mutants this run
+    ran are read from it; the others keep their stored verdict."""
+    found = inspect(targets) if earlier is None or earlier else {}
+    if earlier is not None:
+        found = {name: found[name] for name in earlier if name in found}
     children = any(t.children for t in targets)
     again = second_chance(targets, found, workers, budget) if children else {}
     taken = json.loads((STAGE / "fingerprints.json").read_text(encoding="utf-8"))
     for target in targets:
-        mutants = {
-            name: [again.get(name, status), change]
-            for name, (status, change) in found.items()
-            if name.startswith(target.dotted + ".")
-        }
-        save(RESULTS, target.dotted, taken[target.dotted], mutants)
+        stored = load(RESULTS, target.dotted) if earlier is not None else None
+        mutants = dict(stored["mutants"]) if stored else {}  # type: ignore[call-overload]
+        mutants.update(
+            {
+                name: [again.get(name, status), change]
+                for name, (status, change) in found.items()
+                if name.startswith(target.dotted + ".")
+            }
+        )
+        save(RESULTS, target.dotted, taken[target.dotted], target.files, mutants)
+
+
+def survivors(targets: list[Target]) -> dict[str, list[str]]:
+    """The mutants the stored results of ``targets`` left alive, to be run again after tests
+    were added: a target qualifies when its module and every test file of its stored run are
+    byte for byte as they were then (the stored fingerprint is theirs) and it has gained test
+    files. Then every mutant the stored run killed is still killed by the same unchanged test,
+    and only the others can change their verdict."""
+    alive: dict[str, list[str]] = {}
+    for target in targets:
+        data = load(RESULTS, target.dotted)
+        files = data.get("files") if data else None
+        if not isinstance(files, list):
+            raise SystemExit(f"mutation: {target.module}: no stored run to go on; run it whole")
+        if data["fingerprint"] != fingerprint(ROOT, files):  # type: ignore[index]
+            raise SystemExit(
+                f"mutation: {target.module}: the module or a test file of its stored run has "
+                "changed since (only added test files keep its kills valid); run it whole"
+            )
+        if not set(files) < set(target.files):
+            raise SystemExit(
+                f"mutation: {target.module}: no test file was added since its stored run, so "
+                "its survivors would survive again; add the tests in a file of their own"
+            )
+        alive.update(
+            (name, verdict)
+            for name, verdict in data["mutants"].items()  # type: ignore[index]
+            if verdict[0] not in KILLED
+        )
+    return alive
 
 
 def main() -> int:
@@ -370,6 +432,12 @@ def main() -> int:
     parser.add_argument(
         "--all", action="store_true", help="report every target's latest stored results"
     )
+    parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="run again only the mutants the stored results left alive, against tests added "
+        "in new files (the module and the earlier test files unchanged)",
+    )
     args = parser.parse_args()
     if args.stage is not None:  # a second run beside a first one, in a tree of its own
         global STAGE  # noqa: PLW0603 - one run, one stage: set once, before anything reads it
@@ -385,14 +453,18 @@ def main() -> int:
     if not targets:
         print("mutation: no target changed; nothing to do")
         return 0
+    earlier = survivors(targets) if args.survivors else None
     if not (args.report_only or args.record_only):
         stage(targets)
-        mutmut(
-            "run", "--max-children", str(args.workers),
-            children_only=all(t.children for t in targets),
-        )  # fmt: skip
+        if earlier is not None:
+            print(f"mutation: the {len(earlier)} mutant(s) the stored results left alive, again")
+        if earlier is None or earlier:
+            mutmut(
+                "run", "--max-children", str(args.workers), *(earlier or ()),
+                children_only=all(t.children for t in targets),
+            )  # fmt: skip
     if not args.report_only:
-        record(targets, args.workers, args.budget)
+        record(targets, args.workers, args.budget, earlier)
     shown = load_targets() if args.all else targets
     modules = [(t.module, t.dotted, t.fingerprint()) for t in shown]
     return report(modules, RESULTS, load_kept(SURVIVORS), args.stubs)

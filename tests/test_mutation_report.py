@@ -47,7 +47,7 @@ def results(verdict: ModuleType, tmp_path: Path, source: str) -> tuple[Path, str
     taken = verdict.fingerprint(tmp_path, ["m.py", "test_m.py"])
     survivor = verdict.normalise("- return a + 1\n+ return a + 2")
     mutants = {"p.m.x_f__mutmut_1": ["killed", ""], "p.m.x_f__mutmut_2": ["survived", survivor]}
-    verdict.save(tmp_path / "results", "p.m", taken, mutants)
+    verdict.save(tmp_path / "results", "p.m", taken, ["m.py", "test_m.py"], mutants)
     return tmp_path / "results", survivor
 
 
@@ -85,15 +85,57 @@ def test_a_result_is_stale_once_its_module_or_tests_change(
     assert "killed 50" not in out and "kept entry matches no survivor" not in out
 
 
-def test_a_survivor_is_run_again_against_its_own_target_s_tests_first() -> None:
+@pytest.fixture(scope="module")
+def mutation() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        yield importlib.import_module("mutation")
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+
+
+@pytest.mark.parametrize(
+    ("tests", "changed", "refusal"),
+    [
+        (["test_m.py", "test_new.py"], None, None),
+        (["test_m.py", "test_new.py"], "test_m.py", "has changed since"),
+        (["test_m.py", "test_new.py"], "m.py", "has changed since"),
+        (["test_m.py"], None, "no test file was added"),
+        (["test_new.py"], None, "no test file was added"),
+    ],
+)
+def test_only_survivors_run_again_when_tests_were_only_added(
+    verdict: ModuleType,
+    mutation: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tests: list[str],
+    changed: str | None,
+    refusal: str | None,
+) -> None:
+    """``--survivors`` goes on from a stored result only while its module and test files are
+    as they were (its kills hold) and a test file was added (its survivors may now die)."""
+    directory, survivor = results(verdict, tmp_path, "def f(a): return a + 1\n")
+    (tmp_path / "test_new.py").write_text("def test_new(): pass\n", encoding="utf-8")
+    if changed:
+        (tmp_path / changed).write_text("# changed\n", encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    monkeypatch.setattr(mutation, "RESULTS", directory)
+    target = mutation.Target("m.py", tuple(tests))
+    monkeypatch.setattr(mutation.Target, "dotted", property(lambda self: "p.m"))
+    if refusal is None:
+        assert mutation.survivors([target]) == {"p.m.x_f__mutmut_2": ["survived", survivor]}
+    else:
+        with pytest.raises(SystemExit, match=refusal):
+            mutation.survivors([target])
+
+
+def test_a_survivor_is_run_again_against_its_own_target_s_tests_first(
+    mutation: ModuleType,
+) -> None:
     """The second chance runs a mutant against the target's own test paths that reach its
     function, whole (a module-scoped fixture records its reach under the first test that
     asks for it), then against other tests that reach it, in turn from each file."""
-    sys.path.insert(0, str(REPO / "scripts"))
-    try:
-        mutation = importlib.import_module("mutation")
-    finally:
-        sys.path.remove(str(REPO / "scripts"))
     reaching = [
         "tests/a/test_other.py::test_1",
         "tests/a/test_other.py::test_2",
