@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import tai_executable
 
+#: Each example runs tai in a process of its own.
+pytestmark = pytest.mark.slow
+
 FUZZ = settings(
     max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -185,6 +186,7 @@ def check_shared(old: SessionTree, new: SessionTree, names: tuple[str, ...]) -> 
                 stack.append((child, after.children[position]))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_random_writes_keep_every_version(data: st.DataObject) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -214,12 +215,14 @@ def chunkings(draw: st.DrawFn, text: str) -> list[str]:
 # --- properties --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(replies())
 def test_whole_parse_matches_line_by_line_reading(text: str) -> None:
     assert parse_blocks(text) == reference(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.data())
 def test_any_chunking_gives_the_whole_parse_and_early_results_are_final(

@@ -179,6 +179,7 @@ PACKAGES = {"cobra": [".", "./doc"],
             "tools": ["./internal/imports", "./go/ast/astutil", "./txtar"]}  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "package"), [(name, package) for name, ps in PACKAGES.items() for package in ps]
 )

@@ -127,6 +127,7 @@ def test_files_of_the_module_cache_are_named_by_module_and_version(
     assert "_test.go" not in "".join(p.path for p in parts if "pflag" in p.path)
 
 
+@pytest.mark.slow
 def test_the_first_request_for_x_tools_fits_128k(
     tmp_path: Path,
     isolated_env: dict[str, str],

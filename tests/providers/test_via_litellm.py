@@ -113,6 +113,7 @@ def test_litellm_status_errors(providers, azure_spec, azure_server, status, retr
     assert len(azure_server.requests) == 1  # litellm's own retries are off
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["drop", "badjson", "stall"])
 def test_litellm_faults_mid_stream(providers, azure_spec, azure_server, fault) -> None:
     azure_server.script(Reply(text="abcdefgh", chunks=4, fault=fault))
