@@ -5,11 +5,9 @@
 # block, runs go-test, sees the tests pass and says done; a second loop confirms. Then the
 # module's own tests run on the result. The repository itself is never touched.
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
-# the Go helpers are built now, with a word, rather than silently in the middle of the run
-echo "== goimports (built with go the first time: about a minute)"
-uv run --no-sync python -m tai_blocks.changes.goimports --install
-echo "== go doc helper (built the first time)"
-uv run --no-sync python -m tai_blocks.go._godoc --install
+# the Go helpers are built now, rather than in the middle of the run
+source scripts/_go_helpers.sh
+echo "== tai on a copy of examples/calc with the replay model (offline)"
 repo=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,8 +5,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
 echo "== ruff" && uv run --no-sync ruff check . && uv run --no-sync ruff format --check .
 echo "== hook reference" && uv run --no-sync python scripts/hook_docs.py --check
-echo "== goimports (built with go the first time: about a minute)" && uv run --no-sync python -m tai_blocks.changes.goimports --install
-echo "== go doc helper" && uv run --no-sync python -m tai_blocks.go._godoc --install
+source scripts/_go_helpers.sh
 # One worker per core (pytest-xdist; -n 0 runs in this process, for -s or a debugger); each
 # worker takes the next test when it is free, so the long ones do not leave a core idle.
 echo "== pytest ($(nproc) workers, random order: the seed is in the header)" && exec uv run --no-sync pytest -n auto --dist worksteal "$@"

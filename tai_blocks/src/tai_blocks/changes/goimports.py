@@ -21,18 +21,33 @@ script does, so parallel tests never race on it).
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from tai_core.config import user_cache_dir
+from tai_core.progress import Progress, run_counted
 
 MODULE = "golang.org/x/tools/cmd/goimports"
 VERSION = "v0.52.0"
 _EXE = ".exe" if sys.platform == "win32" else ""
 _found: dict[str, Path] = {}
+
+
+#: A line of ``go build -v`` that names a package being compiled: an import path alone.
+_PACKAGE = re.compile(r"[A-Za-z0-9_.~+-]+(/[A-Za-z0-9_.~+-]+)*")
+
+
+def go_build_line(line: str) -> str | None:
+    """What a line of ``go install -v`` / ``go build -v`` on standard error counts as: a
+    module downloaded, a package compiled, or nothing (an error, a note)."""
+    if line.startswith("go: downloading "):
+        return "modules downloaded"
+    if _PACKAGE.fullmatch(line) and not line.startswith("-"):
+        return "packages compiled"
+    return None
 
 
 class ToolError(Exception):
@@ -77,21 +92,18 @@ def install(destination: Path) -> Path:
         env = tool_env()
         env["GOBIN"] = staging
         env.pop("GOFLAGS", None)
+        command = [str(go), "install", "-v", f"{MODULE}@{VERSION}"]
         try:
-            result = subprocess.run(
-                [str(go), "install", f"{MODULE}@{VERSION}"],
-                cwd=staging,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=600,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as error:
+            with Progress(f"building goimports {VERSION} with {go}") as progress:
+                status, errors = run_counted(
+                    command, progress, go_build_line, cwd=staging, env=env, timeout=600
+                )
+        except (OSError, TimeoutError) as error:
             raise ToolError(f"could not run {go} install {MODULE}@{VERSION}: {error}") from None
         built = Path(staging) / f"goimports{_EXE}"
-        if result.returncode != 0 or not built.is_file():
-            detail = " ".join(result.stderr.split())[-400:]
+        if status != 0 or not built.is_file():
+            detail = " ".join(line for line in errors.splitlines() if not go_build_line(line))
+            detail = " ".join(detail.split())[-400:]
             raise ToolError(
                 f"could not install goimports ({go} install {MODULE}@{VERSION}: {detail}); "
                 "install it and put it on PATH, or set TAI_GOIMPORTS to its path"

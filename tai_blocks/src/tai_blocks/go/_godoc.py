@@ -136,8 +136,11 @@ def binary_path(chain: Toolchain, sources: Mapping[str, bytes] | None = None) ->
 
 
 def build(chain: Toolchain, sources: Mapping[str, bytes] | None = None) -> Path:
-    """Build the helper with ``chain`` (see the module docstring); its path, or
-    :class:`HelperError`."""
+    """Build the helper with ``chain`` (see the module docstring), saying on stderr what
+    the build does when it takes over a second; its path, or :class:`HelperError`."""
+    from tai_blocks.changes.goimports import go_build_line
+    from tai_core.progress import Progress, run_counted
+
     sources = dict(sources or source_files())
     target = binary_path(chain, sources)
     if target.is_file():
@@ -159,16 +162,19 @@ def build(chain: Toolchain, sources: Mapping[str, bytes] | None = None) -> Path:
         built = staging / "out" / _NAME
         env = {**os.environ, "GOROOT": str(chain.goroot), "GOTOOLCHAIN": "local",
                "GOWORK": "off", "GOFLAGS": "", "GO111MODULE": "on", "CGO_ENABLED": "0"}  # fmt: skip
+        command = [str(chain.go), "build", "-v", *(["-trimpath"] if chain.trimmed else []),
+                   "-o", str(built), "."]  # fmt: skip
         try:
-            done = subprocess.run(
-                [str(chain.go), "build", *(["-trimpath"] if chain.trimmed else []), "-o",
-                 str(built), "."], cwd=source, env=env,
-                capture_output=True, text=True, timeout=_BUILD_TIMEOUT, check=False,
-            )  # fmt: skip
-        except (OSError, subprocess.TimeoutExpired) as error:
+            with Progress(f"building the go doc helper with {chain.version}") as progress:
+                status, errors = run_counted(
+                    command, progress, go_build_line, cwd=source, env=env,
+                    timeout=_BUILD_TIMEOUT,
+                )  # fmt: skip
+        except (OSError, TimeoutError) as error:
             raise HelperError(f"go build: {error}") from None
-        if done.returncode or not built.is_file():
-            raise HelperError(f"go build: {' '.join(done.stderr.split())[-400:]}")
+        if status or not built.is_file():
+            detail = " ".join(line for line in errors.splitlines() if not go_build_line(line))
+            raise HelperError(f"go build: {' '.join(detail.split())[-400:]}")
         try:
             built.parent.rename(target.parent)
         except OSError:

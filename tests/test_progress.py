@@ -1,0 +1,149 @@
+"""Progress of long steps on stderr (tai_core.progress): silent for a quick step, a line
+at each interval of a long one with its counts, a last line only after an earlier one, the
+line rewritten in place on a terminal. A fake clock stands for time; the counting runner
+runs real processes."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tai_blocks.changes.goimports import go_build_line
+from tai_core.progress import Progress, run_counted
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_quick_step_says_nothing() -> None:
+    clock, out = Clock(), io.StringIO()
+    with Progress("building x", stream=out, clock=clock, ticker=False) as progress:
+        progress.count("packages compiled")
+        clock.now += 0.9
+        progress.poll()
+    assert out.getvalue() == ""
+
+
+def test_a_long_step_says_what_it_does_at_each_interval_and_when_it_ends() -> None:
+    clock, out = Clock(), io.StringIO()
+    with Progress("building x", stream=out, clock=clock, ticker=False) as progress:
+        progress.count("modules downloaded")
+        clock.now += 1.5
+        progress.count("packages compiled")  # due: the first line
+        clock.now += 1
+        progress.count("packages compiled")  # within the interval: nothing
+        clock.now += 4
+        progress.poll()  # nothing counted, still said: a build can sit on one package
+        clock.now += 0.5
+    assert out.getvalue().splitlines() == [
+        "tai: building x: 2 s, 1 module downloaded, 1 package compiled",
+        "tai: building x: 6 s, 1 module downloaded, 2 packages compiled",
+        "tai: building x: done in 7 s, 1 module downloaded, 2 packages compiled",
+    ]
+
+
+def test_a_failed_step_says_so() -> None:
+    clock, out = Clock(), io.StringIO()
+    with pytest.raises(KeyError), Progress("x", stream=out, clock=clock, ticker=False):
+        clock.now += 3
+        raise KeyError("boom")
+    assert out.getvalue() == ""  # nothing said before: nothing to close
+    with pytest.raises(KeyError), Progress("x", stream=out, clock=clock, ticker=False) as p:
+        clock.now += 3
+        p.poll()
+        raise KeyError("boom")
+    assert out.getvalue().splitlines()[-1] == "tai: x: failed after 3 s"
+
+
+def test_on_a_terminal_the_line_is_rewritten_in_place() -> None:
+    clock, out = Clock(), Terminal()
+    with Progress("x", stream=out, clock=clock, ticker=False) as progress:
+        clock.now += 2
+        progress.poll()
+        clock.now += 1
+        progress.poll()
+    assert out.getvalue() == "\r\x1b[Ktai: x: 2 s\r\x1b[Ktai: x: 3 s\r\x1b[Ktai: x: done in 3 s\n"
+
+
+def test_the_ticker_speaks_without_counts_and_is_gone_after_the_step() -> None:
+    """The thread polls by itself; leaving the step joins it (tai enters the sandbox only
+    with a single thread)."""
+    spoke = threading.Event()
+
+    class Stream(io.StringIO):
+        def write(self, text: str) -> int:
+            spoke.set()
+            return super().write(text)
+
+    before = threading.active_count()
+    with Progress("x", stream=Stream(), after=0, every=0.01):
+        assert spoke.wait(30), "the ticker never spoke"
+        assert threading.active_count() == before + 1
+    assert threading.active_count() == before
+
+
+def test_a_broken_stderr_does_not_end_the_step() -> None:
+    out = io.StringIO()
+    out.close()
+    clock = Clock()
+    with Progress("x", stream=out, clock=clock, ticker=False) as progress:
+        clock.now += 5
+        progress.count("things")
+
+
+def test_the_runner_counts_what_a_real_process_says(tmp_path: Path) -> None:
+    program = "import sys\nfor w in ('a', 'b', 'error: x', 'a'): print(w, file=sys.stderr)\n"
+    clock, out = Clock(), io.StringIO()
+    with Progress("x", stream=out, clock=clock, ticker=False, after=0, every=0) as progress:
+        status, errors = run_counted(
+            [sys.executable, "-c", program + "sys.exit(3)"], progress,
+            {"a": "apples seen", "b": "bananas seen"}.get,
+            cwd=tmp_path, env={}, timeout=60,
+        )  # fmt: skip
+    assert status == 3
+    assert errors.splitlines() == ["a", "b", "error: x", "a"]
+    assert out.getvalue().splitlines()[-1] == "tai: x: done in 0 s, 2 apples seen, 1 banana seen"
+
+
+def test_the_runner_kills_a_process_past_its_time_limit(tmp_path: Path) -> None:
+    """The limit is a fraction of a second and the process would run for ever: only the
+    kill can end it."""
+    with (
+        Progress("x", stream=io.StringIO(), ticker=False) as progress,
+        pytest.raises(TimeoutError, match="longer than"),
+    ):
+        run_counted(
+            [sys.executable, "-c", "import time\nwhile True: time.sleep(1)"], progress,
+            lambda line: None, cwd=tmp_path, env={}, timeout=0.2,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("line", "counted"),
+    [
+        ("go: downloading golang.org/x/tools v0.52.0", "modules downloaded"),
+        ("golang.org/x/tools/internal/event/label", "packages compiled"),
+        ("internal/goarch", "packages compiled"),
+        ("tai/godoc", "packages compiled"),
+        ("# golang.org/x/tools/cmd/goimports", None),
+        ("./main.go:3:2: undefined: x", None),
+        ("go: golang.org/x/tools@v9: invalid version", None),
+        ("", None),
+    ],
+)
+def test_go_build_lines(line: str, counted: str | None) -> None:
+    assert go_build_line(line) == counted
