@@ -6,6 +6,7 @@ runs real processes."""
 from __future__ import annotations
 
 import io
+import re
 import sys
 import threading
 from pathlib import Path
@@ -147,3 +148,18 @@ def test_the_runner_kills_a_process_past_its_time_limit(tmp_path: Path) -> None:
 )
 def test_go_build_lines(line: str, counted: str | None) -> None:
     assert go_build_line(line) == counted
+
+
+def test_a_block_s_command_running_over_a_second_is_named_on_stderr(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The command sleeps 1.5 s, so it always runs past the one second after which the
+    user is told; a command that ends at once is not mentioned."""
+    from tai_blocks.kinds._run import run_captured
+
+    run_captured([sys.executable, "-c", "pass"], tmp_path, 60, what="a quick one")
+    run_captured([sys.executable, "-c", "import time; time.sleep(1.5)"], tmp_path, 60)
+    lines = capfd.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert re.fullmatch(r"tai: \S+ -c 'import time; time.sleep\(1.5\)': \d+ s", lines[0])
+    assert re.fullmatch(r"tai: \S+ -c 'import time; time.sleep\(1.5\)': done in \d+ s", lines[1])

@@ -77,7 +77,8 @@ class Progress:
         self.finish(failed=kind is not None)
 
     def count(self, name: str, amount: int = 1) -> None:
-        """Add ``amount`` to the counter ``name`` (``"packages compiled"``)."""
+        """Add ``amount`` to the counter ``name`` (``"packages compiled"``); once the step
+        has ended, counting says nothing more."""
         with self._lock:
             self._counts[name] = self._counts.get(name, 0) + amount
         self.poll()
@@ -86,7 +87,7 @@ class Progress:
         """Say where the step is, when it is due (the ticker calls this; so does count)."""
         now = self._clock()
         with self._lock:
-            if now - self._started < self.after:
+            if self._stop.is_set() or now - self._started < self.after:
                 return
             if self._said_at is not None and now - self._said_at < self.every:
                 return

@@ -41,6 +41,7 @@ from tai_core.context import (
     withheld,
 )
 from tai_core.models import estimate_tokens
+from tai_core.progress import Progress
 
 _MINIMUM = {
     FOCUS: budget.DOC, CONTEXT: budget.CODE, SAME_MODULE: budget.DOC,
@@ -53,8 +54,9 @@ class _Docs:
     misses of one collection all go to one documentation helper process, and a prefetch
     returns at once (the texts are waited for when first read)."""
 
-    def __init__(self, loaded: Load) -> None:
+    def __init__(self, loaded: Load, progress: Progress) -> None:
         self.load = loaded
+        self.progress = progress
         self.texts: dict[tuple[str, ...], str | None] = {}
         self.errors: dict[tuple[str, ...], str] = {}
         self.pending: dict[tuple[str, ...], Future[str | ContextError]] = {}
@@ -75,6 +77,8 @@ class _Docs:
     def prefetch(self, jobs: list[tuple[str, ...]]) -> None:
         wanted = [j for j in dict.fromkeys(jobs) if j not in self.texts and j not in self.pending]
         futures = self.load.request_docs([(job[1:], job[0]) for job in wanted], self.helper)
+        for future in futures:
+            future.add_done_callback(lambda _: self.progress.count("packages documented"))
         self.pending.update(zip(wanted, futures, strict=True))
 
     def close(self) -> None:
@@ -84,7 +88,13 @@ class _Docs:
 class _Context:
     """One collection: the load, the request's filters and what was decided so far."""
 
-    def __init__(self, request: ContextRequest, loaded: Load, changes: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        request: ContextRequest,
+        loaded: Load,
+        changes: Mapping[str, int],
+        progress: Progress,
+    ) -> None:
         self.request = request
         self.load = loaded
         go_config = request.config.get("go") or {}
@@ -97,7 +107,7 @@ class _Context:
             p.path: sum(changes.get(f, 0) for f in (*p.go_files, *p.test_files, *p.other_files))
             for p in self.packages.values()
         }
-        self.docs = _Docs(loaded)
+        self.docs = _Docs(loaded, progress)
         self.costs: dict[tuple[str, int], int] = {}
 
     def _reachable(self, explicit: tuple[str, ...]) -> dict[str, Package]:
@@ -314,14 +324,18 @@ def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
 def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     """The parts of a Go project's first request (see :mod:`tai_blocks.go`), within
     ``request.max_tokens`` when it is set (:mod:`._window`)."""
-    with ThreadPoolExecutor(1) as pool:
-        changes = pool.submit(git_counts, request.cwd)
-        loaded = load(request.cwd, request.focus, request.context, request.config, request.secret)
-        context = _Context(request, loaded, changes.result())
-    try:
-        return _parts(context)
-    finally:
-        context.docs.close()
+    with Progress("collecting the Go context") as progress:
+        with ThreadPoolExecutor(1) as pool:
+            changes = pool.submit(git_counts, request.cwd)
+            loaded = load(
+                request.cwd, request.focus, request.context, request.config, request.secret
+            )
+            progress.count("packages loaded", len(loaded.packages))
+            context = _Context(request, loaded, changes.result(), progress)
+        try:
+            return _parts(context)
+        finally:
+            context.docs.close()
 
 
 def _parts(context: _Context) -> tuple[ContextPart, ...]:

@@ -6,7 +6,8 @@ everything it started, not only the shell; processes still in the group when the
 are ended too, since a block's command is over when its result is fed back. Output is
 read as it comes and only the head and the tail of each stream are kept (the cut is said),
 so a command that prints gigabytes costs no memory and the model sees the start and the
-end, where errors usually are.
+end, where errors usually are. The user sees on stderr what runs once it has run over a
+second (:mod:`tai_core.progress`, polled by the reading loop: no thread).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
+import shlex
 import signal
 import subprocess
 import time
@@ -23,6 +25,7 @@ from pathlib import Path
 import attrs
 
 from tai_core.blocks import RunContext, running
+from tai_core.progress import Progress
 
 #: Bytes kept of each stream: half from the start, half from the end.
 OUTPUT_LIMIT = 32 * 1024
@@ -78,10 +81,12 @@ def run_captured(
     limit: int = OUTPUT_LIMIT,
     *,
     context: RunContext | None = None,
+    what: str = "",
 ) -> Finished:
     """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds; with a
     ``context``, plugins adjust the program first (``tai_block_process``: secrets out of
-    the environment, the sandbox's network cut)."""
+    the environment, the sandbox's network cut). A run of over a second says on stderr that
+    ``what`` (default: the command) is running, and for how long."""
     command, env = list(argv), dict(os.environ)
     if context is not None:
         context.hook.tai_block_process(argv=command, env=env, config=context.config)
@@ -94,11 +99,13 @@ def run_captured(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    with running(process.pid):
-        return _collect(process, timeout, limit)
+    with running(process.pid), Progress(what or shlex.join(command), ticker=False) as progress:
+        return _collect(process, timeout, limit, progress)
 
 
-def _collect(process: subprocess.Popen[bytes], timeout: float, limit: int) -> Finished:
+def _collect(
+    process: subprocess.Popen[bytes], timeout: float, limit: int, progress: Progress
+) -> Finished:
     """Read ``process``'s output until it ends (or ``timeout``), then end its group."""
     assert process.stdout is not None and process.stderr is not None
     out, err = _Capped(limit), _Capped(limit)
@@ -109,6 +116,7 @@ def _collect(process: subprocess.Popen[bytes], timeout: float, limit: int) -> Fi
         for fd in streams:
             selector.register(fd, selectors.EVENT_READ)
         while selector.get_map():
+            progress.poll()
             if not ended and process.poll() is not None:
                 ended = True
                 _kill_group(process.pid)

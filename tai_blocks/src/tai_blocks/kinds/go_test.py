@@ -66,7 +66,10 @@ reply with a summary block."""
         if go is None:
             return BlockResult(kind=self.name, ok=False, text=f"{head}Error: go is not on PATH\n")
         timeout = float(context.config.get("go_test_timeout") or DEFAULT_TIMEOUT)
-        finished = run_captured([go, "test", *args], context.cwd, timeout, context=context)
+        finished = run_captured(
+            [go, "test", *args], context.cwd, timeout, context=context,
+            what=f"go test {shlex.join(args)}",
+        )  # fmt: skip
         if finished.timed_out:
             status = f"Tests failed: timed out after {timeout:g} s (the process group was killed)"
         elif finished.code:

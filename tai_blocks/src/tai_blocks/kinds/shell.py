@@ -93,7 +93,11 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
                 text=f"Shell command rejected: {block.body}\n\nError: {reason}\n",
             )  # fmt: skip
         timeout = float(context.config.get("shell_timeout") or DEFAULT_TIMEOUT)
-        finished = run_captured(["sh", "-c", block.body], context.cwd, timeout, context=context)
+        first = block.body.strip().partition("\n")[0]
+        finished = run_captured(
+            ["sh", "-c", block.body], context.cwd, timeout, context=context,
+            what=f"shell block {first[:60]}{'…' if len(first) > 60 else ''}",
+        )  # fmt: skip
         text = (
             f"Shell command: {block.body}\n\n{_status(finished, timeout)}"
             f"\nStdout:\n{finished.stdout}\nStderr:\n{finished.stderr}"
