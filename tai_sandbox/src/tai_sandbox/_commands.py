@@ -453,7 +453,6 @@ def stdin_reader(argv: Sequence[str]) -> tuple[str, ...] | None:
     if not argv:
         return None
     name = program(argv[0])
-    args = [arg for arg in argv[1:] if arg not in ("-", "/dev/stdin")]
     if name in ("source", "."):
         return argv if set(argv[1:2]) & STDIN_PATHS else None
     if name in SHELLS:
@@ -462,10 +461,9 @@ def stdin_reader(argv: Sequence[str]) -> tuple[str, ...] | None:
         if call.stdin or (not call.command and (not operands or operands[0] in STDIN_PATHS)):
             return argv
         return _reader_in_code(operands[0]) if call.command and operands else None
-    if name in INTERPRETERS:
-        code_flags, _ = INTERPRETERS[name]
-        reads = not code_flags & set(args) and "-m" not in args
-        return argv if reads and all(arg.startswith("-") for arg in args) else None
+    if name in INTERPRETERS:  # no script named, or - or /dev/stdin (script arguments after)
+        script = _interpreter_script(name, argv[1:])
+        return argv if script is not None and script in ("", "-", *STDIN_PATHS) else None
     return None
 
 
@@ -559,11 +557,20 @@ def executed(argv: Sequence[str]) -> str | None:
         return args[call.operands] if call.operands < len(args) else None
     if name not in INTERPRETERS:
         return None
+    return _interpreter_script(name, args) or None  # "": it reads its input, runs no file
+
+
+def _interpreter_script(name: str, args: Sequence[str]) -> str | None:
+    """The script interpreter ``name`` runs, given its arguments: its first operand after
+    its options (a value flag's value skipped: ``python -W ignore x.py`` runs ``x.py``),
+    ``-`` or ``/dev/stdin`` for its input, ``""`` when no operand follows (it reads its
+    input too); ``None`` when code on the command line or a module runs (``-c``, ``-e``,
+    ``-m``)."""
     code_flags, value_flags = INTERPRETERS[name]
     index = 0
     while index < len(args) and args[index].startswith(("-", "+")) and args[index] != "-":
         arg = args[index]
         if arg in code_flags or arg == "-m":
-            return None  # code on the command line, or a module: no script file
+            return None
         index += 2 if arg in value_flags else 1
-    return args[index] if index < len(args) else None
+    return args[index] if index < len(args) else ""

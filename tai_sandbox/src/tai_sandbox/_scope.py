@@ -193,7 +193,11 @@ def _cdpath(scope: Scope, dirs: list[str | None]) -> list[str | None]:
     if values is None:
         return [None]
     entries = {entry for value in values for entry in value.split(":") if entry}
-    return [_danger.absolute(entry, base) for entry in sorted(entries) for base in dirs]
+    return [
+        None if DYNAMIC in entry else _danger.absolute(entry, base)  # CDPATH=$(pwd)
+        for entry in sorted(entries)
+        for base in dirs
+    ]
 
 
 def _defines(assignment: Node, name: str, source: bytes) -> bool:
