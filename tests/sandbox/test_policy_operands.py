@@ -137,7 +137,9 @@ def test_watch_s_long_options_holding_an_x_are_not_exec(option: str, repo: Path)
 
 
 def test_cdpath_serves_only_a_relative_cd_that_names_no_dot(repo: Path) -> None:
-    unknown = "refused: recursive rm deletes x, relative to a directory only known when the command runs"  # noqa: E501
+    unknown = (
+        "refused: recursive rm deletes x, relative to a directory only known when the command runs"  # noqa: E501
+    )
     check(
         [
             ("CDPATH=/; cd etc; rm -rf ssh", "refused: recursive rm deletes the system directory /etc/ssh"),  # noqa: E501
