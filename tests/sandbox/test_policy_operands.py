@@ -90,6 +90,8 @@ def test_the_reader_in_a_shell_s_code_is_a_command_named_as_written(repo: Path) 
             ("echo 'rm -rf ~' | sh -c 'bash=1; echo done'", ALLOWED),  # an assignment
             ("echo 'rm -rf ~' | sh -c '\"bash\"'", HOME_REFUSED),  # quotes go, bash stays
             ("echo 'rm -rf ~' | sh -c bashX", ALLOWED),  # a name that starts like one
+            ("echo 'rm -rf ~' | sh -c cat", ALLOWED),  # code that reads input as data
+            ("echo 'rm -rf ~' | sh bash", ALLOWED),  # sh runs the script file named bash
         ],
         repo,
     )
@@ -138,7 +140,7 @@ def test_watch_s_long_options_holding_an_x_are_not_exec(option: str, repo: Path)
 
 def test_cdpath_serves_only_a_relative_cd_that_names_no_dot(repo: Path) -> None:
     unknown = (
-        "refused: recursive rm deletes x, relative to a directory only known when the command runs"  # noqa: E501
+        "refused: recursive rm deletes x, relative to a directory only known when the command runs"
     )
     check(
         [
@@ -162,4 +164,18 @@ def test_a_cd_in_a_loop_still_leads_to_an_absolute_directory(repo: Path) -> None
     command = f"for d in a; do cd -P {repo}/.git; done; echo x > hooks/pre-commit"
     assert decision(command, repo).startswith(
         "refused: a redirection would change a protected path: <repo>/.git/hooks/pre-commit"
+    )
+
+
+# -- a variable the script sets at its top -----------------------------------------------------
+
+
+def test_a_variable_set_first_holds_only_its_value(repo: Path) -> None:
+    """The script's text is searched for earlier mentions whatever bytes it holds (one that
+    is no UTF-8: a file name)."""
+    check(
+        [
+            ("echo \udcff; X=build; rm -rf $X/out", ALLOWED),
+        ],
+        repo,
     )

@@ -123,7 +123,7 @@ class _Collection:
         else:
             self.add(key, [" ".join(fields) for fields in expander.expand(value)])
             readable = key in self.base.environ or key in _IMPLICIT
-            if not evaluated and not readable and _defines(node, key, expander.source):
+            if not evaluated and not readable and _defines(node, value, key, expander.source):
                 self.defined.add(key)
 
     def _declaration(self, node: Node, source: bytes) -> None:
@@ -200,23 +200,21 @@ def _cdpath(scope: Scope, dirs: list[str | None]) -> list[str | None]:
     ]
 
 
-def _defines(assignment: Node, name: str, source: bytes) -> bool:
+def _defines(assignment: Node, value: Node, name: str, source: bytes) -> bool:
     """Whether ``assignment`` gives ``name`` its value before anything can read it: a
     statement of its own at the top of the script (``X=build`` or ``export X=build``, not
     in a list, a loop, a condition or a function) with no mention of the name before it in
     the text (in a word, a string, code for ``eval``, a function body, a comment) or in its
     own value. What the variable held before then counts nowhere: after
     ``X=build``, ``$X/out`` is ``build/out`` only. (Only for a variable the environment
-    does not hold and bash does not read by itself: nothing else can have read it.)"""
+    does not hold and bash does not read by itself: nothing else can have read it.)
+    ``value`` is the assignment's value (an empty one, ``X=``, is no definition)."""
     statement = assignment.parent
     if statement is not None and statement.type == "declaration_command":
         statement = statement.parent
     if statement is None or statement.type != "program":
         return False
-    value = assignment.child_by_field_name("value")
-    text = source[: assignment.start_byte] + (
-        source[value.start_byte : value.end_byte] if value else b""
-    )
+    text = source[: assignment.start_byte] + source[value.start_byte : value.end_byte]
     mention = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
     return not re.search(mention, text.decode(errors="replace"))
 
