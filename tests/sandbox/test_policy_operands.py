@@ -172,10 +172,15 @@ def test_a_cd_in_a_loop_still_leads_to_an_absolute_directory(repo: Path) -> None
 
 def test_a_variable_set_first_holds_only_its_value(repo: Path) -> None:
     """The script's text is searched for earlier mentions whatever bytes it holds (one that
-    is no UTF-8: a file name)."""
+    is no UTF-8: a file name); an array is a value only the run knows (not yet modelled)."""
     check(
         [
             ("echo \udcff; X=build; rm -rf $X/out", ALLOWED),
+            # an array's value is not its text: $X is its first element, not "(/etc)"
+            (
+                "X=(/etc); rm -rf $X",
+                "refused: recursive rm deletes …, a path only known when the command runs",
+            ),  # noqa: E501
         ],
         repo,
     )
