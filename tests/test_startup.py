@@ -45,3 +45,30 @@ def test_no_heavy_imports(args: list[str], tmp_path: Path, isolated_env: dict[st
     assert "tai_blocks.kinds.shell" in modules  # plugins were loaded
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
     assert heavy == []
+
+
+#: What the request path of ``tai next`` (the default command's context, one OpenAI-style
+#: request, the reply printed) does not use: other providers' SDKs, tokenizers, terminal
+#: UIs, the records database, code parsers, and httpx's own command-line client (rich,
+#: pygments), which httpx imports whenever those happen to be installed.
+NOT_ON_THE_REQUEST_PATH = (
+    "litellm", "openai", "anthropic", "google", "boto3", "botocore", "tiktoken",
+    "tokenizers", "prompt_toolkit", "textual", "rich", "pygments", "pydantic", "sqlite3",
+    "tree_sitter", "tree_sitter_bash", "tree_sitter_go", "aiohttp", "requests",
+)  # fmt: skip
+
+
+def test_the_request_path_of_next_imports_only_what_it_uses(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    from tests.commands.test_next import configure
+    from tests.servers import FakeModelServer, Reply
+
+    with FakeModelServer("openai") as server:
+        server.script(Reply(text="hello\n"))
+        configure(tmp_path, server)
+        modules = imported_modules(["next", "chat", "hi"], tmp_path, isolated_env)
+        assert server.requests, "no request reached the model"
+    assert "httpx" in modules  # the request went the way this test means
+    unneeded = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_REQUEST_PATH)
+    assert unneeded == []

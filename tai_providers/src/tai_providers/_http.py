@@ -18,11 +18,9 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
-from httpx_sse import EventSource
-
 from tai_core.models import ModelSpec
 from tai_providers._faults import failure, provider_message, retryable_status, status_failure
+from tai_providers._httpx import EventSource, httpx
 
 _ClientKey = tuple[str, str | None, bool]
 _CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[_ClientKey, httpx.AsyncClient]]
