@@ -506,8 +506,8 @@ def _short_value(arg: str, letter: str, following: Sequence[str]) -> str | None:
 def downloaded(argv: Sequence[str]) -> list[str]:
     """The files a downloader writes (``curl -o``/``-O`` in ``--output-dir``, ``wget``'s
     ``-O``, ``-P`` and default name), as written on the command line; none for other
-    programs."""
-    name, args = program(argv[0]) if argv else "", list(argv[1:])
+    programs. ``argv`` is a command: it has a program."""
+    name, args = program(argv[0]), list(argv[1:])
     if name not in DOWNLOADERS:
         return []
     urls = [arg for arg in args if "://" in arg]

@@ -227,13 +227,22 @@ def _dd(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
             check_written(checker, arg.removeprefix("of="), scope, name)
 
 
+#: Letters of a symbolic or octal mode: GNU chmod reads ``-w``, ``-x``, ``-Rw`` as a mode
+#: (``chmod -R -w ~`` takes write permission away under the home), not as options.
+_MODE_LETTERS = frozenset("rwxXstugoa0123456789=+,")
+
+
 def _modes(checker: Checker, name: str, args: list[str], scope: Scope) -> None:
     options, operands = split_arguments(args)
     recursive = any(
         option == "--recursive" or (not option.startswith("--") and "R" in option)
         for option in options
     )
-    targets = operands[1:] if not any(o.startswith("--reference") for o in options) else operands
+    moded = name == "chmod" and any(
+        not option.startswith("--") and _MODE_LETTERS & set(option[1:]) for option in options
+    )
+    given = moded or any(o.startswith("--reference") for o in options)  # no mode operand
+    targets = operands if given else operands[1:]
     for target in targets:
         danger = system_danger(target, scope, checker.cwd)
         # the root or the home itself, in any directory the script may be in
