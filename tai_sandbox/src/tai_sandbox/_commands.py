@@ -525,7 +525,7 @@ def downloaded(argv: Sequence[str]) -> list[str]:
             prefix = value if "=" in arg else "".join(following)
         elif arg == "--output-dir" and name == "curl":
             directory = "".join(following)
-        elif arg in ("-O", "--remote-name", "--remote-name-all") and name == "curl":
+        elif arg in ("--remote-name", "--remote-name-all") and name == "curl":
             remote = True
         else:
             letter = "O" if name in ("wget", "wget2") else "o"
