@@ -216,9 +216,7 @@ class Analysis:
         """Check ``text``, the code ``argv`` reads from its input, by what runs it once its
         wrappers are looked through (``sudo bash``): a shell, with its parameters, or an
         interpreter."""
-        runner = _commands.stdin_reader(argv)
-        if runner is None:  # not reached: the callers found that it reads its input
-            return
+        runner = _commands.stdin_reader(argv) or _commands.unwrapped(argv)
         name = _commands.program(runner[0])
         if name in _commands.SHELLS or name in ("source", "."):
             self.script(text, scope, _stdin_parameters(runner, scope))
