@@ -234,6 +234,12 @@ def test_a_default_value_is_one_more_value() -> None:
     assert alternatives('"${y:-a b}"', {}) == [("",), ("a b",)]
 
 
-def test_an_unknown_ifs_splits_at_the_usual_separators_or_at_punctuation() -> None:
-    unknown = {"IFS": None, "x": frozenset({"a,b c"})}
-    assert alternatives("$x", unknown) == [("a,b", "c"), ("a", "b c")]  # type: ignore[arg-type]
+def test_an_unknown_ifs_leaves_an_unquoted_value_to_the_run() -> None:
+    """Any character may split it then (``IFS=$(printf X)``: ``/tmp/aX/`` is ``/tmp/a``
+    and ``/``); a quoted value and an empty one stay as they are."""
+    for ifs in (None, frozenset({DYNAMIC}), frozenset({" ", DYNAMIC})):
+        unknown = {"IFS": ifs, "x": frozenset({"a,b c"}), "e": frozenset({""})}
+        assert alternatives("$x", unknown) == [(DYNAMIC,)]  # type: ignore[arg-type]
+        assert alternatives("p$x", unknown) == [(f"p{DYNAMIC}",)]  # type: ignore[arg-type]
+        assert alternatives('"$x"', unknown) == [("a,b c",)]  # type: ignore[arg-type]
+        assert alternatives("$e", unknown) == [()]  # type: ignore[arg-type]

@@ -231,3 +231,25 @@ def test_chmod_reads_a_mode_that_starts_with_a_dash(repo: Path, tmp_path: Path) 
         ],
         repo,
     )
+
+
+# -- word splitting with an IFS only the run knows ----------------------------------------------
+
+
+def test_an_ifs_only_the_run_knows_may_split_a_value_anywhere(repo: Path) -> None:
+    """``IFS=$(printf X)`` makes ``$D`` of ``/tmp/aX/`` the two fields ``/tmp/a`` and
+    ``/`` (bash shows it): an unquoted value is then only known when the command runs; a
+    quoted one stays whole."""
+    fields = _ran("IFS=$(printf X); D=/tmp/aX/; printf '[%s]' $D", "", repo)
+    assert fields == "[/tmp/a][/]"
+    unknown = "refused: recursive rm deletes …, a path only known when the command runs"
+    check(
+        [
+            ("IFS=$(printf X); D=/tmp/aX/; rm -rf $D", unknown),
+            ("IFS=$(cat sep); D=build; rm -rf $D", unknown),
+            ('IFS=$(printf X); D=/tmp/aX/; rm -rf "$D"', ALLOWED),
+            ("IFS=$(cat sep); rm -rf build", ALLOWED),
+            ("IFS=X; D=/tmp/aX/; rm -rf $D", "refused: recursive rm deletes the root directory"),
+        ],
+        repo,
+    )

@@ -148,8 +148,8 @@ class Expander:
             return [atom for child in node.children for atom in self._atoms(child, quoted)]
         if kind == "$":
             return _dollar(node)
-        if kind in ("word", "number", "brace_expression"):
-            return [_Literal(text)] if quoted else _unquoted(text)
+        if kind in ("word", "number", "brace_expression"):  # never inside "…"
+            return _unquoted(text)
         if kind == "string":
             return self._string(node)
         if kind == "raw_string":
@@ -228,9 +228,14 @@ class Expander:
             for combination in itertools.product(*choices)
         ]
 
-    def _ifs(self) -> list[str]:
+    def _ifs(self) -> list[str | None]:
+        """The values IFS may have; ``[None]`` when only the run knows it (then any
+        character may split a value: ``IFS=$(printf X)`` makes ``$D`` of ``/tmp/aX/`` the
+        two fields ``/tmp/a`` and ``/``)."""
         values = self.scope.variables.get("IFS", frozenset({_DEFAULT_IFS}))
-        return sorted(values) if values is not None else [_DEFAULT_IFS, ",;:|/=-+.@"]
+        if values is None or any(DYNAMIC in value for value in values):
+            return [None]
+        return sorted(values)
 
     def _fields(self, atoms: list[_Atom]) -> Iterator[list[str]]:
         variables = [atom for atom in atoms if isinstance(atom, _Var)]
@@ -255,7 +260,7 @@ def _dollar(node: Node) -> list[_Atom]:
     return [] if after.type == "string" else [None]
 
 
-def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]:
+def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str | None) -> list[str]:
     if _no_parameters(atoms, values):
         return []  # "$@" without parameters is no field at all, quoted or not
     fields: list[str] = []
@@ -286,6 +291,10 @@ def _split(atoms: list[_Atom], values: Mapping[int, str], ifs: str) -> list[str]
         if atom.quoted or not value:
             current.append(value)
             started = started or atom.quoted
+            continue
+        if ifs is None:  # split where only the run knows: the fields are its
+            current.append(DYNAMIC)
+            started = True
             continue
         for char in value:
             if char in ifs or char == FIELD_BREAK:
