@@ -1,7 +1,7 @@
 """The verdict of a mutation run (scripts/mutation.py): which mutants count as killed,
 which are kept with a reason (scripts/mutation_survivors.toml), and the score per module.
 
-Results are stored per module in ``.mutation-results/`` (one JSON file each: the
+Results are stored per module in ``scripts/mutation_results/`` (one JSON file each: the
 fingerprint of what was run, and every mutant's status and changed lines), so an
 incremental run (``--since``, ``--module``) replaces the results of the modules it ran and
 the report of all targets reads the latest of each. The fingerprint is a hash of the

@@ -5,7 +5,8 @@ Usage (from the repository root; `scripts/_uv.sh` provides uv):
     uv run --no-sync python scripts/mutation.py              # every target
     uv run --no-sync python scripts/mutation.py --since main # targets changed since a commit
     uv run --no-sync python scripts/mutation.py --module tai_core/src/tai_core/store/_paths.py
-    uv run --no-sync python scripts/mutation.py --survivors --module ...  # after adding tests
+    uv run --no-sync python scripts/mutation.py --survivors --module ...  # after adding tests,
+                                                # or to finish a run that was stopped
 
 The targets (modules and the tests that guard them) are listed in
 `scripts/mutation_targets.toml`; the surviving mutants that are kept, each with its reason,
@@ -43,7 +44,10 @@ left alive, when the new tests are in test files of their own added to the targe
 module and the stored run's test files being unchanged byte for byte (the stored
 fingerprint is theirs), every mutant killed then is still killed by the same test, so the
 merged result is what a whole run would give. A changed test file makes the result stale
-as before, and the target is run whole.
+as before, and the target is run whole. The same finishes a run that was stopped (its
+unchecked mutants are stored as "not checked": `--record-only` stores what the staged run
+has). Results are checked in (`scripts/mutation_results/`): a whole run of every target takes
+longer than a working session.
 
 Scores, stored results and the survivors file: see `_mutation_report.py`.
 """
@@ -80,7 +84,9 @@ STAGE = ROOT / ".mutation"
 TARGETS = ROOT / "scripts" / "mutation_targets.toml"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
 MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
-RESULTS = ROOT / ".mutation-results"
+#: Stored results, checked in: a run takes longer than a working session, and a result
+#: that is stale (its module or tests changed) says so by its fingerprint.
+RESULTS = ROOT / "scripts" / "mutation_results"
 #: Most tests a mutant is run against again in a child process (see second_chance).
 CHILD_TESTS = 6
 SITE = ROOT / "scripts" / "mutation_stage"
@@ -379,11 +385,12 @@ def record(
 
 
 def survivors(targets: list[Target]) -> dict[str, list[str]]:
-    """The mutants the stored results of ``targets`` left alive, to be run again after tests
-    were added: a target qualifies when its module and every test file of its stored run are
-    byte for byte as they were then (the stored fingerprint is theirs) and it has gained test
-    files. Then every mutant the stored run killed is still killed by the same unchanged test,
-    and only the others can change their verdict."""
+    """The mutants the stored results of ``targets`` left alive or did not check (a run
+    stopped before its end), to be run again: a target qualifies when its module and every
+    test file of its stored run are byte for byte as they were then (the stored fingerprint
+    is theirs), its tests now being those or more. Then every mutant the stored run killed
+    is still killed by the same unchanged test, and only the others can change their
+    verdict."""
     alive: dict[str, list[str]] = {}
     for target in targets:
         data = load(RESULTS, target.dotted)
@@ -395,10 +402,10 @@ def survivors(targets: list[Target]) -> dict[str, list[str]]:
                 f"mutation: {target.module}: the module or a test file of its stored run has "
                 "changed since (only added test files keep its kills valid); run it whole"
             )
-        if not set(files) < set(target.files):
+        if not set(files) <= set(target.files):
             raise SystemExit(
-                f"mutation: {target.module}: no test file was added since its stored run, so "
-                "its survivors would survive again; add the tests in a file of their own"
+                f"mutation: {target.module}: a test file of its stored run is no longer one "
+                "of its tests (a test taken away may have killed a mutant); run it whole"
             )
         alive.update(
             (name, verdict)
@@ -435,8 +442,8 @@ def main() -> int:
     parser.add_argument(
         "--survivors",
         action="store_true",
-        help="run again only the mutants the stored results left alive, against tests added "
-        "in new files (the module and the earlier test files unchanged)",
+        help="run again only the mutants the stored results left alive or did not check "
+        "(the module and the stored run's test files unchanged; new test files may be added)",
     )
     args = parser.parse_args()
     if args.stage is not None:  # a second run beside a first one, in a tree of its own

@@ -100,8 +100,8 @@ def mutation() -> Iterator[ModuleType]:
         (["test_m.py", "test_new.py"], None, None),
         (["test_m.py", "test_new.py"], "test_m.py", "has changed since"),
         (["test_m.py", "test_new.py"], "m.py", "has changed since"),
-        (["test_m.py"], None, "no test file was added"),
-        (["test_new.py"], None, "no test file was added"),
+        (["test_m.py"], None, None),  # a stopped run goes on
+        (["test_new.py"], None, "no longer one of its tests"),
     ],
 )
 def test_only_survivors_run_again_when_tests_were_only_added(
@@ -114,7 +114,7 @@ def test_only_survivors_run_again_when_tests_were_only_added(
     refusal: str | None,
 ) -> None:
     """``--survivors`` goes on from a stored result only while its module and test files are
-    as they were (its kills hold) and a test file was added (its survivors may now die)."""
+    as they were and are still its tests (its kills hold); test files may have been added."""
     directory, survivor = results(verdict, tmp_path, "def f(a): return a + 1\n")
     (tmp_path / "test_new.py").write_text("def test_new(): pass\n", encoding="utf-8")
     if changed:
