@@ -567,8 +567,8 @@ def _interpreter_script(name: str, args: Sequence[str]) -> str | None:
     input too); ``None`` when code on the command line or a module runs (``-c``, ``-e``,
     ``-m``)."""
     code_flags, value_flags = INTERPRETERS[name]
-    index = 0
-    while index < len(args) and args[index].startswith(("-", "+")) and args[index] != "-":
+    index = 0  # their options start with - only: +x.py is a script (shells' +o is theirs)
+    while index < len(args) and args[index].startswith("-") and args[index] != "-":
         arg = args[index]
         if arg in code_flags or arg == "-m":
             return None
