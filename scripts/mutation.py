@@ -157,6 +157,8 @@ def stage(targets: list[Target]) -> None:
     STAGE.mkdir(parents=True)
     taken = {t.dotted: t.fingerprint() for t in targets}  # before copying: what is run
     (STAGE / "fingerprints.json").write_text(json.dumps(taken, indent=1), encoding="utf-8")
+    files = {t.dotted: t.files for t in targets}  # what the fingerprints were taken of
+    (STAGE / "files.json").write_text(json.dumps(files, indent=1), encoding="utf-8")
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for member in MEMBERS:
         for package in (ROOT / member / "src").iterdir():
@@ -371,6 +373,8 @@ def record(
     children = any(t.children for t in targets)
     again = second_chance(targets, found, workers, budget) if children else {}
     taken = json.loads((STAGE / "fingerprints.json").read_text(encoding="utf-8"))
+    # the files as they were listed when the run was staged (the targets may list more now)
+    files = json.loads((STAGE / "files.json").read_text(encoding="utf-8"))
     for target in targets:
         stored = load(RESULTS, target.dotted) if earlier is not None else None
         mutants = dict(stored["mutants"]) if stored else {}  # type: ignore[call-overload]
@@ -381,7 +385,7 @@ def record(
                 if name.startswith(target.dotted + ".")
             }
         )
-        save(RESULTS, target.dotted, taken[target.dotted], target.files, mutants)
+        save(RESULTS, target.dotted, taken[target.dotted], files[target.dotted], mutants)
 
 
 def survivors(targets: list[Target]) -> dict[str, list[str]]:
