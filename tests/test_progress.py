@@ -163,3 +163,16 @@ def test_a_block_s_command_running_over_a_second_is_named_on_stderr(
     assert len(lines) == 2, lines
     assert re.fullmatch(r"tai: \S+ -c 'import time; time.sleep\(1.5\)': \d+ s", lines[0])
     assert re.fullmatch(r"tai: \S+ -c 'import time; time.sleep\(1.5\)': done in \d+ s", lines[1])
+
+
+def test_control_characters_of_the_step_s_name_do_not_reach_the_terminal() -> None:
+    """The name may hold a model's text (a shell block's first line): an escape sequence
+    in it is shown, not sent to the terminal."""
+    clock, out = Clock(), io.StringIO()
+    with Progress(
+        "shell block printf '\x1b]0;pwned\x07'", stream=out, clock=clock, ticker=False
+    ) as p:
+        clock.now += 2
+        p.poll()
+    assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue()
+    assert "\\x1b]0;pwned\\x07" in out.getvalue()

@@ -43,7 +43,9 @@ class Progress:
         clock: Callable[[], float] = time.monotonic,
         ticker: bool = True,
     ) -> None:
-        self.what = what
+        # model text may be in it (a shell block's first line): no control character reaches
+        # the terminal (the same reading as tai_core.store's shown_path)
+        self.what = what if what.isprintable() else repr(what)[1:-1]
         self.stream = sys.stderr if stream is None else stream
         self.after = after
         self._terminal = _is_terminal(self.stream)
