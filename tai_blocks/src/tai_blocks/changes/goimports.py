@@ -50,6 +50,13 @@ def go_build_line(line: str) -> str | None:
     return None
 
 
+def go_build_errors(stderr: str) -> str:
+    """The end of a failed ``go install -v``/``go build -v``'s standard error on one line,
+    without the lines that only name what it downloaded or compiled."""
+    kept = " ".join(line for line in stderr.splitlines() if not go_build_line(line))
+    return " ".join(kept.split())[-400:]
+
+
 class ToolError(Exception):
     """A Go tool tai needs cannot be found or installed; the message says what to do."""
 
@@ -102,10 +109,9 @@ def install(destination: Path) -> Path:
             raise ToolError(f"could not run {go} install {MODULE}@{VERSION}: {error}") from None
         built = Path(staging) / f"goimports{_EXE}"
         if status != 0 or not built.is_file():
-            detail = " ".join(line for line in errors.splitlines() if not go_build_line(line))
-            detail = " ".join(detail.split())[-400:]
             raise ToolError(
-                f"could not install goimports ({go} install {MODULE}@{VERSION}: {detail}); "
+                f"could not install goimports ({go} install {MODULE}@{VERSION}: "
+                f"{go_build_errors(errors)}); "
                 "install it and put it on PATH, or set TAI_GOIMPORTS to its path"
             )
         built.replace(destination)

@@ -138,7 +138,7 @@ def binary_path(chain: Toolchain, sources: Mapping[str, bytes] | None = None) ->
 def build(chain: Toolchain, sources: Mapping[str, bytes] | None = None) -> Path:
     """Build the helper with ``chain`` (see the module docstring), saying on stderr what
     the build does when it takes over a second; its path, or :class:`HelperError`."""
-    from tai_blocks.changes.goimports import go_build_line
+    from tai_blocks.changes.goimports import go_build_errors, go_build_line
     from tai_core.progress import Progress, run_counted
 
     sources = dict(sources or source_files())
@@ -173,8 +173,7 @@ def build(chain: Toolchain, sources: Mapping[str, bytes] | None = None) -> Path:
         except (OSError, TimeoutError) as error:
             raise HelperError(f"go build: {error}") from None
         if status or not built.is_file():
-            detail = " ".join(line for line in errors.splitlines() if not go_build_line(line))
-            raise HelperError(f"go build: {' '.join(detail.split())[-400:]}")
+            raise HelperError(f"go build: {go_build_errors(errors)}")
         try:
             built.parent.rename(target.parent)
         except OSError:
