@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import uuid
+from collections.abc import Iterator
 
 import pytest
 
@@ -51,12 +52,30 @@ def wait_forever():
 """
 
 
+#: The driven processes of the running test (killed when it ends, passed or failed).
+_DRIVEN: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _end_driven_processes() -> Iterator[None]:
+    """A failed test leaves no sandbox behind: killing a driver's first process ends its
+    tree (the parent-death signals, then the PID namespace with its init)."""
+    yield
+    while _DRIVEN:
+        process = _DRIVEN.pop()
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=30)
+
+
 def drive(body: str) -> subprocess.Popen[str]:
     """The driver, then ``body`` (dedented), in a process of its own."""
     program = DRIVER + textwrap.dedent(body)
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    _DRIVEN.append(process)
+    return process
 
 
 class Lines:

@@ -463,7 +463,7 @@ def stdin_reader(argv: Sequence[str]) -> tuple[str, ...] | None:
         return _reader_in_code(operands[0]) if call.command and operands else None
     if name in INTERPRETERS:  # no script named, or - or /dev/stdin (script arguments after)
         script = _interpreter_script(name, argv[1:])
-        return argv if script is not None and script in ("", "-", *STDIN_PATHS) else None
+        return argv if script in ("", "-", *STDIN_PATHS) else None
     return None
 
 
