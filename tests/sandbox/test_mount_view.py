@@ -582,3 +582,33 @@ def test_a_working_directory_in_a_project_under_tmp(tree: Tree, tmp_path: Path) 
     assert report["write"] == {f"{project}/new.txt": "EROFS", f"{work}/new.txt": "ok"}
     assert (work / "new.txt").read_text() == "written inside"
     assert not (project / "new.txt").exists()
+
+
+@pytest.mark.root
+def test_a_protected_path_in_another_user_s_private_directory(tree: Tree) -> None:
+    """The host's root walks into every directory of a working directory (``/tmp``, as a CI
+    job or a container runs tai) and finds ``.git`` in another user's private one; inside
+    the namespace, whose root does not map that user, the directory is closed, to the
+    mounts as to every command: the view is made without them, and nothing there opens."""
+    work = tree.outer / "seventh work"
+    private = work / "other user"
+    git = private / "repo" / ".git"
+    git.mkdir(parents=True)
+    (git / "config").write_text("[core]\n")
+    keys = private / "keys"
+    keys.mkdir()
+    for path in (private, private / "repo", git, git / "config", keys):
+        os.chown(path, 65534, 65534)  # nobody: not mapped in the namespace
+    private.chmod(0o700)
+    writes = [f"{work}/new.txt", f"{git}/config", f"{private}/new.txt"]
+    config = {
+        **bare(str(work), [str(work)], write=writes, list=[str(private)]),
+        "protected": [str(git)],
+        "hidden": [str(keys)],
+    }
+    report = probe(config, tree.runtime)
+    assert report["write"] == {
+        f"{work}/new.txt": "ok", f"{git}/config": "EACCES", f"{private}/new.txt": "EACCES"
+    }  # fmt: skip
+    assert report["list"] == {str(private): "EACCES"}
+    assert (git / "config").read_text() == "[core]\n"

@@ -29,6 +29,10 @@ relies on the one before:
    point cannot be renamed or removed (EBUSY): ``mv .git x; mkdir .git`` would otherwise
    replace the protected hooks by writable ones. Hidden paths (tai's keys) get an empty
    read-only file system over them (readable, so tools walking past it do not fail).
+   A path the namespace cannot reach is left as it is: a user namespace's root has no
+   power over the files of users it does not map, so a directory of another user that
+   the host's root walked into (mode 700, found under a working directory like ``/tmp``)
+   is closed here, to every command inside as much as to the mount.
 
 The mounts stay in force because tai drops every capability before it goes on
 (``_linux.drop_capabilities``): without ``CAP_SYS_ADMIN`` nothing can be remounted or
@@ -214,6 +218,16 @@ def _hide_sockets(roots: list[Path]) -> None:
         _linux.remount_readonly(str(top))
 
 
+def _reachable(path: Path) -> bool:
+    """Whether a lookup of ``path`` gets past its directories here (any other failure
+    fails the set-up, as the mount would)."""
+    try:
+        os.lstat(path)
+    except PermissionError:
+        return False
+    return True
+
+
 def _hide(path: Path) -> None:
     flags = _linux.MS_RDONLY | _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC
     _linux.mount("tmpfs", str(path), "tmpfs", flags, "mode=555,size=4k")
@@ -272,12 +286,14 @@ def build_view(
     _linux.mount("proc", "/proc", "proc", _linux.MS_NOSUID | _linux.MS_NODEV | _linux.MS_NOEXEC)
     _restore_hidden(handles, frozenset(keep))
     _hide_sockets([*host_roots, *visible, *overlaid])
-    for anchor in _anchors([*protected, *writable.hidden], tuple(host_roots)):
+    protected = [path for path in protected if _reachable(path)]
+    hidden = [path for path in writable.hidden if _reachable(path)]
+    for anchor in _anchors([*protected, *hidden], tuple(host_roots)):
         _bind(anchor, anchor)
     for path in sorted(protected, key=lambda path: len(path.parts)):
         _bind(path, path)
         _linux.remount_readonly(str(path))
-    for path in writable.hidden:
+    for path in hidden:
         _hide(path)
     os.chdir(writable.cwd)
     return fallbacks
