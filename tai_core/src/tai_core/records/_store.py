@@ -4,27 +4,29 @@
 run killed halfway stays visible as such); ``events`` has the run's rows in order. Every
 write is one explicit transaction: :meth:`RecordStore.begin` commits the session row with
 its first rows, :meth:`RecordStore.append` commits a batch (a round), :meth:`RecordStore.end`
-commits the last batch together with the final status.
+commits the last batch together with the final status. Opened, written and migrated as
+all of tai's databases are (:mod:`tai_core._sqlite`).
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
+from sqlite3 import Connection
 
 import attrs
 
+from tai_core._sqlite import connect, migrate, transaction
+
 #: File name of the records database in tai's data directory.
 DATABASE_NAME = "tai-records.db"
-#: Milliseconds a writer waits for another process's lock before failing.
-BUSY_TIMEOUT_MS = 10_000
 #: The statuses of a recorded run.
 STATUSES = ("running", "success", "error", "cancelled")
 
-_SCHEMA = f"""
+#: The schema's steps (:func:`tai_core._sqlite.migrate`). The first one creates what
+#: databases made before the steps were counted already hold, hence ``IF NOT EXISTS``.
+_STEPS = (
+    f"""
 CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     command TEXT NOT NULL,
@@ -44,12 +46,8 @@ CREATE TABLE IF NOT EXISTS events (
     detail TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
-"""
-
-
-def now() -> str:
-    """The current local time as recorded: ISO 8601 with milliseconds and the UTC offset."""
-    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+""",
+)
 
 
 @attrs.frozen
@@ -81,35 +79,16 @@ class RecordStore:
     """An open records database (created with its schema when missing)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: every write below opens its own explicit transaction. The
-        # recorder writes from worker threads, one call at a time.
-        self._db = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._db.execute("PRAGMA journal_mode = WAL")
-        # In WAL mode NORMAL loses at most the last commits on power loss, never integrity.
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.executescript(_SCHEMA)
+        # The recorder writes from worker threads, one call at a time.
+        self._db = connect(path)
+        migrate(self._db, _STEPS, "records")
 
     def close(self) -> None:
         """Close the connection."""
         self._db.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
-
     @staticmethod
-    def _insert(db: sqlite3.Connection, session: int, rows: Sequence[EventRow]) -> None:
+    def _insert(db: Connection, session: int, rows: Sequence[EventRow]) -> None:
         db.executemany(
             "INSERT INTO events (session_id, round, time, type, detail) VALUES (?, ?, ?, ?, ?)",
             [(session, r.round, r.time, r.type, r.detail) for r in rows if r.detail],
@@ -119,7 +98,7 @@ class RecordStore:
         self, command: str, model: str, cwd: str, start_time: str, rows: Sequence[EventRow] = ()
     ) -> int:
         """Record a new running session with its first ``rows``; its id."""
-        with self._transaction() as db:
+        with transaction(self._db) as db:
             cursor = db.execute(
                 "INSERT INTO sessions (command, model, cwd, start_time, status) "
                 "VALUES (?, ?, ?, ?, 'running')",
@@ -133,7 +112,7 @@ class RecordStore:
     def append(self, session: int, rows: Sequence[EventRow]) -> None:
         """Add ``rows`` (those with an empty detail are dropped) in one transaction."""
         if any(row.detail for row in rows):
-            with self._transaction() as db:
+            with transaction(self._db) as db:
                 self._insert(db, session, rows)
 
     def end(
@@ -146,7 +125,7 @@ class RecordStore:
         error: str | None = None,
     ) -> None:
         """Add the last ``rows`` and set the final status, in one transaction."""
-        with self._transaction() as db:
+        with transaction(self._db) as db:
             self._insert(db, session, rows)
             db.execute(
                 "UPDATE sessions SET status = ?, end_time = ?, error = ? WHERE id = ?",

@@ -1,0 +1,323 @@
+"""The sessions database: a row per session, its messages and its tree's nodes.
+
+A session is saved in one transaction (:meth:`SessionStore.save`), and a save writes only
+what changed since the last one: the messages after the first that differs from what was
+saved (a conversation grows at its end; a reset or a plugin that removes messages rewrites
+from there), and the tree's new nodes (a tree's nodes never change once written, so a
+node saved once is saved for good; a tree that lost a saved node — a reset — is written
+again whole). A save after a turn therefore costs that turn's size, not the session's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from sqlite3 import Connection
+from typing import Any
+
+import attrs
+
+from tai_core._sqlite import connect, migrate, transaction
+from tai_core.models import Message
+from tai_core.tree import ROOT_NAME, Node, NodeSpec, SessionTree, TreeWriteRejected
+
+#: File name of the sessions database in tai's data directory.
+DATABASE_NAME = "tai-sessions.db"
+#: A session's status: ``idle`` between turns, ``streaming`` while a turn runs (a session
+#: left so was ended by a crash or a kill mid-turn), ``error`` after a failed turn,
+#: ``closed`` once closed.
+STATUSES = ("idle", "streaming", "error", "closed")
+
+_STEPS = (
+    f"""
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    command TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    model TEXT NOT NULL,
+    cwd TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    parameters TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN {STATUSES!r}),
+    last_error TEXT,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost REAL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX sessions_by_update ON sessions (updated_at);
+CREATE INDEX sessions_by_cwd ON sessions (cwd, updated_at);
+CREATE TABLE messages (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+);
+CREATE TABLE nodes (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    parent TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attrs TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq),
+    UNIQUE (session_id, name)
+);
+""",
+)
+
+
+class SessionNotFound(LookupError):
+    """No session has the id asked for."""
+
+
+class SessionDamaged(ValueError):
+    """A stored session cannot be read back (its tree breaks the tree's rules)."""
+
+
+@attrs.frozen
+class SessionHeader:
+    """What a session is, without its messages and tree (a row of ``tai sessions``)."""
+
+    id: str
+    command: str
+    provider: str
+    model: str
+    cwd: str
+    system_prompt: str
+    #: The model call's parameters (``temperature``, ``max_output_tokens``,
+    #: ``reasoning_effort``), those set.
+    parameters: Mapping[str, Any]
+    status: str
+    created_at: str
+    updated_at: str
+    last_error: str | None = None
+    rounds: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = None
+    #: How many messages it holds (set when read from the database).
+    messages: int = 0
+
+
+@attrs.frozen
+class StoredSession:
+    """A session as saved: its header, its conversation and its tree."""
+
+    header: SessionHeader
+    messages: tuple[Message, ...]
+    tree: SessionTree = attrs.field(eq=False)
+
+
+#: What is saved of a node: its parent's name, kind, body and attributes.
+_NodeFacts = tuple[str, str, str, Mapping[str, str]]
+
+
+@attrs.define
+class _Saved:
+    """What the database holds of one session, as this process last wrote or read it."""
+
+    messages: tuple[Message, ...]
+    nodes: dict[str, _NodeFacts]
+    next_node: int
+
+
+_HEADER_COLUMNS = (
+    "id, command, provider, model, cwd, system_prompt, parameters, status, created_at, "
+    "updated_at, last_error, rounds, input_tokens, output_tokens, cost"
+)
+
+
+def _header(row: tuple[Any, ...]) -> SessionHeader:
+    values = list(row)
+    try:
+        values[6] = dict(json.loads(values[6]))
+    except (ValueError, TypeError):
+        raise SessionDamaged(f"session {values[0]!r} has unreadable parameters") from None
+    return SessionHeader(*values)
+
+
+class SessionStore:
+    """An open sessions database (created with its schema when missing). One connection,
+    used by one thread at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db = connect(path)
+        migrate(self._db, _STEPS, "sessions")
+        self._saved: dict[str, _Saved] = {}
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._db.close()
+
+    # -- writing -------------------------------------------------------------------------
+
+    def save(self, header: SessionHeader, messages: tuple[Message, ...], tree: SessionTree) -> None:
+        """Write the session ``header`` describes, with ``messages`` and ``tree``, in one
+        transaction (only what changed since the last save of it)."""
+        with transaction(self._db) as db:
+            saved = self._saved.get(header.id) or self._read_saved(db, header.id)
+            self._upsert(db, header)
+            kept = _common_prefix(saved.messages, messages)
+            db.execute("DELETE FROM messages WHERE session_id = ? AND seq >= ?", (header.id, kept))
+            db.executemany(
+                "INSERT INTO messages (session_id, seq, role, content) VALUES (?, ?, ?, ?)",
+                [(header.id, seq, m.role, m.text) for seq, m in enumerate(messages) if seq >= kept],
+            )
+            walked = {node.name: (parent, node) for parent, node in _walk(tree)}
+            if any(_changed(facts, walked.get(name)) for name, facts in saved.nodes.items()):
+                # not a later version of the saved tree (a reset): written again whole
+                db.execute("DELETE FROM nodes WHERE session_id = ?", (header.id,))
+                saved = _Saved(saved.messages, {}, 0)
+            added = [(n, p, node) for n, (p, node) in walked.items() if n not in saved.nodes]
+            db.executemany(
+                "INSERT INTO nodes (session_id, seq, name, parent, kind, body, attrs) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (header.id, saved.next_node + offset, name, parent, str(node.kind),
+                     node.body, json.dumps(dict(node.attrs)))
+                    for offset, (name, parent, node) in enumerate(added)
+                ],
+            )  # fmt: skip
+        nodes = saved.nodes | {n: (p, node.kind, node.body, node.attrs) for n, p, node in added}
+        self._saved[header.id] = _Saved(messages, nodes, saved.next_node + len(added))
+
+    def _upsert(self, db: Connection, header: SessionHeader) -> None:
+        values = attrs.astuple(header, recurse=False)[:-1]  # all but the message count
+        values = (*values[:6], json.dumps(dict(header.parameters)), *values[7:])
+        placeholders = ", ".join("?" * len(values))
+        updates = ", ".join(
+            f"{column} = excluded.{column}"
+            for column in _HEADER_COLUMNS.split(", ")
+            if column not in ("id", "created_at")
+        )
+        db.execute(
+            f"INSERT INTO sessions ({_HEADER_COLUMNS}) VALUES ({placeholders}) "
+            f"ON CONFLICT (id) DO UPDATE SET {updates}",
+            values,
+        )
+
+    def _read_saved(self, db: Connection, session_id: str) -> _Saved:
+        """What the database holds of a session this process has not written yet."""
+        messages = tuple(
+            Message(role, content)
+            for role, content in db.execute(
+                "SELECT role, content FROM messages WHERE session_id = ? ORDER BY seq",
+                (session_id,),
+            )
+        )
+        nodes: dict[str, _NodeFacts] = {
+            name: (parent, kind, body, json.loads(attributes))
+            for name, parent, kind, body, attributes in db.execute(
+                "SELECT name, parent, kind, body, attrs FROM nodes WHERE session_id = ?",
+                (session_id,),
+            )
+        }
+        (top,) = db.execute(
+            "SELECT coalesce(max(seq) + 1, 0) FROM nodes WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        return _Saved(messages, nodes, top)
+
+    def delete(self, session_id: str) -> None:
+        """Remove a session with its messages and nodes; :class:`SessionNotFound` when
+        there is none."""
+        with transaction(self._db) as db:
+            if not db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount:
+                raise SessionNotFound(f"no session {session_id!r}")
+        self._saved.pop(session_id, None)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def list(self, limit: int, cwd: str | None = None) -> list[SessionHeader]:
+        """The ``limit`` sessions updated last (of directory ``cwd`` when given), newest
+        first."""
+        where, arguments = ("WHERE s.cwd = ?", [cwd]) if cwd is not None else ("", [])
+        query = (
+            f"SELECT {', '.join('s.' + c for c in _HEADER_COLUMNS.split(', '))}, "
+            "(SELECT count(*) FROM messages m WHERE m.session_id = s.id) "
+            f"FROM sessions s {where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?"
+        )
+        return [
+            attrs.evolve(_header(row[:-1]), messages=row[-1])
+            for row in self._db.execute(query, [*arguments, limit])
+        ]
+
+    def header(self, session_id: str) -> SessionHeader:
+        """The header of a session; :class:`SessionNotFound` when there is none."""
+        row = self._db.execute(
+            f"SELECT {_HEADER_COLUMNS}, (SELECT count(*) FROM messages WHERE session_id = id) "
+            "FROM sessions WHERE id = ?",
+            (session_id,),
+        ).fetchone()
+        if row is None:
+            raise SessionNotFound(f"no session {session_id!r}")
+        return attrs.evolve(_header(row[:-1]), messages=row[-1])
+
+    def load(self, session_id: str) -> StoredSession:
+        """A whole session; :class:`SessionNotFound` when there is none,
+        :class:`SessionDamaged` when its tree cannot be rebuilt."""
+        header = self.header(session_id)
+        saved = self._read_saved(self._db, session_id)
+        try:
+            specs = [
+                NodeSpec(kind, body=body, name=name, parent=parent, attrs=attributes)
+                for name, parent, kind, body, attributes in self.node_rows(session_id)
+            ]
+            tree, _ = SessionTree().add_batch(specs)
+        except (TreeWriteRejected, ValueError, TypeError) as error:
+            raise SessionDamaged(f"session {session_id!r} cannot be read back: {error}") from None
+        self._saved[session_id] = saved
+        return StoredSession(header, saved.messages, tree)
+
+    def node_rows(self, session_id: str) -> Iterator[tuple[str, str, str, str, dict[str, str]]]:
+        """``(name, parent, kind, body, attrs)`` of a session's nodes, in the order written."""
+        for name, parent, kind, body, attributes in self._db.execute(
+            "SELECT name, parent, kind, body, attrs FROM nodes WHERE session_id = ? ORDER BY seq",
+            (session_id,),
+        ):
+            yield name, parent, kind, body, json.loads(attributes)
+
+
+def _common_prefix(old: tuple[Message, ...], new: tuple[Message, ...]) -> int:
+    """How many leading messages ``old`` and ``new`` share (compared by identity first)."""
+    for index, (before, after) in enumerate(zip(old, new, strict=False)):
+        if before is not after and before != after:
+            return index
+    return min(len(old), len(new))
+
+
+def _walk(tree: SessionTree) -> Iterator[tuple[str, Node]]:
+    """``(parent name, node)`` of every node of ``tree`` but the root, a parent before its
+    children and siblings in their order (the order a rebuild writes them in)."""
+    stack: list[tuple[str, Node]] = [(ROOT_NAME, child) for child in reversed(tree.root.children)]
+    while stack:
+        parent, node = stack.pop()
+        yield parent, node
+        stack.extend((node.name, child) for child in reversed(node.children))
+
+
+def _changed(saved: _NodeFacts, found: tuple[str, Node] | None) -> bool:
+    """Whether a saved node is gone from the tree or is not what was saved (bodies are
+    compared by identity first: a later version of a tree shares them)."""
+    if found is None:
+        return True
+    parent, node = found
+    body = saved[2]
+    return (
+        (parent, str(node.kind)) != (saved[0], str(saved[1]))
+        or (node.body is not body and node.body != body)
+        or node.attrs != saved[3]
+    )
+
+
+def sessions_path() -> Path:
+    """Where the sessions database lives: in tai's data directory, beside the records."""
+    from tai_core.config import user_data_dir
+
+    return user_data_dir() / DATABASE_NAME
