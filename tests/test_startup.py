@@ -28,10 +28,26 @@ main({args!r})
 """
 
 
-def imported_modules(args: list[str], cwd: Path, env: dict[str, str]) -> set[str]:
-    """Every module loaded by the time ``tai ARGS`` exits."""
+#: The modules loaded when the first connection is made (the model's request leaves).
+PROBE_AT_REQUEST = """
+import json, sys
+def at_connect(event, args):
+    if event == "socket.connect" and not getattr(at_connect, "seen", False):
+        at_connect.seen = True
+        sys.stderr.write("MODULES " + json.dumps(sorted(list(sys.modules))) + "\\n")
+sys.addaudithook(at_connect)
+from tai_core.cli import main
+main({args!r})
+"""
+
+
+def imported_modules(
+    args: list[str], cwd: Path, env: dict[str, str], probe: str = PROBE
+) -> set[str]:
+    """Every module loaded by the time ``tai ARGS`` exits (by the time the first
+    connection is made, with ``PROBE_AT_REQUEST``)."""
     result = subprocess.run(
-        [sys.executable, "-c", PROBE.format(args=args)],
+        [sys.executable, "-c", probe.format(args=args)],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
@@ -47,10 +63,11 @@ def test_no_heavy_imports(args: list[str], tmp_path: Path, isolated_env: dict[st
     assert heavy == []
 
 
-#: What the request path of ``tai next`` (the default command's context, one OpenAI-style
-#: request, the reply printed) does not use: other providers' SDKs, tokenizers, terminal
-#: UIs, the records database, code parsers, and httpx's own command-line client (rich,
-#: pygments), which httpx imports whenever those happen to be installed.
+#: What the request path of ``tai next`` (the default command's context, up to the moment
+#: its OpenAI-style request leaves) does not use: other providers' SDKs, tokenizers,
+#: terminal UIs, the records and sessions databases (a session is first saved when its
+#: turn has ended), code parsers, and httpx's own command-line client (rich, pygments),
+#: which httpx imports whenever those happen to be installed.
 NOT_ON_THE_REQUEST_PATH = (
     "litellm", "openai", "anthropic", "google", "boto3", "botocore", "tiktoken",
     "tokenizers", "prompt_toolkit", "textual", "rich", "pygments", "pydantic", "sqlite3",
@@ -67,7 +84,7 @@ def test_the_request_path_of_next_imports_only_what_it_uses(
     with FakeModelServer("openai") as server:
         server.script(Reply(text="hello\n"))
         configure(tmp_path, server)
-        modules = imported_modules(["next", "chat", "hi"], tmp_path, isolated_env)
+        modules = imported_modules(["next", "chat", "hi"], tmp_path, isolated_env, PROBE_AT_REQUEST)
         assert server.requests, "no request reached the model"
     assert "httpx" in modules  # the request went the way this test means
     unneeded = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_REQUEST_PATH)

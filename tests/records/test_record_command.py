@@ -7,7 +7,6 @@ from pathlib import Path
 
 from tai_core.records import EventRow, RecordStore
 from tests.conftest import run_tai
-from tests.test_startup import imported_modules
 
 #: A run of `tai next` with every kind of round: thoughts and a malformed block (feedback,
 #: so a second round), a truncated attempt, an attempt failing after output, the answer.
@@ -202,13 +201,6 @@ def test_a_damaged_database_is_one_clear_error(
     assert result.returncode == 1
     assert result.stderr.startswith("tai: error: cannot read the records database ")
     assert "Traceback" not in result.stderr
-
-
-def test_sqlite_is_loaded_only_when_recording(tmp_path: Path, isolated_env: dict[str, str]) -> None:
-    (tmp_path / "run.txt").write_text(RUN, encoding="utf-8")
-    args = ["next", "-model", "replay:run.txt", "chat", "what is it"]
-    assert "sqlite3" not in imported_modules(args, tmp_path, isolated_env)
-    assert "sqlite3" in imported_modules([*args, "-record"], tmp_path, isolated_env)
 
 
 def test_a_transcript_longer_than_the_window_keeps_its_ends() -> None:

@@ -19,8 +19,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
+
+from tai_core._time import now
 
 #: Milliseconds a writer waits for another process's lock before failing.
 BUSY_TIMEOUT_MS = 10_000
@@ -28,11 +29,6 @@ BUSY_TIMEOUT_MS = 10_000
 
 class SchemaTooNew(sqlite3.DatabaseError):
     """The database has schema steps this tai does not know (a newer tai wrote it)."""
-
-
-def now() -> str:
-    """The current local time as tai stores it: ISO 8601 with milliseconds and offset."""
-    return datetime.now().astimezone().isoformat(timespec="milliseconds")
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -10,13 +10,16 @@ and are never dropped or merged by the bus.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
 from tai_core.blocks import Block, BlockParseError, BlockResult
 from tai_core.models import Usage
 from tai_core.tree import SessionTree
+
+if TYPE_CHECKING:  # the sessions package imports sqlite3: only where sessions are kept
+    from tai_core.sessions import SessionHeader
 
 
 @attrs.frozen
@@ -175,6 +178,62 @@ class SessionClosed:
     session_id: str
 
 
+@attrs.frozen
+class SessionStatusChanged:
+    """The session's status changed: ``idle`` (between turns), ``streaming`` (a turn
+    runs), ``error`` (the last turn failed: ``error`` says why) or ``closed``."""
+
+    session_id: str
+    status: str
+    error: str | None = None
+
+
+@attrs.frozen
+class SessionUpdated:
+    """The session's model or call parameters changed (from the next model call on)."""
+
+    session_id: str
+    model: str
+    parameters: dict[str, Any]
+
+
+@attrs.frozen
+class SessionReset:
+    """The session's conversation and tree were cleared; its setup is kept."""
+
+    session_id: str
+
+
+@attrs.frozen
+class SessionsListed:
+    """The saved sessions asked for, newest first."""
+
+    sessions: tuple[SessionHeader, ...]
+
+
+@attrs.frozen
+class SessionLoaded:
+    """A saved session is live again under its id, with ``messages`` messages."""
+
+    session_id: str
+    messages: int
+
+
+@attrs.frozen
+class SessionDeleted:
+    """A saved session was deleted (and its live copy, if any, closed)."""
+
+    session_id: str
+
+
+@attrs.frozen
+class SessionExported:
+    """A saved session was written as JSON lines to ``path``."""
+
+    session_id: str
+    path: str
+
+
 Event: TypeAlias = (
     SessionStarted
     | RoundStarted
@@ -193,6 +252,13 @@ Event: TypeAlias = (
     | RunFailed
     | RunCancelled
     | SessionClosed
+    | SessionStatusChanged
+    | SessionUpdated
+    | SessionReset
+    | SessionsListed
+    | SessionLoaded
+    | SessionDeleted
+    | SessionExported
 )
 
 #: Events that end a run or a session: always delivered, never merged.

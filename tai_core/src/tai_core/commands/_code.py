@@ -50,6 +50,7 @@ from tai_core.commands._session import (
     follow,
     handoff_writer,
     make_recorder,
+    make_runtime,
     make_setup,
     open_workspace,
     resolve,
@@ -57,7 +58,6 @@ from tai_core.commands._session import (
 from tai_core.context import ContextError, hook_check
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
-from tai_core.runtime import EventBus, Runtime
 from tai_core.store import render_diff
 
 #: Tokens kept in the first request for the loop feedback (longer feedback is cut) and the
@@ -140,10 +140,7 @@ class CodeRun:
             secret=secret,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable, secret)
-        self.runtime = Runtime(
-            app.host.pm.hook, EventBus(),
-            schedule_interval=self.config.get("schedule_interval", 0.0),
-        )  # fmt: skip
+        self.runtime = make_runtime(app)
         self.stores: list[Any] = []
         #: The context's notices as last printed.
         self.notices: list[str] = []
@@ -195,8 +192,9 @@ class CodeRun:
         )
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
         printer = Printer(thoughts=self.flags.thoughts)
-        event = await follow(self.runtime, setup, prompt.user, task, printer, recorder=recorder)
-        state = self.runtime.state(setup.options.session_id)
+        event, state = await follow(
+            self.runtime, setup, prompt.user, task, printer, recorder=recorder
+        )
         names = set(changed(before, await asyncio.to_thread(fingerprint, self.cwd)))
         diff = ""
         if state is not None:

@@ -26,11 +26,12 @@ from tai_core.cli._main import AppContext
 from tai_core.cli._printer import Printer
 from tai_core.commands._options import GenerationFlags
 from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
-from tai_core.pipeline import RunOptions
+from tai_core.pipeline import RunOptions, RunState
 from tai_core.pipeline._handoff import HandoffWriter
 from tai_core.plugins import PluginHost
 from tai_core.runtime import (
     Cancel,
+    CloseSession,
     EventBus,
     RunCancelled,
     RunFailed,
@@ -145,12 +146,27 @@ def run_session(
         handoff=handoff_writer(app, flags, model),
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
-    runtime = Runtime(
-        app.host.pm.hook, EventBus(), schedule_interval=app.config.get("schedule_interval", 0.0)
-    )
+    runtime = make_runtime(app)
     recorder = make_recorder(app, flags, system=system, user=user)
-    event = asyncio.run(follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
+    event, _ = asyncio.run(follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
     return exit_status(event)
+
+
+def make_runtime(app: AppContext) -> Runtime:
+    """The runtime of a command: it keeps its sessions in the sessions database of tai's
+    data directory unless ``keep_sessions = false`` (opened when first written, see
+    :class:`~tai_core.runtime._keeper.SessionKeeper`)."""
+
+    def open_store() -> Any:
+        from tai_core.sessions import SessionStore, sessions_path
+
+        return SessionStore(sessions_path())
+
+    keep = app.config.get("keep_sessions", True)
+    return Runtime(
+        app.host.pm.hook, EventBus(), store=open_store if keep else None,
+        schedule_interval=app.config.get("schedule_interval", 0.0),
+    )  # fmt: skip
 
 
 def make_recorder(
@@ -183,9 +199,11 @@ async def follow(
     printer: Printer,
     *,
     recorder: Recorder | None = None,
-) -> Any:
-    """Start ``setup``'s session, submit ``user`` and print until the run ends; the run's
-    terminal event. Ctrl-C cancels the run (nothing of the interrupted round is applied)."""
+) -> tuple[Any, RunState | None]:
+    """Start ``setup``'s session, submit ``user`` and print until the run ends, then close
+    the session (saved, ``tai_session_end`` called); the run's terminal event and the
+    session's last state. Ctrl-C cancels the run (nothing of the interrupted round is
+    applied)."""
     session_id = setup.options.session_id
     subscription = runtime.bus.subscribe()
     recording = (
@@ -207,6 +225,9 @@ async def follow(
         runtime.handle(Submit(session_id, user, shown))
         await printer.follow(subscription, session_id)
         await runtime.wait(session_id)
+        state = runtime.state(session_id)
+        runtime.handle(CloseSession(session_id))
+        await runtime.settle()
         if recording:
             await recording
     finally:
@@ -218,4 +239,4 @@ async def follow(
                 # terminal and forwarded by the sandbox's outer process) must not turn into
                 # a KeyboardInterrupt now.
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-    return printer.outcome
+    return printer.outcome, state

@@ -120,6 +120,8 @@ CONFIG_SCHEMA: Schema = {
     "apply": bool,
     "no_memory": bool,
     "record": bool,
+    # Keep every session in the sessions database (tai sessions, tai ai -resume).
+    "keep_sessions": bool,
     "confidential_mode": bool,
     "review": bool,
     "log_level": str,

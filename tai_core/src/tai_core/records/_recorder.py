@@ -18,7 +18,7 @@ from pathlib import Path
 
 import attrs
 
-from tai_core._sqlite import now
+from tai_core._time import now
 from tai_core.blocks import Block
 from tai_core.records._store import EventRow, RecordStore, records_path
 from tai_core.runtime import (

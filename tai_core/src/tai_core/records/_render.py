@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from tai_core._table import clock, table
 from tai_core.records._store import EventRow, SessionRow
-
-
-def _clock(stamp: str) -> str:
-    """``2026-01-02 10:11:12`` of a recorded time."""
-    return stamp[:19].replace("T", " ")
 
 
 def duration(session: SessionRow) -> str:
@@ -26,7 +22,7 @@ def duration(session: SessionRow) -> str:
 def _cells(session: SessionRow) -> tuple[str, ...]:
     return (
         str(session.id),
-        _clock(session.start_time),
+        clock(session.start_time),
         duration(session),
         str(session.rounds),
         session.status,
@@ -39,31 +35,22 @@ def _cells(session: SessionRow) -> tuple[str, ...]:
 def session_list(sessions: Sequence[SessionRow]) -> str:
     """The runs as a table, one line each (as given: newest first)."""
     header = ("ID", "STARTED", "TOOK", "ROUNDS", "STATUS", "COMMAND", "MODEL", "DIRECTORY")
-    lines = [_cells(session) for session in sessions]
-    widths = [max(len(cells[i]) for cells in (header, *lines)) for i in range(len(header))]
-    right = {0, 2, 3}
-    return "\n".join(
-        "  ".join(
-            cell.rjust(width) if i in right else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
-        for cells in (header, *lines)
-    )
+    return table(header, [_cells(session) for session in sessions], right={0, 2, 3})
 
 
 def transcript(session: SessionRow, events: Sequence[EventRow]) -> str:
     """One run as text: a header, then each row as ``--- round R [type] time ---`` and its
     detail (rows before the first round are ``--- context [type] time ---``)."""
-    ended = f", ended {_clock(session.end_time)}" if session.end_time else ""
+    ended = f", ended {clock(session.end_time)}" if session.end_time else ""
     lines = [
         f"session {session.id}: tai {session.command} with {session.model} in {session.cwd}",
-        f"started {_clock(session.start_time)}{ended} ({duration(session)}), "
+        f"started {clock(session.start_time)}{ended} ({duration(session)}), "
         f"{session.rounds} round(s), status {session.status}",
     ]
     if session.error:
         lines.append(f"error: {session.error}")
     for event in events:
         where = f"round {event.round}" if event.round else "context"
-        lines.append(f"--- {where} [{event.type}] {_clock(event.time)} ---")
+        lines.append(f"--- {where} [{event.type}] {clock(event.time)} ---")
         lines.append(event.detail.rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -3,6 +3,11 @@
 The shape follows the agent coordinator of tau: one runtime owns the sessions and the
 pipeline tasks; any number of clients send commands and render events; the pipeline itself
 never prints. Delivery rules are in ``_bus``; the event types in :mod:`tai_core.events`.
+
+* ``_commands`` — the commands, and the setup a session starts from;
+* ``_runtime`` — what each command does, one task per running session;
+* ``_keeper`` — sessions saved to and read from the sessions database, off the loop;
+* ``_bus`` — delivery to the clients.
 """
 
 from tai_core.events import (
@@ -20,22 +25,36 @@ from tai_core.events import (
     RunFailed,
     RunFinished,
     SessionClosed,
+    SessionDeleted,
+    SessionExported,
+    SessionLoaded,
+    SessionReset,
+    SessionsListed,
     SessionStarted,
+    SessionStatusChanged,
+    SessionUpdated,
     TextReceived,
     ThoughtReceived,
     TreeChanged,
     UsageReported,
 )
 from tai_core.runtime._bus import EventBus, Subscription
-from tai_core.runtime._runtime import (
+from tai_core.runtime._commands import (
     Cancel,
     CloseSession,
     Command,
-    Runtime,
+    DeleteSession,
+    ExportSession,
+    ListSessions,
+    LoadSession,
+    ResetSession,
     SessionSetup,
     StartSession,
     Submit,
+    UpdateSession,
 )
+from tai_core.runtime._keeper import NoSessionStore
+from tai_core.runtime._runtime import Runtime
 
 __all__ = [
     "TERMINAL_EVENTS",
@@ -46,10 +65,16 @@ __all__ = [
     "ChangesWritten",
     "CloseSession",
     "Command",
+    "DeleteSession",
     "Event",
     "EventBus",
+    "ExportSession",
+    "ListSessions",
+    "LoadSession",
+    "NoSessionStore",
     "Notice",
     "ParseFailed",
+    "ResetSession",
     "RoundEnded",
     "RoundStarted",
     "RunCancelled",
@@ -57,13 +82,21 @@ __all__ = [
     "RunFinished",
     "Runtime",
     "SessionClosed",
+    "SessionDeleted",
+    "SessionExported",
+    "SessionLoaded",
+    "SessionReset",
     "SessionSetup",
     "SessionStarted",
+    "SessionStatusChanged",
+    "SessionUpdated",
+    "SessionsListed",
     "StartSession",
     "Submit",
     "Subscription",
     "TextReceived",
     "ThoughtReceived",
     "TreeChanged",
+    "UpdateSession",
     "UsageReported",
 ]

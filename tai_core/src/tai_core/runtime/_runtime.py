@@ -1,92 +1,61 @@
 """The runtime: commands in, events out, one pipeline task per running session.
 
 Clients (the CLI printer, a TUI, a web page, a recorder) never call the pipeline: they send
-commands (:class:`StartSession`, :class:`Submit`, :class:`Cancel`, :class:`CloseSession`)
-and render the events the bus delivers. Handling a command never blocks: a submit starts
-an asyncio task and returns. A session keeps its state between submits (an interactive
-session continues where it stopped); a cancelled or failed run leaves the state as it was
-before that submit, since every state is an immutable value and only a finished run
-replaces it.
+commands (:mod:`~tai_core.runtime._commands`) and render the events the bus delivers.
+Handling a command never blocks: a submit starts an asyncio task and returns, and what
+reads or writes the sessions database runs in a worker thread (``_keeper``). A session
+keeps its state between submits (an interactive session continues where it stopped); a
+cancelled or failed run leaves the state as it was before that submit, since every state
+is an immutable value and only a finished run replaces it.
+
+Every change of a session's status is a :class:`SessionStatusChanged` event and, when the
+runtime keeps sessions, a save: a session is in the database from the end of its first
+turn, ``streaming`` while a later turn runs (so one ended by a crash is recognised), with
+each turn's messages and tree once it ends. ``tai_session_end`` is called once for every
+session that started, however it ends — closed, deleted, replaced by a load, or left open
+when the runtime shuts down — with the error of its last turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
-from tai_core.blocks import BlockKind
+from tai_core._time import now
 from tai_core.events import (
     Notice,
     RunCancelled,
     RunFailed,
     RunFinished,
     SessionClosed,
+    SessionDeleted,
+    SessionExported,
+    SessionLoaded,
+    SessionReset,
+    SessionsListed,
     SessionStarted,
+    SessionStatusChanged,
+    SessionUpdated,
 )
-from tai_core.models import ModelSpec, Provider, RetryPolicy
-from tai_core.pipeline import (
-    AttemptRunner,
-    Pipeline,
-    RunFailure,
-    RunOptions,
-    RunState,
-)
-from tai_core.pipeline._loop import Handoff
+from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
 from tai_core.runtime._bus import EventBus
-
-
-@attrs.frozen
-class SessionSetup:
-    """Everything a session needs, assembled by the command that starts it."""
-
-    options: RunOptions
-    provider: Provider
-    spec: ModelSpec
-    kinds: Mapping[str, BlockKind]
-    system: str
-    context: Any
-    workspace: Any = None
-    handoff: Handoff | None = None
-    retry_policy: RetryPolicy | None = None
-    #: Renders the run's changes for :class:`RunFinished` (empty when nothing changed).
-    describe_changes: Callable[[Any], str] | None = None
-
-
-@attrs.frozen
-class StartSession:
-    """Open a session; ``setup.options.session_id`` names it."""
-
-    setup: SessionSetup
-
-
-@attrs.frozen
-class Submit:
-    """Send ``text`` to the model as the next user input (``shown`` goes into the tree)."""
-
-    session_id: str
-    text: str
-    shown: str = ""
-
-
-@attrs.frozen
-class Cancel:
-    """Stop the session's running submit; nothing of the interrupted round is applied."""
-
-    session_id: str
-
-
-@attrs.frozen
-class CloseSession:
-    """Close the session (refused while it runs)."""
-
-    session_id: str
-
-
-Command = StartSession | Submit | Cancel | CloseSession
+from tai_core.runtime._commands import (
+    Cancel,
+    Command,
+    DeleteSession,
+    ExportSession,
+    ListSessions,
+    LoadSession,
+    ResetSession,
+    SessionSetup,
+    StartSession,
+    Submit,
+    UpdateSession,
+)
+from tai_core.runtime._keeper import SessionKeeper, export_to, parameters, session_header
 
 
 @attrs.define
@@ -95,39 +64,63 @@ class _Session:
     pipeline: Pipeline
     state: RunState
     task: asyncio.Task[None] | None = None
+    status: str = "idle"
+    #: What ended the last turn, when it did not finish (for ``tai_session_end``).
+    error: BaseException | None = None
+    created_at: str = attrs.field(factory=now)
+    #: Tokens and cost of the turns before this process loaded the session.
+    earlier: tuple[int, int, float | None] = (0, 0, None)
+    #: Whether it is in the database yet (see :meth:`Runtime._save`).
+    written: bool = False
 
 
 class Runtime:
-    """Runs sessions for any number of clients of one :class:`EventBus`."""
+    """Runs sessions for any number of clients of one :class:`EventBus`; keeps them in
+    ``store`` (a :class:`~tai_core.sessions.SessionStore`, or a function that opens one
+    when it is first needed) when one is given."""
 
     def __init__(
-        self, hook: Any, bus: EventBus | None = None, *, schedule_interval: float = 0.0
+        self,
+        hook: Any,
+        bus: EventBus | None = None,
+        *,
+        schedule_interval: float = 0.0,
+        store: Any = None,
     ) -> None:
         self.hook = hook
         self.bus = bus or EventBus()
         #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
         self.schedule_interval = schedule_interval
+        self.keeper = SessionKeeper(store, self._warn)
         self._sessions: dict[str, _Session] = {}
+        self._errands: set[asyncio.Task[None]] = set()
 
     def handle(self, command: Command) -> None:
         """Act on ``command``; problems become :class:`Notice` events, never exceptions."""
         if isinstance(command, StartSession):
             self._start(command.setup)
-            return
-        session = self._sessions.get(command.session_id)
-        if session is None:
-            self._notice(command.session_id, f"no session {command.session_id!r}")
-        elif isinstance(command, Submit):
-            self._submit(session, command)
-        elif isinstance(command, Cancel):
-            if session.task is not None and not session.task.done():
-                session.task.cancel()
-        elif session.task is not None and not session.task.done():
-            self._notice(command.session_id, "the session is running; cancel it before closing")
+        elif isinstance(command, ListSessions | LoadSession | DeleteSession | ExportSession):
+            self._errand(command)
         else:
-            del self._sessions[command.session_id]
-            self.hook.tai_session_end(session=session.setup.options, error=None)
-            self.bus.publish(SessionClosed(command.session_id))
+            session = self._sessions.get(command.session_id)
+            if session is None:
+                self._notice(command.session_id, f"no session {command.session_id!r}")
+            elif isinstance(command, Submit):
+                self._submit(session, command)
+            elif isinstance(command, Cancel):
+                if session.task is not None and not session.task.done():
+                    session.task.cancel()
+            elif session.task is not None and not session.task.done():
+                self._notice(command.session_id, "the session is running; cancel it first")
+            elif isinstance(command, ResetSession):
+                session.state = session.pipeline.start_state(workspace=session.state.workspace)
+                session.error = None
+                self.bus.publish(SessionReset(command.session_id))
+                self._set_status(session, "idle")
+            elif isinstance(command, UpdateSession):
+                self._update(session, command)
+            else:
+                self._close(session)
 
     async def wait(self, session_id: str) -> None:
         """Until the session's running submit (if any) has ended."""
@@ -135,19 +128,47 @@ class Runtime:
         if session is not None and session.task is not None:
             await asyncio.gather(session.task, return_exceptions=True)
 
+    async def settle(self) -> None:
+        """Until every command handled so far has done its work: runs, saves, errands."""
+        while True:
+            busy = [s.task for s in self._sessions.values() if s.task and not s.task.done()]
+            busy += list(self._errands)
+            if not busy:
+                break
+            await asyncio.gather(*busy, return_exceptions=True)
+        await self.keeper.drain()
+
+    async def shutdown(self) -> None:
+        """Cancel what runs, close every open session (saved, ``tai_session_end`` called)
+        and wait for the last saves."""
+        for session in list(self._sessions.values()):
+            if session.task is not None and not session.task.done():
+                session.task.cancel()
+        await self.settle()
+        for session in list(self._sessions.values()):
+            self._close(session)
+        await self.keeper.drain()
+
     def state(self, session_id: str) -> RunState | None:
         """The session's state after its last finished run."""
         session = self._sessions.get(session_id)
         return session.state if session else None
 
+    # -- sessions ------------------------------------------------------------------------
+
     def _notice(self, session_id: str, message: str) -> None:
         self.bus.publish(Notice(session_id, "error", message))
 
-    def _start(self, setup: SessionSetup) -> None:
+    def _warn(self, session_id: str, message: str) -> None:
+        self.bus.publish(Notice(session_id, "warning", message))
+
+    def _open(self, setup: SessionSetup, state: RunState | None = None) -> _Session | None:
+        """A live session run by ``setup`` (from ``state``, else empty), or ``None`` when
+        its id is taken."""
         session_id = setup.options.session_id
         if session_id in self._sessions:
             self._notice(session_id, f"a session {session_id!r} already exists")
-            return
+            return None
         runner = AttemptRunner(
             provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
             emit=self.bus.publish, session_id=session_id, command=setup.options.command,
@@ -160,10 +181,117 @@ class Runtime:
             system=setup.system,
             handoff=setup.handoff,
         )
-        state = pipeline.start_state(workspace=setup.workspace)
-        self._sessions[session_id] = _Session(setup, pipeline, state)
+        state = state or pipeline.start_state(workspace=setup.workspace)
+        session = self._sessions[session_id] = _Session(setup, pipeline, state)
         self.hook.tai_session_start(session=setup.options)
         self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
+        return session
+
+    def _start(self, setup: SessionSetup) -> None:
+        self._open(setup)
+
+    def _close(self, session: _Session) -> None:
+        session_id = session.setup.options.session_id
+        del self._sessions[session_id]
+        self._set_status(session, "closed")
+        self.hook.tai_session_end(session=session.setup.options, error=session.error)
+        self.bus.publish(SessionClosed(session_id))
+
+    def _set_status(self, session: _Session, status: str) -> None:
+        session.status = status
+        error = str(session.error) if status == "error" and session.error else None
+        self.bus.publish(SessionStatusChanged(session.setup.options.session_id, status, error))
+        self._save(session)
+
+    def _save(self, session: _Session) -> None:
+        """Save the session as it is now. A session is first written when its first turn
+        ends (or it is closed, reset or updated before): until then a crash loses nothing
+        but that turn, and a one-shot command's request never waits for the database
+        to open."""
+        if not self.keeper.keeps or (session.status == "streaming" and not session.written):
+            return
+        session.written = True
+        header = session_header(
+            session.setup, session.pipeline.runner.spec, session.state,
+            status=session.status, error=session.error, created_at=session.created_at,
+            earlier=session.earlier,
+        )  # fmt: skip
+        self.keeper.save(header, session.state.messages, session.state.tree)
+
+    def _update(self, session: _Session, command: UpdateSession) -> None:
+        runner = session.pipeline.runner
+        provider, spec = command.model or (runner.provider, runner.spec)
+        changes = {
+            "temperature": command.temperature,
+            "max_generate_tokens": command.max_output_tokens,
+            "reasoning_effort": command.reasoning_effort,
+        }
+        spec = attrs.evolve(spec, **{k: v for k, v in changes.items() if v is not None})
+        runner.provider, runner.spec = provider, spec
+        session.setup = attrs.evolve(session.setup, provider=provider, spec=spec)
+        self.bus.publish(SessionUpdated(command.session_id, spec.name, parameters(spec)))
+        self._save(session)
+
+    # -- errands: the saved sessions ----------------------------------------------------
+
+    def _errand(self, command: ListSessions | LoadSession | DeleteSession | ExportSession) -> None:
+        task = asyncio.get_running_loop().create_task(self._run_errand(command))
+        self._errands.add(task)
+        task.add_done_callback(self._errands.discard)
+
+    async def _run_errand(
+        self, command: ListSessions | LoadSession | DeleteSession | ExportSession
+    ) -> None:
+        session_id = getattr(command, "session_id", "")
+        try:
+            if isinstance(command, ListSessions):
+                found = await self.keeper.call(lambda s: s.list(command.limit, command.cwd))
+                self.bus.publish(SessionsListed(tuple(found)))
+            elif isinstance(command, LoadSession):
+                await self._load(command)
+            elif isinstance(command, DeleteSession):
+                await self._delete(command.session_id)
+            else:
+                await self.keeper.call(lambda s: export_to(s, command.session_id, command.path))
+                self.bus.publish(SessionExported(command.session_id, command.path))
+        except (LookupError, ValueError, OSError, RuntimeError) as error:
+            self._notice(session_id, str(error))
+
+    async def _load(self, command: LoadSession) -> None:
+        live = self._sessions.get(command.session_id)
+        if live is not None and live.task is not None and not live.task.done():
+            self._notice(command.session_id, "the session is running; cancel it first")
+            return
+        stored = await self.keeper.call(lambda s: s.load(command.session_id))
+        if live is not None:
+            self._close(live)
+        options = attrs.evolve(command.setup.options, session_id=command.session_id)
+        setup = attrs.evolve(command.setup, options=options)
+        header = stored.header
+        state = RunState(
+            messages=stored.messages, tree=stored.tree, anchor="session",
+            workspace=setup.workspace, round=header.rounds,
+        )  # fmt: skip
+        session = self._open(setup, state)
+        if session is None:
+            return
+        session.created_at = header.created_at
+        session.earlier = (header.input_tokens, header.output_tokens, header.cost)
+        session.written = True
+        self.bus.publish(SessionLoaded(command.session_id, len(stored.messages)))
+        self._save(session)
+
+    async def _delete(self, session_id: str) -> None:
+        live = self._sessions.get(session_id)
+        if live is not None:
+            if live.task is not None and not live.task.done():
+                self._notice(session_id, "the session is running; cancel it first")
+                return
+            self._close(live)
+        await self.keeper.call(lambda s: s.delete(session_id))
+        self.bus.publish(SessionDeleted(session_id))
+
+    # -- runs ---------------------------------------------------------------------------
 
     def _submit(self, session: _Session, command: Submit) -> None:
         if session.task is not None and not session.task.done():
@@ -172,6 +300,7 @@ class Runtime:
         if not command.text.strip():
             self._notice(command.session_id, "empty input ignored")
             return
+        self._set_status(session, "streaming")
         session.task = asyncio.get_running_loop().create_task(self._run(session, command))
 
     async def _run(self, session: _Session, command: Submit) -> None:
@@ -184,16 +313,19 @@ class Runtime:
         )
         try:
             finished = await self._finished_run(session, command)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as cancelled:
+            self._ended(session, "idle", cancelled)
             self.bus.publish(RunCancelled(session_id))
             return
         except RunFailure as failure:
+            self._ended(session, "error", failure)
             self.bus.publish(RunFailed(session_id, str(failure), failure.report))
             return
         except Exception as error:  # noqa: BLE001 - a bug must still end the run visibly
             import traceback
 
             detail = "".join(traceback.format_exception(error)).rstrip()
+            self._ended(session, "error", error)
             self.bus.publish(Notice(session_id, "error", f"internal error:\n{detail}"))
             self.bus.publish(
                 RunFailed(session_id, f"internal error: {type(error).__name__}: {error}")
@@ -202,7 +334,12 @@ class Runtime:
         finally:
             if ticker is not None:
                 ticker.cancel()
+        self._ended(session, "idle", None)
         self.bus.publish(finished)
+
+    def _ended(self, session: _Session, status: str, error: BaseException | None) -> None:
+        session.error = error
+        self._set_status(session, status)
 
     async def _tick(self, interval: float) -> None:
         """Call ``tai_schedule_tick`` every ``interval`` seconds until cancelled."""

@@ -248,6 +248,11 @@ class SessionStore:
             for row in self._db.execute(query, [*arguments, limit])
         ]
 
+    def ids_starting(self, prefix: str) -> list[str]:
+        """The ids of the sessions whose id starts with ``prefix``, in order."""
+        query = "SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id"
+        return [found for (found,) in self._db.execute(query, (len(prefix), prefix))]
+
     def header(self, session_id: str) -> SessionHeader:
         """The header of a session; :class:`SessionNotFound` when there is none."""
         row = self._db.execute(

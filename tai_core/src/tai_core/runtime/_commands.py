@@ -1,0 +1,135 @@
+"""The commands a client sends the runtime, and the setup a session starts from.
+
+Commands are frozen values, so a client can build them anywhere (a key binding, a JSON
+line, a web request) and the runtime's handling of each is one function of the value and
+the runtime's state. Every command names the session it is for, but those that act on
+the saved sessions as a whole (:class:`ListSessions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from tai_core.blocks import BlockKind
+from tai_core.models import ModelSpec, Provider, RetryPolicy
+from tai_core.pipeline import RunOptions
+from tai_core.pipeline._loop import Handoff
+
+
+@attrs.frozen
+class SessionSetup:
+    """Everything a session needs, assembled by the command that starts it."""
+
+    options: RunOptions
+    provider: Provider
+    spec: ModelSpec
+    kinds: Mapping[str, BlockKind]
+    system: str
+    context: Any
+    workspace: Any = None
+    handoff: Handoff | None = None
+    retry_policy: RetryPolicy | None = None
+    #: Renders the run's changes for :class:`RunFinished` (empty when nothing changed).
+    describe_changes: Callable[[Any], str] | None = None
+
+
+@attrs.frozen
+class StartSession:
+    """Open a session; ``setup.options.session_id`` names it."""
+
+    setup: SessionSetup
+
+
+@attrs.frozen
+class Submit:
+    """Send ``text`` to the model as the next user input (``shown`` goes into the tree)."""
+
+    session_id: str
+    text: str
+    shown: str = ""
+
+
+@attrs.frozen
+class Cancel:
+    """Stop the session's running submit; nothing of the interrupted round is applied."""
+
+    session_id: str
+
+
+@attrs.frozen
+class CloseSession:
+    """Close the session (refused while it runs); a kept session is saved as closed."""
+
+    session_id: str
+
+
+@attrs.frozen
+class ResetSession:
+    """Clear the session's conversation and tree, keeping its model and system prompt
+    (refused while it runs)."""
+
+    session_id: str
+
+
+@attrs.frozen
+class UpdateSession:
+    """Change the model or the call parameters from the next model call on (refused
+    while the session runs). ``None`` leaves a value as it is; ``model`` is a resolved
+    provider and spec."""
+
+    session_id: str
+    model: tuple[Provider, ModelSpec] | None = None
+    temperature: float | None = None
+    max_output_tokens: int | None = None
+    reasoning_effort: str | None = None
+
+
+@attrs.frozen
+class ListSessions:
+    """List the saved sessions, newest first (of directory ``cwd`` when given)."""
+
+    limit: int = 10
+    cwd: str | None = None
+
+
+@attrs.frozen
+class LoadSession:
+    """Make saved session ``session_id`` live again under its id, run by ``setup`` (the
+    model, kinds and context of this run; its session id is replaced by the saved one)."""
+
+    session_id: str
+    setup: SessionSetup
+
+
+@attrs.frozen
+class DeleteSession:
+    """Delete saved session ``session_id`` (and close its live copy; refused while it
+    runs)."""
+
+    session_id: str
+
+
+@attrs.frozen
+class ExportSession:
+    """Write saved session ``session_id`` as JSON lines to ``path`` (replaced whole, never
+    left half written)."""
+
+    session_id: str
+    path: str
+
+
+Command = (
+    StartSession
+    | Submit
+    | Cancel
+    | CloseSession
+    | ResetSession
+    | UpdateSession
+    | ListSessions
+    | LoadSession
+    | DeleteSession
+    | ExportSession
+)
