@@ -49,8 +49,8 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["block_kinds"] == ["shell"]
     assert shell["hooks"] == ["tai_register_block_kinds"]
     assert document["commands"] == [
-        "checkpoints", "code", "next", "parse", "patch", "ping", "plugins", "policy",
-        "record", "sandbox", "undo",
+        "ai", "checkpoints", "code", "next", "parse", "patch", "ping", "plugins", "policy",
+        "record", "sandbox", "sessions", "undo",
     ]  # fmt: skip
 
 

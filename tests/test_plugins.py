@@ -63,7 +63,9 @@ def test_every_builtin_kind_is_its_own_plugin(host: PluginHost) -> None:
 def test_core_plugin_adds_core_commands_through_the_hook(host: PluginHost) -> None:
     core = host.record(CORE_PLUGIN)
     assert core is not None
-    assert core.registers["commands"] == ["code", "next", "parse", "ping", "plugins", "record"]
+    assert core.registers["commands"] == [
+        "ai", "code", "next", "parse", "ping", "plugins", "record", "sessions"
+    ]  # fmt: skip
     assert "tai_register_commands" in core.hooks
     assert {"parse", "plugins"} <= set(host.cli.commands)
 

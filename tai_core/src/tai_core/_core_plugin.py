@@ -4,8 +4,8 @@ It carries the default block hooks (a kind validates and runs itself; the progra
 start lose tai's secrets from their environment, :mod:`tai_core.blocks._environment`), the
 name rules of secret files (``tai_secret_file``: never blockable, so a file named like a
 secret is withheld whatever else is installed) and the core's commands (``tai plugins``,
-``tai parse``, ``tai next``, ``tai ping``, ``tai record``, ``tai sessions``), added through
-``tai_register_commands`` exactly as a third party would add one.
+``tai parse``, ``tai next``, ``tai ai``, ``tai ping``, ``tai record``, ``tai sessions``),
+added through ``tai_register_commands`` exactly as a third party would add one.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from tai_core.blocks._environment import block_environment
 from tai_core.blocks._hooks import tai_run_block, tai_validate_block
 from tai_core.cli._parse_command import parse_command
 from tai_core.cli._plugins_command import plugins_command
+from tai_core.commands.ai import ai_command
 from tai_core.commands.code import code_command
 from tai_core.commands.next import next_command
 from tai_core.commands.ping import ping_command
@@ -49,6 +50,7 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(parse_command)
     cli.add_command(next_command)
     cli.add_command(code_command)
+    cli.add_command(ai_command)
     cli.add_command(ping_command)
     cli.add_command(record_command)
     cli.add_command(sessions_command)

@@ -33,11 +33,18 @@ class Printer:
     """Renders events to ``out`` (the reply) and ``err`` (everything else)."""
 
     def __init__(
-        self, out: TextIO | None = None, err: TextIO | None = None, *, thoughts: bool = False
+        self,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        *,
+        thoughts: bool = False,
+        report: bool = True,
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.thoughts = thoughts
+        #: Print the usage table when the run ends (a chat prints none after each turn).
+        self.report = report
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None
@@ -63,10 +70,12 @@ class Printer:
         elif isinstance(event, ChangesWritten):
             self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
         elif isinstance(event, RoundStarted):
-            self.round = event.round
-            if event.round > 1 or event.attempt > 1:
+            # a line between rounds and attempts of this run (a chat's turn starts at the
+            # session's next round: no line before it)
+            if self.round or event.attempt > 1:
                 self._end_line()
                 self.err.write(f"--- round {event.round}, attempt {event.attempt} ---\n")
+            self.round = event.round
         elif isinstance(event, BlockFinished):
             self._end_line()
             status = "ok" if event.result.ok else "failed"
@@ -88,7 +97,7 @@ class Printer:
         self.outcome = event
         if isinstance(event, RunFinished) and event.diff:
             self.err.write(event.diff.rstrip("\n") + "\n")
-        if event.report:
+        if event.report and self.report:
             self.err.write("\n" + event.report + "\n")
         if isinstance(event, RunFailed):
             self.err.write(f"tai: error: {event.message}\n")

@@ -35,24 +35,28 @@ def _flag(*names: str, **kwargs: Any) -> Callable[[F], F]:
     return click.option(*names, **kwargs)
 
 
+#: The flags of the generating commands, by parameter name (``tai ai`` takes some of them).
+FLAGS: dict[str, Callable[[F], F]] = {
+    "model": _flag("-model", "--model", "model", metavar="NAME", help="The model to use."),
+    "fast_model": _flag("-fast-model", "--fast-model", "fast_model", metavar="NAME",
+                        help="The model for handoffs and summaries."),
+    "files": _flag("-file", "--file", "files", multiple=True, metavar="PATTERN",
+                   help="Add files (glob patterns) to the context, in full."),
+    "stdin": _flag("-stdin", "--stdin", "stdin", is_flag=True,
+                   help="Add standard input to the task."),
+    "confidential": _flag("-confidential", "--confidential", "confidential", is_flag=True,
+                          help="Refuse any model not marked zero_data_retention."),
+    "record": _flag("-record/-no-record", "--record/--no-record", "record", default=None,
+                    help="Record the run in the records database."),
+    "thoughts": _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts",
+                      default=False, help="Show the model's reasoning (on stderr)."),
+    "cli": _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
+}  # fmt: skip
+
+
 def generation_options(command: F) -> F:
     """Decorate ``command`` with the flags of a generating command and the chat words."""
-    decorators = [
-        _flag("-model", "--model", "model", metavar="NAME", help="The model to use."),
-        _flag("-fast-model", "--fast-model", "fast_model", metavar="NAME",
-              help="The model for handoffs and summaries."),
-        _flag("-file", "--file", "files", multiple=True, metavar="PATTERN",
-              help="Add files (glob patterns) to the context, in full."),
-        _flag("-stdin", "--stdin", "stdin", is_flag=True, help="Add standard input to the task."),
-        _flag("-confidential", "--confidential", "confidential", is_flag=True,
-              help="Refuse any model not marked zero_data_retention."),
-        _flag("-record/-no-record", "--record/--no-record", "record", default=None,
-              help="Record the run in the records database."),
-        _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts", default=False,
-              help="Show the model's reasoning (on stderr)."),
-        _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
-        click.argument("words", nargs=-1, metavar='chat "TASK"'),
-    ]  # fmt: skip
+    decorators = [*FLAGS.values(), click.argument("words", nargs=-1, metavar='chat "TASK"')]
     for decorator in reversed(decorators):
         command = decorator(command)
     return command

@@ -39,11 +39,12 @@ def sessions_command(ctx: click.Context, *, limit: int, here: bool) -> None:
     """List the kept sessions, newest first; show, delete or export one."""
     if ctx.invoked_subcommand is not None:
         return
-    store = _open(required=False)
-    if store is None:
+    from tai_core.sessions import sessions_path
+
+    if not sessions_path().is_file():
         click.echo(NOTHING_KEPT)
         return
-    with _reading(store):
+    with opened_store() as store:
         found = store.list(limit, cwd=str(Path.cwd()) if here else None)
     click.echo(session_table(found) if found else NOTHING_KEPT)
 
@@ -52,10 +53,8 @@ def sessions_command(ctx: click.Context, *, limit: int, here: bool) -> None:
 @click.argument("session_id", metavar="ID")
 def show_command(session_id: str) -> None:
     """Print session ID: what it is, then its conversation."""
-    store = _open(required=True)
-    assert store is not None
-    with _reading(store):
-        stored = store.load(_resolved(store, session_id))
+    with opened_store() as store:
+        stored = store.load(resolved(store, session_id))
     header = stored.header
     click.echo(describe(header))
     for message in stored.messages:
@@ -67,10 +66,8 @@ def show_command(session_id: str) -> None:
 @click.argument("session_id", metavar="ID")
 def delete_command(session_id: str) -> None:
     """Delete session ID with its conversation and tree."""
-    store = _open(required=True)
-    assert store is not None
-    with _reading(store):
-        chosen = _resolved(store, session_id)
+    with opened_store() as store:
+        chosen = resolved(store, session_id)
         store.delete(chosen)
     click.echo(f"deleted session {chosen}", err=True)
 
@@ -87,10 +84,8 @@ def export_command(session_id: str, output: Path | None) -> None:
     from tai_core.runtime._keeper import export_to
     from tai_core.sessions import export_lines
 
-    store = _open(required=True)
-    assert store is not None
-    with _reading(store):
-        chosen = _resolved(store, session_id)
+    with opened_store() as store:
+        chosen = resolved(store, session_id)
         if output is None:
             sys.stdout.writelines(export_lines(store, chosen))
             return
@@ -130,43 +125,32 @@ def describe(header: SessionHeader) -> str:
     return "\n".join(lines)
 
 
-def _open(*, required: bool) -> SessionStore | None:
-    """The sessions database, or ``None`` (an error when ``required``) when there is none."""
+@contextmanager
+def opened_store() -> Iterator[SessionStore]:
+    """The sessions database, closed afterwards; its errors (and its absence) become one
+    line."""
     import sqlite3
 
-    from tai_core.sessions import SessionStore, sessions_path
+    from tai_core.sessions import SessionDamaged, SessionNotFound, SessionStore, sessions_path
 
     path = sessions_path()
     if not path.is_file():
-        if required:
-            raise click.ClickException(NOTHING_KEPT)
-        return None
+        raise click.ClickException(NOTHING_KEPT)
     try:
-        return SessionStore(path)
+        store = SessionStore(path)
     except sqlite3.Error as error:
         raise click.ClickException(f"cannot read the sessions database {path}: {error}") from None
-
-
-@contextmanager
-def _reading(store: SessionStore) -> Iterator[None]:
-    """Reads of ``store``: its errors become one line, and it is closed afterwards."""
-    import sqlite3
-
-    from tai_core.sessions import SessionDamaged, SessionNotFound
-
     try:
-        yield
+        yield store
     except (SessionNotFound, SessionDamaged) as error:
         raise click.ClickException(str(error)) from None
     except sqlite3.Error as error:
-        raise click.ClickException(
-            f"cannot read the sessions database {store.path}: {error}"
-        ) from None
+        raise click.ClickException(f"cannot read the sessions database {path}: {error}") from None
     finally:
         store.close()
 
 
-def _resolved(store: SessionStore, given: str) -> str:
+def resolved(store: SessionStore, given: str) -> str:
     """The id of the session ``given`` names, whole or by an unambiguous prefix."""
     from tai_core.sessions import SessionNotFound
 

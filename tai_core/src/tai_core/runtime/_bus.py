@@ -74,6 +74,12 @@ class Subscription:
         """Events waiting to be taken (after merging)."""
         return len(self._queue)
 
+    def take_pending(self) -> list[Event]:
+        """The events waiting now, taken without waiting for more."""
+        taken = list(self._queue)
+        self._queue.clear()
+        return taken
+
     async def get(self) -> Event | None:
         """The next event, or ``None`` once the bus (or this subscription) is closed and
         the queue is drained."""

@@ -11,12 +11,11 @@ by it. A failed save is a warning, never the end of a session: it goes on, unsav
 from __future__ import annotations
 
 import asyncio
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tai_core._atomic import write_atomically
 from tai_core._time import now
 
 if TYPE_CHECKING:
@@ -163,17 +162,7 @@ def session_header(
 
 
 def export_to(store: SessionStore, session_id: str, path: str) -> None:
-    """Write ``session_id``'s JSON lines to ``path`` through a temporary file beside it,
-    so that ``path`` is never half written."""
+    """Write ``session_id``'s JSON lines to ``path``, never half written."""
     from tai_core.sessions import export_lines
 
-    target = Path(path)
-    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    temporary = Path(name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.writelines(export_lines(store, session_id))
-        temporary.replace(target)
-    except BaseException:
-        temporary.unlink()
-        raise
+    write_atomically(Path(path), lambda file: file.writelines(export_lines(store, session_id)))

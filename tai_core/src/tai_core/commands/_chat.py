@@ -1,0 +1,153 @@
+"""The chat loop of ``tai ai``: prompts in, one submit each, the reply printed, until the
+user leaves.
+
+Prompts come from a :class:`PromptSource`: on a terminal, prompt_toolkit (a history in
+tai's data directory, Alt-Enter or Esc Enter for a new line, Enter sends); with piped
+standard input, one prompt per line (blank lines skipped) until its end. Ctrl-C while a
+reply streams cancels that reply (nothing of its round is applied) and the chat goes on; at
+the prompt, Ctrl-C or Ctrl-D leaves. Every turn is saved by the runtime; leaving closes the
+session, so ``tai ai -continue`` takes it up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from tai_core.cli._printer import Printer
+from tai_core.runtime import (
+    Cancel,
+    CloseSession,
+    Command,
+    Notice,
+    Runtime,
+    SessionLoaded,
+    SessionStarted,
+    Submit,
+    Subscription,
+)
+
+#: What the terminal's prompt shows.
+PROMPT = ">> "
+#: File name of the prompt history in tai's data directory.
+HISTORY_FILE = "ai-history"
+
+
+class PromptSource(Protocol):
+    """Where the user's prompts come from."""
+
+    async def read(self) -> str | None:
+        """The next prompt, or ``None`` when the user leaves."""
+        ...
+
+
+class PipedPrompts:
+    """One prompt per line of ``stream`` (blank lines skipped), until its end."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream or sys.stdin
+
+    async def read(self) -> str | None:
+        while True:
+            line = await asyncio.to_thread(self.stream.readline)
+            if not line:
+                return None
+            if line.strip():
+                return line.rstrip("\n")
+
+
+class TerminalPrompts:
+    """Prompts typed at a terminal, with prompt_toolkit: history in ``history``, Enter
+    sends, Alt-Enter (or Esc Enter) adds a line; Ctrl-C or Ctrl-D leaves."""
+
+    def __init__(self, history: Path) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory
+        from prompt_toolkit.key_binding import KeyBindings
+
+        bindings = KeyBindings()
+
+        @bindings.add("escape", "enter")
+        def _(event: Any) -> None:
+            event.current_buffer.insert_text("\n")
+
+        history.parent.mkdir(parents=True, exist_ok=True)
+        self._session: Any = PromptSession(
+            history=FileHistory(str(history)), key_bindings=bindings, multiline=False
+        )
+
+    async def read(self) -> str | None:
+        while True:
+            try:
+                text: str = await self._session.prompt_async(PROMPT)
+            except (EOFError, KeyboardInterrupt):
+                return None
+            if text.strip():
+                return text
+
+
+def prompt_source(data_dir: Path) -> PromptSource:
+    """Terminal prompts when standard input is a terminal, else piped ones."""
+    if sys.stdin.isatty():
+        return TerminalPrompts(data_dir / HISTORY_FILE)
+    return PipedPrompts()
+
+
+async def chat(
+    runtime: Runtime,
+    opening: Command,
+    session_id: str,
+    prompts: PromptSource,
+    *,
+    first_text: Callable[[str], str],
+    new_printer: Callable[[], Printer],
+    on_turn: Callable[[], Awaitable[None]] | None = None,
+) -> int:
+    """Open the session with ``opening`` (a start or a load), then submit each prompt
+    until the user leaves; the exit status (1 when the session could not be opened).
+    ``first_text`` makes the first prompt of a new session its message (the files and
+    rules go with it)."""
+    subscription = runtime.bus.subscribe()
+    runtime.handle(opening)
+    await runtime.settle()
+    opened = _opened(subscription, session_id)
+    if opened is None:
+        return 1
+    first = not opened
+    loop = asyncio.get_running_loop()
+    if sys.platform != "win32":
+        loop.add_signal_handler(signal.SIGINT, lambda: runtime.handle(Cancel(session_id)))
+    try:
+        while (text := await prompts.read()) is not None:
+            printer = new_printer()
+            runtime.handle(Submit(session_id, first_text(text) if first else text, text))
+            first = False
+            await printer.follow(subscription, session_id)
+            await runtime.wait(session_id)
+            if on_turn is not None:
+                await on_turn()
+    finally:
+        if sys.platform != "win32":
+            loop.remove_signal_handler(signal.SIGINT)
+        subscription.close()
+        runtime.handle(CloseSession(session_id))
+        await runtime.settle()
+    return 0
+
+
+def _opened(subscription: Subscription, session_id: str) -> bool | None:
+    """Whether the session was loaded (``True``) or started (``False``), from the events
+    published so far; ``None``, with the reasons printed, when it was not opened."""
+    opened: bool | None = None
+    for event in subscription.take_pending():
+        if isinstance(event, SessionLoaded) and event.session_id == session_id:
+            opened = True
+        elif isinstance(event, SessionStarted) and event.session_id == session_id:
+            opened = bool(opened)
+        elif isinstance(event, Notice) and event.level == "error":
+            sys.stderr.write(f"tai: error: {event.message}\n")
+    return opened

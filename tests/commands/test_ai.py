@@ -1,0 +1,111 @@
+"""`tai ai` as a user runs it with piped prompts: real `tai` subprocesses against a local
+model server, the profiles file and the sessions database in a temporary data directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.commands.test_next import configure
+from tests.conftest import run_tai
+from tests.servers import FakeModelServer, Reply
+
+REMEMBER = "Noted.\n<<松柏 memory\n<memory><memory-item>likes Go</memory-item></memory>\n松柏\n"
+
+
+@pytest.fixture
+def chat_dir(tmp_path: Path, openai_server: FakeModelServer) -> Path:
+    folder = tmp_path / "chat"
+    folder.mkdir()
+    configure(folder, openai_server)
+    return folder
+
+
+def ai(folder: Path, env: dict[str, str], prompts: str, *flags: str) -> str:
+    result = run_tai("ai", *flags, cwd=folder, env=env, stdin=prompts)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def system_of(server: FakeModelServer, index: int) -> str:
+    return server.requests[index].body["messages"][0]["content"]
+
+
+def contents(server: FakeModelServer, index: int) -> list[str]:
+    return [m["content"] for m in server.requests[index].body["messages"][1:]]
+
+
+def profiles(env: dict[str, str]) -> list[dict[str, object]]:
+    return json.loads((Path(env["TAI_DATA_DIR"]) / "ai-memory.json").read_text())["Entries"]
+
+
+def test_a_chat_remembers_and_goes_on(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text=REMEMBER), Reply(text="You like Go."))
+    out = ai(chat_dir, isolated_env, "I like Go\n\n   \nwhat do I like?\n")
+    assert out.endswith("You like Go.\n")
+    assert len(openai_server.requests) == 2  # blank lines are no prompts
+    first, second = contents(openai_server, 0), contents(openai_server, 1)
+    assert first[0].endswith("# Task\n\nI like Go")  # the rules go with the first message
+    assert second == [first[0], REMEMBER, "what do I like?"]
+    assert "# What you know about the user" not in system_of(openai_server, 0)
+    assert system_of(openai_server, 1).endswith("# What you know about the user\n\n- likes Go")
+    assert "# memory blocks" in system_of(openai_server, 0)
+    assert "shell: commands cannot be run now" in system_of(openai_server, 0)  # no -shell
+    assert [entry["Items"] for entry in profiles(isolated_env)] == [["likes Go"]]
+    assert profiles(isolated_env)[0]["Model"] == "local"
+
+
+def test_continue_takes_up_the_last_session_here(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text="First."), Reply(text="Second."))
+    ai(chat_dir, isolated_env, "one\n")
+    ai(chat_dir, isolated_env, "two\n", "-continue")
+    assert contents(openai_server, 1)[1:] == ["First.", "two"]
+    listing = run_tai("sessions", cwd=chat_dir, env=isolated_env).stdout.splitlines()
+    assert len(listing) == 2 and listing[1].split()[4:7] == ["4", "closed", "ai"]
+
+
+def test_no_memory_neither_shows_nor_keeps_a_profile(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text=REMEMBER), Reply(text=REMEMBER), Reply(text="Hi."))
+    ai(chat_dir, isolated_env, "I like Go\n")
+    ai(chat_dir, isolated_env, "I like Go\nhello\n", "-no-memory")
+    assert "# What you know about the user" not in system_of(openai_server, 2)
+    assert "memory: nothing is remembered in this session" in system_of(openai_server, 2)
+    assert len(profiles(isolated_env)) == 1  # the -no-memory session added nothing
+
+
+def test_a_failed_round_remembers_nothing(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    # the memory block streams, then the connection drops: the round fails after its
+    # retries, and its memory is dropped with it
+    openai_server.script(*[Reply(text=REMEMBER, fault="drop", chunks=8)] * 4)
+    result = run_tai("ai", cwd=chat_dir, env=isolated_env, stdin="I like Go\n")
+    assert result.returncode == 0
+    assert "tai: error:" in result.stderr
+    assert not (Path(isolated_env["TAI_DATA_DIR"]) / "ai-memory.json").exists()
+
+
+def test_a_damaged_profiles_file_is_a_warning(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    (Path(isolated_env["TAI_DATA_DIR"]) / "ai-memory.json").write_text("{not json")
+    openai_server.script(Reply(text="Hi."))
+    result = run_tai("ai", cwd=chat_dir, env=isolated_env, stdin="hello\n")
+    assert result.returncode == 0 and result.stdout == "Hi.\n"
+    assert "tai: warning: the memory file is damaged and is ignored:" in result.stderr
+
+
+def test_resume_and_continue_refusals(chat_dir: Path, isolated_env: dict[str, str]) -> None:
+    both = run_tai("ai", "-resume", "x", "-continue", cwd=chat_dir, env=isolated_env, stdin="")
+    assert both.returncode == 2 and "-resume and -continue" in both.stderr
+    nothing = run_tai("ai", "-continue", cwd=chat_dir, env=isolated_env, stdin="")
+    assert nothing.returncode == 1
+    assert nothing.stderr == f"tai: error: no kept session in {chat_dir} to continue\n"
