@@ -7,6 +7,11 @@ standard input, one prompt per line (blank lines skipped) until its end. Ctrl-C 
 reply streams cancels that reply (nothing of its round is applied) and the chat goes on; at
 the prompt, Ctrl-C or Ctrl-D leaves. Every turn is saved by the runtime; leaving closes the
 session, so ``tai ai -continue`` takes it up again.
+
+Why prompt_toolkit: it is the maintained line editor of Python's interactive tools
+(IPython, pgcli), with history, multi-line editing and an asynchronous prompt that shares
+the event loop the runtime streams on; it is imported only when standard input is a
+terminal.
 """
 
 from __future__ import annotations
