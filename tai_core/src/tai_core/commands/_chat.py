@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -110,7 +111,6 @@ async def chat(
     *,
     first_text: Callable[[str], str],
     new_printer: Callable[[], Printer],
-    on_turn: Callable[[], Awaitable[None]] | None = None,
 ) -> int:
     """Open the session with ``opening`` (a start or a load), then submit each prompt
     until the user leaves; the exit status (1 when the session could not be opened).
@@ -123,25 +123,35 @@ async def chat(
     if opened is None:
         return 1
     first = not opened
-    loop = asyncio.get_running_loop()
-    if sys.platform != "win32":
-        loop.add_signal_handler(signal.SIGINT, lambda: runtime.handle(Cancel(session_id)))
     try:
         while (text := await prompts.read()) is not None:
             printer = new_printer()
             runtime.handle(Submit(session_id, first_text(text) if first else text, text))
             first = False
-            await printer.follow(subscription, session_id)
-            await runtime.wait(session_id)
-            if on_turn is not None:
-                await on_turn()
+            # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
+            # installs its own while it reads and removes it after
+            with _cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
+                await printer.follow(subscription, session_id)
+                await runtime.wait(session_id)
     finally:
-        if sys.platform != "win32":
-            loop.remove_signal_handler(signal.SIGINT)
         subscription.close()
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
     return 0
+
+
+@contextmanager
+def _cancelling_on_ctrl_c(cancel: Callable[[], None]) -> Iterator[None]:
+    """SIGINT calls ``cancel`` while the block runs."""
+    if sys.platform == "win32":
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 def _opened(subscription: Subscription, session_id: str) -> bool | None:
