@@ -4,8 +4,9 @@ It carries the default block hooks (a kind validates and runs itself; the progra
 start lose tai's secrets from their environment, :mod:`tai_core.blocks._environment`), the
 name rules of secret files (``tai_secret_file``: never blockable, so a file named like a
 secret is withheld whatever else is installed) and the core's commands (``tai plugins``,
-``tai parse``, ``tai next``, ``tai ai``, ``tai ping``, ``tai record``, ``tai sessions``),
-added through ``tai_register_commands`` exactly as a third party would add one.
+``tai parse``, ``tai next``, ``tai ai``, ``tai ping``, ``tai record``, ``tai sessions``,
+``tai serve``), added through ``tai_register_commands`` exactly as a third party would add
+one.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tai_core.commands.code import code_command
 from tai_core.commands.next import next_command
 from tai_core.commands.ping import ping_command
 from tai_core.commands.record import record_command
+from tai_core.commands.serve import serve_command
 from tai_core.commands.sessions import sessions_command
 from tai_core.context._secrets import secret_name
 from tai_core.plugins._markers import hookimpl
@@ -54,6 +56,7 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(ping_command)
     cli.add_command(record_command)
     cli.add_command(sessions_command)
+    cli.add_command(serve_command)
 
 
 @hookimpl

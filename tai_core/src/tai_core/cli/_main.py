@@ -34,7 +34,7 @@ DEFAULT_COMMAND = "code"
 
 #: The commands that run what a model asks for (``None``: the default command); tai
 #: enters isolation (``tai_enter_isolation``) before running them.
-ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch"})
+ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch", "serve"})
 
 _HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
 

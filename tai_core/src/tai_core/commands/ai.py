@@ -12,12 +12,17 @@ session of this directory, ``-resume ID`` any session. The chat loop is ``_chat`
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import attrs
 import click
 
 from tai_core.commands._options import FLAGS
+
+if TYPE_CHECKING:
+    from tai_core.runtime import SessionSetup
 
 THEORY_OF_AI = """\
 You are a helpful assistant in a conversation with the user at a terminal. Answer in \
@@ -48,28 +53,69 @@ def ai_command(app: Any, **params: Any) -> None:
     """Chat with the model interactively; it remembers what it learns about you."""
     import asyncio
 
-    import attrs
-
     from tai_core.cli._printer import Printer
-    from tai_core.commands._assemble import writable
     from tai_core.commands._chat import chat, prompt_source
-    from tai_core.commands._files import file_parts
-    from tai_core.commands._session import make_runtime, make_setup, resolve
+    from tai_core.commands._session import make_runtime
     from tai_core.config import user_data_dir
-    from tai_core.context import hook_check
-    from tai_core.context._prompt import build_prompt
     from tai_core.runtime import LoadSession, StartSession
 
     if params["resume"] and params["continue_"]:
         raise click.UsageError("-resume and -continue go one without the other")
+    memory = not (params["no_memory"] or app.config.get("no_memory"))
+    chat_setup = make_chat_setup(
+        app, params["model"], shell=params["shell"], memory=memory, files=params["files"],
+        confidential=params["confidential"],
+    )  # fmt: skip
+    setup = chat_setup.setup
+    chosen = _taken_up(params["resume"], params["continue_"], Path.cwd())
+    session_id = chosen or setup.options.session_id
+    opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
+    if memory:
+        remember(app, session_id)
+    runtime = make_runtime(app)
+    status = asyncio.run(
+        chat(
+            runtime, opening, session_id, prompt_source(user_data_dir()),
+            first_text=chat_setup.first_text,
+            new_printer=lambda: Printer(thoughts=params["thoughts"], report=False),
+        )
+    )  # fmt: skip
+    sys.exit(status)
+
+
+@attrs.frozen
+class ChatSetup:
+    """A chat session's setup, and how its first message is made (the rules and the
+    files go with it)."""
+
+    setup: SessionSetup
+    first_text: Callable[[str], str]
+
+
+def make_chat_setup(
+    app: Any,
+    model_name: str | None,
+    *,
+    shell: bool = False,
+    memory: bool = True,
+    files: Sequence[str] = (),
+    confidential: bool = False,
+) -> ChatSetup:
+    """The setup of a new chat in the working directory (``tai ai``, ``tai serve``)."""
+    from tai_core.commands._assemble import writable
+    from tai_core.commands._files import file_parts
+    from tai_core.commands._session import make_setup, resolve
+    from tai_core.context import hook_check
+    from tai_core.context._prompt import build_prompt
+
     cwd = Path.cwd()
-    config = {**app.config.values, **({"shell": True} if params["shell"] else {})}
+    config = {**app.config.values, **({"shell": True} if shell else {})}
     kinds = app.host.registry.block_kinds
     disabled = {name for name, kind in kinds.items() if not kind.available(config)}
-    if params["no_memory"] or config.get("no_memory"):
+    if not memory:
         disabled.add("memory")
     secret = hook_check(app.host.pm.hook, config)
-    parts = file_parts(params["files"], cwd, writable(app), secret)
+    parts = file_parts(files, cwd, writable(app), secret)
 
     def prompt(task: str) -> Any:
         return build_prompt(
@@ -77,37 +123,25 @@ def ai_command(app: Any, **params: Any) -> None:
             config=config, disabled=disabled,
         )  # fmt: skip
 
-    model = resolve(app, params["model"], confidential=params["confidential"])
+    model = resolve(app, model_name, confidential=confidential)
     setup = make_setup(
         app.host, config, model, command="ai", system=prompt("").system,
         require_completion=False, cwd=cwd,
     )  # fmt: skip
-    setup = attrs.evolve(setup, options=attrs.evolve(setup.options, disabled=frozenset(disabled)))
-    chosen = _taken_up(params["resume"], params["continue_"], cwd)
-    session_id = chosen or setup.options.session_id
-    opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
-    data_dir = user_data_dir()
-    if "memory" not in disabled:
-        _remember(app, data_dir, session_id)
-    runtime = make_runtime(app)
-    status = asyncio.run(
-        chat(
-            runtime, opening, session_id, prompt_source(data_dir),
-            first_text=lambda text: prompt(text).user,
-            new_printer=lambda: Printer(thoughts=params["thoughts"], report=False),
-        )
-    )  # fmt: skip
-    sys.exit(status)
+    options = attrs.evolve(setup.options, disabled=frozenset(disabled))
+    return ChatSetup(attrs.evolve(setup, options=options), lambda text: prompt(text).user)
 
 
-def _remember(app: Any, data_dir: Path, session_id: str) -> None:
-    """Register the session's memory (``tai_core.memory``) as a plugin."""
+def remember(app: Any, session_id: str) -> None:
+    """Register session ``session_id``'s memory (``tai_core.memory``) as a plugin."""
+    from tai_core.config import user_data_dir
     from tai_core.memory import MEMORY_FILE, SessionMemory
 
     def warn(message: str) -> None:
         click.echo(f"tai: warning: {message}", err=True)
 
-    app.host.register(SessionMemory(data_dir / MEMORY_FILE, session_id, warn), "ai-memory")
+    memory = SessionMemory(user_data_dir() / MEMORY_FILE, session_id, warn)
+    app.host.register(memory, f"ai-memory-{session_id}")
 
 
 def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> str | None:

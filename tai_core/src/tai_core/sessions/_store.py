@@ -236,10 +236,14 @@ class SessionStore:
 
     def list(self, limit: int, cwd: str | None = None) -> list[SessionHeader]:
         """The ``limit`` sessions updated last (of directory ``cwd`` when given), newest
-        first."""
+        first; their system prompts are left out (``""``: :meth:`header` has it)."""
         where, arguments = ("WHERE s.cwd = ?", [cwd]) if cwd is not None else ("", [])
+        columns = [
+            "''" if column == "system_prompt" else f"s.{column}"
+            for column in _HEADER_COLUMNS.split(", ")
+        ]
         query = (
-            f"SELECT {', '.join('s.' + c for c in _HEADER_COLUMNS.split(', '))}, "
+            f"SELECT {', '.join(columns)}, "
             "(SELECT count(*) FROM messages m WHERE m.session_id = s.id) "
             f"FROM sessions s {where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?"
         )

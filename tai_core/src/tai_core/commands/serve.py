@@ -1,0 +1,23 @@
+"""``tai serve -stdio``: the runtime's commands as JSON lines on standard input, its events
+as JSON lines on standard output (see :mod:`tai_core.serve`, ``docs/serve-protocol.md``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+
+@click.command("serve")
+@click.option(
+    "-stdio", "--stdio", "stdio", is_flag=True, required=True,
+    help="Commands on standard input, events on standard output (JSON lines).",
+)  # fmt: skip
+@click.pass_obj
+def serve_command(app: Any, stdio: bool) -> None:
+    """Serve the runtime to another program over JSON lines."""
+    del stdio
+    from tai_core.serve import serve_stdio
+
+    sys.exit(serve_stdio(app))

@@ -1,0 +1,173 @@
+"""The server loop of ``tai serve -stdio``: lines in, commands to the runtime, events out.
+
+Standard input is read in a worker thread, a line at a time; every command is handled as
+it comes (a submit starts a turn and the next command is read at once, so a ``cancel``
+reaches a streaming turn). Every event of the runtime's bus is written to standard output
+as one line and flushed, by one task, so lines never interleave; a line that is not a
+command is answered by an ``error`` notice and the server goes on. At the end of the
+input the server cancels what still runs, closes every session (saved) and exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, TextIO
+
+import click
+
+from tai_core.events import Notice
+from tai_core.runtime import (
+    Cancel,
+    CloseSession,
+    DeleteSession,
+    ExportSession,
+    ListSessions,
+    LoadSession,
+    ResetSession,
+    Runtime,
+    StartSession,
+    Submit,
+    Subscription,
+    UpdateSession,
+)
+from tai_core.serve._wire import (
+    BadRequest,
+    CancelRun,
+    Close,
+    Delete,
+    Encoder,
+    Export,
+    ListKept,
+    Load,
+    Request,
+    Reset,
+    Start,
+    SubmitText,
+    Update,
+    decode,
+)
+
+
+class Server:
+    """Serves ``app``'s commands to one client over ``reader`` and ``writer``."""
+
+    def __init__(self, app: Any, runtime: Runtime, reader: TextIO, writer: TextIO) -> None:
+        self.app = app
+        self.runtime = runtime
+        self.reader = reader
+        self.writer = writer
+        #: How the first submit of each new session is made (its rules and files).
+        self._first: dict[str, Any] = {}
+
+    async def run(self) -> int:
+        """Until the input ends; the exit status."""
+        subscription = self.runtime.bus.subscribe()
+        writing = asyncio.get_running_loop().create_task(self._write(subscription))
+        try:
+            while line := await asyncio.to_thread(self.reader.readline):
+                if line.strip():
+                    self._serve(line)
+                    await asyncio.sleep(0)  # let the command's first events out
+        finally:
+            await self.runtime.shutdown()
+            self.runtime.bus.close()
+            await writing
+        return 0
+
+    async def _write(self, subscription: Subscription) -> None:
+        encoder = Encoder()
+        async for event in subscription:
+            self.writer.write(encoder.encode(event) + "\n")
+            self.writer.flush()
+
+    def _error(self, session_id: str, message: str) -> None:
+        self.runtime.bus.publish(Notice(session_id, "error", message))
+
+    def _serve(self, line: str) -> None:
+        try:
+            request = decode(line)
+        except BadRequest as error:
+            self._error("", str(error))
+            return
+        try:
+            self._handle(request)
+        except click.ClickException as error:  # a model that cannot be resolved, …
+            self._error(getattr(request, "session_id", None) or "", error.format_message())
+
+    def _handle(self, request: Request) -> None:
+        runtime = self.runtime
+        if isinstance(request, Start):
+            self._start(request)
+        elif isinstance(request, SubmitText):
+            first = self._first.pop(request.session_id, None)
+            text = first(request.text) if first else request.text
+            runtime.handle(Submit(request.session_id, text, request.text))
+        elif isinstance(request, Load):
+            setup = self._chat(request.model, memory=True, session_id=request.session_id)
+            runtime.handle(LoadSession(request.session_id, setup.setup))
+        elif isinstance(request, Update):
+            model = None
+            if request.model is not None:
+                from tai_core.commands._session import resolve
+
+                model = resolve(self.app, request.model, confidential=False)
+            runtime.handle(
+                UpdateSession(
+                    request.session_id, model=model, temperature=request.temperature,
+                    max_output_tokens=request.max_output_tokens,
+                    reasoning_effort=request.reasoning_effort,
+                )
+            )  # fmt: skip
+        else:
+            runtime.handle(_plain_command(request))
+
+    def _start(self, request: Start) -> None:
+        if request.command != "ai":
+            self._error(request.session_id or "", "start: only ai sessions are served")
+            return
+        chat = self._chat(
+            request.model, memory=request.memory, shell=request.shell,
+            session_id=request.session_id,
+        )  # fmt: skip
+        session_id = chat.setup.options.session_id
+        self._first[session_id] = chat.first_text
+        self.runtime.handle(StartSession(chat.setup))
+
+    def _chat(
+        self, model: str | None, *, memory: bool, shell: bool = False, session_id: str | None
+    ) -> Any:
+        import attrs
+
+        from tai_core.commands.ai import make_chat_setup, remember
+
+        chat = make_chat_setup(self.app, model, shell=shell, memory=memory)
+        if session_id:
+            options = attrs.evolve(chat.setup.options, session_id=session_id)
+            chat = attrs.evolve(chat, setup=attrs.evolve(chat.setup, options=options))
+        if memory:
+            remember(self.app, chat.setup.options.session_id)
+        return chat
+
+
+def _plain_command(request: Request) -> Any:
+    """The runtime command of a request that needs nothing but its fields."""
+    if isinstance(request, CancelRun):
+        return Cancel(request.session_id)
+    if isinstance(request, Close):
+        return CloseSession(request.session_id)
+    if isinstance(request, Reset):
+        return ResetSession(request.session_id)
+    if isinstance(request, ListKept):
+        return ListSessions(request.limit, request.cwd)
+    if isinstance(request, Delete):
+        return DeleteSession(request.session_id)
+    assert isinstance(request, Export)
+    return ExportSession(request.session_id, request.path)
+
+
+def serve_stdio(app: Any) -> int:
+    """Serve standard input and output until the input ends."""
+    from tai_core.commands._session import make_runtime
+
+    return asyncio.run(Server(app, make_runtime(app), sys.stdin, sys.stdout).run())

@@ -1,0 +1,246 @@
+"""The JSON-lines protocol of ``tai serve -stdio``: commands in, events out.
+
+A command is one JSON object on one line, ``{"type": NAME, …fields}``; :func:`decode`
+turns it into one of the :data:`REQUESTS` values or raises :class:`BadRequest` naming what
+is wrong (the server answers that with an ``error`` event and goes on). An event is the
+runtime's event as ``{"type": snake_name, …fields}`` (:func:`encode`): values become JSON
+(blocks, results, usage as objects; a session tree as the nodes written since the last
+``tree_changed`` of that session, so that a long session never resends its whole tree).
+The reference (``docs/serve-protocol.md``) is generated from these classes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import attrs
+
+from tai_core import events as runtime_events
+from tai_core.tree import ROOT_NAME, SessionTree
+
+
+class BadRequest(ValueError):
+    """A line that is not a command this protocol knows, with the reason."""
+
+
+@attrs.frozen
+class Start:
+    """Start a session (an ``ai`` chat by default) with ``model`` (default: the configured
+    one); its id is ``session_id`` when given, else a new one (see ``session_started``).
+    The first submit carries the session's rules and files."""
+
+    name: ClassVar[str] = "start"
+    session_id: str | None = None
+    command: str = "ai"
+    model: str | None = None
+    shell: bool = False
+    memory: bool = True
+
+
+@attrs.frozen
+class SubmitText:
+    """Send ``text`` to the model as the session's next input."""
+
+    name: ClassVar[str] = "submit"
+    session_id: str
+    text: str
+
+
+@attrs.frozen
+class CancelRun:
+    """Stop the session's running turn (nothing of its round is applied)."""
+
+    name: ClassVar[str] = "cancel"
+    session_id: str
+
+
+@attrs.frozen
+class Close:
+    """Close the session (saved as closed)."""
+
+    name: ClassVar[str] = "close"
+    session_id: str
+
+
+@attrs.frozen
+class Reset:
+    """Clear the session's conversation, keeping its model and rules."""
+
+    name: ClassVar[str] = "reset"
+    session_id: str
+
+
+@attrs.frozen
+class Update:
+    """Change the model or call parameters from the next model call on."""
+
+    name: ClassVar[str] = "update"
+    session_id: str
+    model: str | None = None
+    temperature: float | None = None
+    max_output_tokens: int | None = None
+    reasoning_effort: str | None = None
+
+
+@attrs.frozen
+class ListKept:
+    """List the kept sessions, newest first (of directory ``cwd`` when given)."""
+
+    name: ClassVar[str] = "list"
+    limit: int = 10
+    cwd: str | None = None
+
+
+@attrs.frozen
+class Load:
+    """Take up kept session ``session_id`` (with ``model``, default: the configured one)."""
+
+    name: ClassVar[str] = "load"
+    session_id: str
+    model: str | None = None
+
+
+@attrs.frozen
+class Delete:
+    """Delete kept session ``session_id``."""
+
+    name: ClassVar[str] = "delete"
+    session_id: str
+
+
+@attrs.frozen
+class Export:
+    """Write kept session ``session_id`` as JSON lines to ``path``."""
+
+    name: ClassVar[str] = "export"
+    session_id: str
+    path: str
+
+
+Request = (
+    Start | SubmitText | CancelRun | Close | Reset | Update | ListKept | Load | Delete | Export
+)
+#: Every command, by its ``type``.
+REQUESTS: dict[str, type[Any]] = {
+    cls.name: cls
+    for cls in (Start, SubmitText, CancelRun, Close, Reset, Update, ListKept, Load, Delete, Export)
+}
+
+#: Every event, by its ``type``.
+EVENTS: dict[str, type[Any]] = {}
+#: What an event means on the wire, where that differs from the runtime's event.
+WIRE_MEANING = {
+    "tree_changed": "The session tree grew: ``nodes`` are the nodes written since this "
+    "session's previous ``tree_changed``, in the order written (a parent before its "
+    "children), each ``{name, parent, kind, body, attrs}``.",
+}
+
+
+def snake(name: str) -> str:
+    """``SessionStarted`` → ``session_started``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+for _cls in typing.get_args(runtime_events.Event):
+    EVENTS[snake(_cls.__name__)] = _cls
+
+
+def decode(line: str) -> Request:
+    """The command of one line; :class:`BadRequest` with the reason when it is none."""
+    try:
+        data = json.loads(line)
+    except ValueError as error:
+        raise BadRequest(f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("a command is a JSON object")
+    kind = data.pop("type", None)
+    cls = REQUESTS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise BadRequest(f"unknown command type {kind!r} (known: {', '.join(sorted(REQUESTS))})")
+    fields = {field.name: field for field in attrs.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise BadRequest(f"{kind}: unknown fields {unknown}")
+    hints = typing.get_type_hints(cls)
+    for field in fields.values():
+        if field.name not in data:
+            if field.default is attrs.NOTHING:
+                raise BadRequest(f"{kind}: {field.name} is missing")
+            continue
+        if not _fits(data[field.name], hints[field.name]):
+            raise BadRequest(f"{kind}: {field.name} must be {type_name(hints[field.name])}")
+    return cls(**data)  # type: ignore[no-any-return]
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether the JSON ``value`` is of type ``hint`` (str, int, float, bool, None, unions)."""
+    if isinstance(hint, types.UnionType):
+        return any(_fits(value, option) for option in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def type_name(hint: Any) -> str:
+    """How the reference names a field's type."""
+    if isinstance(hint, types.UnionType):
+        return " or ".join(type_name(option) for option in typing.get_args(hint))
+    names = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+    if hint in names:
+        return names[hint]
+    return getattr(hint, "__name__", str(hint)).replace("tuple", "array")
+
+
+class Encoder:
+    """Events as JSON lines; remembers the tree nodes each session's client has seen."""
+
+    def __init__(self) -> None:
+        self._sent: dict[str, set[str]] = {}
+
+    def encode(self, event: Any) -> str:
+        """One event as one line (no newline)."""
+        fields: dict[str, Any] = {"type": snake(type(event).__name__)}
+        for field in attrs.fields(type(event)):
+            value = getattr(event, field.name)
+            if isinstance(value, SessionTree):
+                fields["nodes"] = self._new_nodes(event.session_id, value)
+            else:
+                fields[field.name] = _plain(value)
+        return json.dumps(fields, ensure_ascii=False)
+
+    def _new_nodes(self, session_id: str, tree: SessionTree) -> list[dict[str, Any]]:
+        sent = self._sent.setdefault(session_id, set())
+        found = []
+        stack = [(ROOT_NAME, child) for child in reversed(tree.root.children)]
+        while stack:
+            parent, node = stack.pop()
+            if node.name not in sent:
+                sent.add(node.name)
+                found.append(
+                    {"name": node.name, "parent": parent, "kind": str(node.kind),
+                     "body": node.body, "attrs": dict(node.attrs)}
+                )  # fmt: skip
+            stack.extend((node.name, child) for child in reversed(node.children))
+        return found
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON values."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if attrs.has(type(value)):
+        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(item) for item in value]
+    return str(value)

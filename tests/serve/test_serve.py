@@ -1,0 +1,220 @@
+"""`tai serve -stdio` as another program drives it: a real `tai` subprocess, commands
+written as JSON lines, events read back as JSON lines, a local model server; the decoding
+of commands fuzzed; the generated reference checked against the code."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tai_core.serve import BadRequest, Encoder, decode
+from tai_core.serve._wire import Start, SubmitText, Update
+from tai_core.tree import NodeKind, NodeSpec, SessionTree
+from tests.commands.test_next import configure
+from tests.conftest import REPO, tai_executable
+from tests.servers import FakeModelServer, Reply
+
+
+class Client:
+    """A `tai serve -stdio` process and its event lines."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [tai_executable(), "serve", "-stdio"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        #: Every event read so far, and those not yet passed by :meth:`until`.
+        self.seen: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []
+        self._buffer = b""
+
+    def send(self, **command: Any) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write((json.dumps(command) + "\n").encode())
+        self.process.stdin.flush()
+
+    def send_raw(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def until(self, kind: str, limit: float = 30.0, **fields: Any) -> dict[str, Any]:
+        """Read events until one of ``kind`` with ``fields`` comes (failing after
+        ``limit`` seconds: a bound for a hang); the events up to it are passed."""
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + limit
+        while True:
+            for index, event in enumerate(self.events):
+                if event["type"] == kind and all(event.get(k) == v for k, v in fields.items()):
+                    del self.events[: index + 1]
+                    return event
+            if not select.select([self.process.stdout], [], [], deadline - time.monotonic())[0]:
+                pytest.fail(f"no {kind} event; so far {self.events}")
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                pytest.fail(f"the server ended before a {kind} event; so far {self.events}")
+            self._buffer += chunk
+            *lines, self._buffer = self._buffer.split(b"\n")
+            self._add([json.loads(line) for line in lines])
+
+    def _add(self, events: list[dict[str, Any]]) -> None:
+        self.seen += events
+        self.events += events
+
+    def finish(self) -> tuple[int, str]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        rest = self.process.stdout.read()
+        status = self.process.wait(timeout=60)
+        self._add([json.loads(line) for line in (self._buffer + rest).splitlines()])
+        assert self.process.stderr is not None
+        return status, self.process.stderr.read().decode()
+
+
+@pytest.fixture
+def client(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> Iterator[Client]:
+    configure(tmp_path, openai_server)
+    config = tmp_path / "tai.toml"  # a stalled reply waits for the cancel, not a timeout
+    config.write_text(config.read_text().replace("read_timeout = 2.0", "read_timeout = 60.0"))
+    served = Client(tmp_path, isolated_env)
+    try:
+        yield served
+    finally:
+        served.process.kill()
+        served.process.wait(timeout=30)
+
+
+def test_a_session_over_json_lines(client: Client, openai_server: FakeModelServer) -> None:
+    openai_server.script(
+        Reply(text="First answer."),
+        Reply(text="A long answer that never", fault="stall"),
+        Reply(text="Third."),
+    )
+    client.send(type="start", session_id="s1")
+    client.until("session_started", session_id="s1", command="ai", model="local")
+    client.send(type="submit", session_id="s1", text="hello")
+    client.until("run_finished", session_id="s1")
+    texts = [e["text"] for e in client.seen if e["type"] == "text_received"]
+    assert "".join(texts) == "First answer."
+    nodes = [n for e in client.seen if e["type"] == "tree_changed" for n in e["nodes"]]
+    assert [(n["name"], n["parent"]) for n in nodes][:1] == [("user-input-1", "session")]
+    assert len({n["name"] for n in nodes}) == len(nodes)  # each node sent once
+    client.send(type="submit", session_id="s1", text="more")
+    client.until("text_received", session_id="s1")
+    client.send(type="cancel", session_id="s1")  # reaches the streaming turn
+    client.until("run_cancelled", session_id="s1")
+    client.send_raw("not json")
+    error = client.until("notice", level="error")
+    assert error["message"].startswith("not JSON")
+    client.send(type="update", session_id="s1", temperature=0.25)
+    client.until("session_updated", session_id="s1")
+    client.send(type="submit", session_id="s1", text="again")
+    client.until("run_finished", session_id="s1")
+    client.send(type="list")
+    (listed,) = client.until("sessions_listed")["sessions"]
+    assert (listed["id"], listed["messages"], listed["system_prompt"]) == ("s1", 4, "")
+    status, stderr = client.finish()  # the end of the input closes the session
+    assert status == 0, stderr
+    assert any(e["type"] == "session_closed" for e in client.events)
+    third = openai_server.requests[2].body
+    assert third["temperature"] == 0.25
+    assert [m["content"] for m in third["messages"][2:]] == ["First answer.", "again"]
+    assert third["messages"][1]["content"].endswith("# Task\n\nhello")  # rules go first
+
+
+def test_errors_are_events_and_the_server_goes_on(client: Client) -> None:
+    client.send(type="submit", session_id="nope", text="hi")
+    assert client.until("notice")["message"] == "no session 'nope'"
+    client.send(type="start", model="unknown-model")
+    assert "unknown-model" in client.until("notice", level="error")["message"]
+    client.send(type="start", command="next")
+    assert client.until("notice")["message"] == "start: only ai sessions are served"
+    client.send(type="load", session_id="absent")
+    assert client.until("notice", level="error")["message"] == "no session 'absent'"
+    status, _ = client.finish()
+    assert status == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("[1]", "a command is a JSON object"),
+        ('{"type": "fly"}', "unknown command type 'fly'"),
+        ('{"session_id": "x"}', "unknown command type None"),
+        ('{"type": "submit", "session_id": "x"}', "submit: text is missing"),
+        ('{"type": "submit", "session_id": "x", "text": 3}', "submit: text must be string"),
+        ('{"type": "cancel", "session_id": "x", "why": 1}', "cancel: unknown fields ['why']"),
+        ('{"type": "update", "session_id": "x", "temperature": true}',
+         "update: temperature must be number or null"),
+        ('{"type": "list", "limit": 1.5}', "list: limit must be integer"),
+    ],
+)  # fmt: skip
+def test_bad_commands_are_named(line: str, reason: str) -> None:
+    with pytest.raises(BadRequest) as raised:
+        decode(line)
+    assert str(raised.value).startswith(reason)
+
+
+def test_commands_are_decoded_with_their_defaults() -> None:
+    assert decode('{"type": "start"}') == Start()
+    assert decode('{"type": "submit", "session_id": "a", "text": "t"}') == SubmitText("a", "t")
+    assert decode('{"type": "update", "session_id": "a", "temperature": 1}') == Update(
+        "a", temperature=1
+    )
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["type", "session_id", "text", "limit", "model", "x"]),
+        json_values | st.sampled_from(["submit", "start", "list", "cancel"]),
+    )
+)
+def test_no_line_raises_anything_but_a_bad_request(command: dict[str, Any]) -> None:
+    with contextlib.suppress(BadRequest):
+        decode(json.dumps(command))
+
+
+def test_tree_nodes_are_sent_once_each() -> None:
+    from tai_core.events import TreeChanged
+
+    encoder = Encoder()
+    tree, user = SessionTree().add(NodeSpec(NodeKind.USER_INPUT, body="hi"))
+    first = json.loads(encoder.encode(TreeChanged("s", tree)))
+    tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, body="answer", parent=user))
+    second = json.loads(encoder.encode(TreeChanged("s", tree)))
+    assert [n["name"] for n in first["nodes"]] == ["user-input-1"]
+    assert second["nodes"] == [
+        {"name": "response-1", "parent": "user-input-1", "kind": "response", "body": "answer",
+         "attrs": {}}
+    ]  # fmt: skip
+    other = json.loads(encoder.encode(TreeChanged("t", tree)))  # another session: all of it
+    assert len(other["nodes"]) == 2
+
+
+def test_the_protocol_reference_is_generated_from_the_code() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "protocol_docs.py"), "--check"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
