@@ -16,8 +16,5 @@ def test_the_embedding_example_runs_as_documented(isolated_env: dict[str, str]) 
     assert done.returncode == 0, done.stderr
     document = (REPO / "docs" / "embedding.md").read_text()
     shown = document.split("```console\n")[1].split("```")[0]
-    assert (
-        "$ python examples/embedding/chat.py replay:examples/embedding/replies.txt\n"
-        + (done.stdout)
-        == shown
-    )
+    command = "$ python examples/embedding/chat.py replay:examples/embedding/replies.txt\n"
+    assert (command + done.stdout).rstrip("\n") == shown.rstrip("\n")
