@@ -74,6 +74,8 @@ class AttemptRunner:
         self.command = command
         self.disabled = disabled
         self.retry_policy = retry_policy
+        #: The text of the reply streaming now (or last), as far as it came.
+        self.streamed: list[str] = []
 
     def offers(self, kind: BlockKind) -> bool:
         """True when ``kind`` is available in this run (its command, not switched off)."""
@@ -96,6 +98,7 @@ class AttemptRunner:
         """Stream one reply to ``request``; the attempt's outcome, failed or not."""
         parser = BlockParser()
         text: list[str] = []
+        self.streamed = text
         thoughts: list[str] = []
         blocks: list[Block] = []
         errors: list[BlockParseError] = []

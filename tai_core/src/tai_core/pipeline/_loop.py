@@ -53,6 +53,7 @@ from tai_core.pipeline._state import (
     UsageRow,
     WorkspaceError,
 )
+from tai_core.pipeline._steer import Steering, interrupted, with_steering
 from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
 #: Finish reasons that mean the reply was cut by its length limit.
@@ -96,6 +97,8 @@ class Pipeline:
         self.handoff = handoff
         self.executor = BlockExecutor(self.kinds, self.hook, self.emit, context, options.session_id)
         self._plan_feeds: dict[str, int] = {}
+        #: What the user steers with while the run goes (:mod:`._steer`).
+        self.steering = Steering()
 
     @property
     def spec(self) -> ModelSpec:
@@ -134,8 +137,9 @@ class Pipeline:
                     state = self._event(state, f"stopped after {state.round} rounds", event="limit")
                     break
                 state, feedback = await self._round(attrs.evolve(state, round=state.round + 1))
-                if feedback is None:
+                if feedback is None and not self.steering.pending:
                     break
+                feedback = feedback or []  # one more round carries what the user steered
                 feedback = self._within_window(state, feedback, outline(state.tree))
                 body = "\n\n".join([*feedback, outline(state.tree)])
                 state, name = self._write(
@@ -183,17 +187,29 @@ class Pipeline:
         snapshot = state
         base = state
         retries = self.options.max_retries
+        steered = 0  # steered attempts use none of the retries
         for attempt_no in itertools.count(1):  # the last (retries + 1) returns or raises
             try:
+                if self.steering.pending:
+                    steering = self.steering.take()
+                    base = attrs.evolve(base, messages=with_steering(base.messages, steering))
+                    snapshot = attrs.evolve(snapshot, messages=base.messages)
                 self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
                 self.hook.tai_round_start(session=self.options, round_number=state.round)
                 started = time.perf_counter()
-                attempt = await self.runner.run(self._request(base), state.round, base.workspace)
-                base = self._account(base, attempt, attempt_no, started)
+                attempt = await self.steering.race(
+                    self.runner.run(self._request(base), state.round, base.workspace)
+                )
+                if attempt is None:
+                    snapshot = base = self._steered(base)
+                    self._round_end(state.round, "retry")
+                    steered += 1
+                    continue
+                base = self._account(base, attempt, attempt_no - steered, started)
                 verdict = self._verdict(attempt)
                 if verdict == "success":
                     attempt, verdict = self._finish_workspace(attempt)
-                if verdict == "truncated" and attempt_no > retries:
+                if verdict == "truncated" and attempt_no - steered > retries:
                     self.emit(
                         Notice(
                             self.options.session_id,
@@ -204,7 +220,7 @@ class Pipeline:
                     verdict = "success"
                 if verdict == "success":
                     flushed = self._flush(attrs.evolve(base, workspace=attempt.workspace))
-                elif attempt_no > retries:
+                elif attempt_no - steered > retries:
                     raise RunError(
                         f"round {state.round} failed after {retries} retries: {attempt.failure}"
                     )
@@ -220,7 +236,17 @@ class Pipeline:
                     error.state = error.state or flushed
                     raise
             self._round_end(state.round, "retry")
-            base = await self._retry_base(snapshot, base, attempt, attempt_no, verdict)
+            base = await self._retry_base(snapshot, base, attempt, attempt_no - steered, verdict)
+
+    def _steered(self, state: RunState) -> RunState:
+        """``state`` after its reply was interrupted by the user's steering: the reply as
+        far as it streamed and the user's words join the conversation; nothing of the
+        attempt is applied."""
+        text = self.steering.take()
+        self.emit(Notice(self.options.session_id, "info", "steered: the reply was interrupted"))
+        state = self._event(state, text, event="steered")
+        partial = "".join(self.runner.streamed)
+        return attrs.evolve(state, messages=interrupted(state.messages, partial, text))
 
     def _round_end(self, round_no: int, outcome: str) -> None:
         self.emit(RoundEnded(self.options.session_id, round_no, outcome))

@@ -50,6 +50,7 @@ from tai_core.runtime._commands import (
     ResetSession,
     SessionSetup,
     StartSession,
+    Steer,
     Submit,
     UpdateSession,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "SessionUpdated",
     "SessionsListed",
     "StartSession",
+    "Steer",
     "Submit",
     "Subscription",
     "TextReceived",

@@ -53,6 +53,16 @@ class Submit:
 
 
 @attrs.frozen
+class Steer:
+    """Add ``text`` to the session's running turn: a reply streaming now is interrupted
+    and asked again with it (what was streamed stays in the conversation); otherwise it
+    goes with the turn's next request (see :mod:`tai_core.pipeline._steer`)."""
+
+    session_id: str
+    text: str
+
+
+@attrs.frozen
 class Cancel:
     """Stop the session's running submit; nothing of the interrupted round is applied."""
 
@@ -124,6 +134,7 @@ class ExportSession:
 Command = (
     StartSession
     | Submit
+    | Steer
     | Cancel
     | CloseSession
     | ResetSession

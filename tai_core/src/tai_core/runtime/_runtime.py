@@ -52,6 +52,7 @@ from tai_core.runtime._commands import (
     ResetSession,
     SessionSetup,
     StartSession,
+    Steer,
     Submit,
     UpdateSession,
 )
@@ -110,6 +111,11 @@ class Runtime:
             elif isinstance(command, Cancel):
                 if session.task is not None and not session.task.done():
                     session.task.cancel()
+            elif isinstance(command, Steer):
+                if session.task is None or session.task.done():
+                    self._notice(command.session_id, "nothing runs to steer; submit it instead")
+                elif command.text.strip():
+                    session.pipeline.steering.add(command.text)
             elif session.task is not None and not session.task.done():
                 self._notice(command.session_id, "the session is running; cancel it first")
             elif isinstance(command, ResetSession):

@@ -27,6 +27,7 @@ from tai_core.runtime import (
     ResetSession,
     Runtime,
     StartSession,
+    Steer,
     Submit,
     Subscription,
     UpdateSession,
@@ -43,6 +44,7 @@ from tai_core.serve._wire import (
     Request,
     Reset,
     Start,
+    SteerText,
     SubmitText,
     Update,
     decode,
@@ -152,6 +154,8 @@ class Server:
 
 def _plain_command(request: Request) -> Any:
     """The runtime command of a request that needs nothing but its fields."""
+    if isinstance(request, SteerText):
+        return Steer(request.session_id, request.text)
     if isinstance(request, CancelRun):
         return Cancel(request.session_id)
     if isinstance(request, Close):

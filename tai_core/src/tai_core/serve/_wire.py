@@ -52,6 +52,16 @@ class SubmitText:
 
 
 @attrs.frozen
+class SteerText:
+    """Add ``text`` to the session's running turn: a streaming reply is interrupted and
+    asked again with it (what it had said stays); otherwise it goes with the next request."""
+
+    name: ClassVar[str] = "steer"
+    session_id: str
+    text: str
+
+
+@attrs.frozen
 class CancelRun:
     """Stop the session's running turn (nothing of its round is applied)."""
 
@@ -123,13 +133,20 @@ class Export:
 
 
 Request = (
-    Start | SubmitText | CancelRun | Close | Reset | Update | ListKept | Load | Delete | Export
+    Start
+    | SubmitText
+    | SteerText
+    | CancelRun
+    | Close
+    | Reset
+    | Update
+    | ListKept
+    | Load
+    | Delete
+    | Export
 )
 #: Every command, by its ``type``.
-REQUESTS: dict[str, type[Any]] = {
-    cls.name: cls
-    for cls in (Start, SubmitText, CancelRun, Close, Reset, Update, ListKept, Load, Delete, Export)
-}
+REQUESTS: dict[str, type[Any]] = {cls.name: cls for cls in typing.get_args(Request)}
 
 #: Every event, by its ``type``.
 EVENTS: dict[str, type[Any]] = {}
