@@ -50,7 +50,7 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["hooks"] == ["tai_register_block_kinds"]
     assert document["commands"] == [
         "ai", "checkpoints", "code", "next", "parse", "patch", "ping", "plugins", "policy",
-        "record", "sandbox", "sessions", "undo",
+        "record", "sandbox", "serve", "sessions", "undo",
     ]  # fmt: skip
 
 

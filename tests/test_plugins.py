@@ -64,7 +64,7 @@ def test_core_plugin_adds_core_commands_through_the_hook(host: PluginHost) -> No
     core = host.record(CORE_PLUGIN)
     assert core is not None
     assert core.registers["commands"] == [
-        "ai", "code", "next", "parse", "ping", "plugins", "record", "sessions"
+        "ai", "code", "next", "parse", "ping", "plugins", "record", "serve", "sessions"
     ]  # fmt: skip
     assert "tai_register_commands" in core.hooks
     assert {"parse", "plugins"} <= set(host.cli.commands)

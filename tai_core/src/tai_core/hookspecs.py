@@ -215,6 +215,37 @@ def tai_session_end(session: Any, error: BaseException | None) -> None:
 
 
 @hookspec
+def tai_turn_start(session: Any, text: str) -> None:
+    """A turn — one input of the user and the rounds that answer it — is starting.
+
+    Called by the runtime when a submit is accepted, before its first round. Fire-and-
+    forget: an exception is reported in one line naming the plugin, and the turn goes on.
+
+    :param session: the session view.
+    :param text: the input as the model will read it.
+    :return: nothing.
+
+    Where it may be implemented: observers, plugins that keep per-turn state.
+    """
+
+
+@hookspec
+def tai_turn_end(session: Any, outcome: str, error: BaseException | None) -> None:
+    """A turn has ended.
+
+    Called by the runtime once per accepted submit, after its last round (and its flush),
+    however it ended. Fire-and-forget, like :func:`tai_turn_start`.
+
+    :param session: the session view.
+    :param outcome: ``"finished"``, ``"failed"`` or ``"cancelled"``.
+    :param error: what ended a failed or cancelled turn, or ``None``.
+    :return: nothing.
+
+    Where it may be implemented: observers, cost trackers, notifiers.
+    """
+
+
+@hookspec
 def tai_round_start(session: Any, round_number: int) -> None:
     """A round (one model call and the blocks it carries) is about to start.
 
@@ -259,8 +290,12 @@ def tai_before_model_call(
     :param messages: the request's messages (read-only), each ``{"role", "text"}``.
     :return: ``None``, or a mapping with any of the keys ``system_text`` (appended to the
         system prompt for this call only; the texts of all plugins are joined with
-        newlines) and ``headers`` (extra HTTP headers for this call; later plugins win on
-        the same header). Other keys fail the run with an error naming them.
+        newlines), ``headers`` (extra HTTP headers for this call; later plugins win on
+        the same header) and ``messages`` (the messages this call sends instead, each
+        ``{"role": "user" | "assistant", "text": …}``, the last one the user's: a plugin
+        injects or removes messages; the session's own conversation is unchanged; the
+        last plugin's list wins). Other keys, or messages not so shaped, fail the run
+        with an error naming them.
 
     Where it may be implemented: plugins that add instructions or tag requests.
     """
@@ -291,8 +326,10 @@ def tai_after_model_call(
 def tai_schedule_tick(now: float) -> None:
     """A periodic tick of the runtime, for background work.
 
-    Called by the runtime every ``schedule_interval`` seconds of configuration while it
-    runs (never when the interval is unset). Fire-and-forget.
+    Called by the runtime every ``schedule_interval`` seconds of configuration from its
+    first command to its shutdown, while sessions run and while they are idle (never when
+    the interval is unset). Fire-and-forget: an exception is reported in one line naming
+    the plugin, and the ticks go on.
 
     :param now: the tick's time, as :func:`time.time`.
     :return: nothing.

@@ -40,6 +40,7 @@ from tai_core.models import (
     window_of,
 )
 from tai_core.pipeline import _notes as notes
+from tai_core.pipeline._answers import plugin_messages
 from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
 from tai_core.pipeline._record import DONE, RECORDED, SUMMARY, next_plan_entry, record_reply
@@ -260,16 +261,19 @@ class Pipeline:
         )  # fmt: skip
         system_texts: list[str] = []
         headers: dict[str, str] = {}
+        messages = state.messages
         for adjustment in reversed(adjustments):  # registration order: later plugins win
-            unknown = set(adjustment) - {"system_text", "headers"}
+            unknown = set(adjustment) - {"system_text", "headers", "messages"}
             if unknown:
                 raise RunError(f"tai_before_model_call returned unknown keys {sorted(unknown)}")
             if adjustment.get("system_text"):
                 system_texts.append(str(adjustment["system_text"]))
             headers.update(adjustment.get("headers") or {})
+            if "messages" in adjustment:
+                messages = plugin_messages(adjustment["messages"])
         request = GenerationRequest(
             system="\n".join([self.system, *system_texts]),
-            messages=state.messages,
+            messages=messages,
             max_output_tokens=self.spec.max_generate_tokens,
             temperature=self.spec.temperature,
             reasoning_effort=self.spec.reasoning_effort,

@@ -41,6 +41,7 @@ from tai_core.events import (
     SessionUpdated,
 )
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
+from tai_core.plugins._observe import observe
 from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import (
     Cancel,
@@ -95,9 +96,11 @@ class Runtime:
         self.keeper = SessionKeeper(store, self._warn)
         self._sessions: dict[str, _Session] = {}
         self._errands: set[asyncio.Task[None]] = set()
+        self._ticker: asyncio.Task[None] | None = None
 
     def handle(self, command: Command) -> None:
         """Act on ``command``; problems become :class:`Notice` events, never exceptions."""
+        self._start_ticking()
         if isinstance(command, StartSession):
             self._start(command.setup)
         elif isinstance(command, ListSessions | LoadSession | DeleteSession | ExportSession):
@@ -153,6 +156,10 @@ class Runtime:
         await self.settle()
         for session in list(self._sessions.values()):
             self._close(session)
+        if self._ticker is not None:
+            self._ticker.cancel()
+            await asyncio.gather(self._ticker, return_exceptions=True)
+            self._ticker = None
         await self.keeper.drain()
 
     def state(self, session_id: str) -> RunState | None:
@@ -161,6 +168,10 @@ class Runtime:
         return session.state if session else None
 
     # -- sessions ------------------------------------------------------------------------
+
+    def _observe(self, hook: str, session_id: str = "", **kwargs: Any) -> None:
+        """Tell the plugins of ``hook``; a plugin's failure is one warning naming it."""
+        observe(getattr(self.hook, hook), lambda line: self._warn(session_id, line), **kwargs)
 
     def _notice(self, session_id: str, message: str) -> None:
         self.bus.publish(Notice(session_id, "error", message))
@@ -189,7 +200,7 @@ class Runtime:
         )
         state = state or pipeline.start_state(workspace=setup.workspace)
         session = self._sessions[session_id] = _Session(setup, pipeline, state)
-        self.hook.tai_session_start(session=setup.options)
+        self._observe("tai_session_start", session_id, session=setup.options)
         self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
         return session
 
@@ -200,7 +211,9 @@ class Runtime:
         session_id = session.setup.options.session_id
         del self._sessions[session_id]
         self._set_status(session, "closed")
-        self.hook.tai_session_end(session=session.setup.options, error=session.error)
+        self._observe(
+            "tai_session_end", session_id, session=session.setup.options, error=session.error
+        )
         self.bus.publish(SessionClosed(session_id))
 
     def _set_status(self, session: _Session, status: str) -> None:
@@ -312,49 +325,55 @@ class Runtime:
     async def _run(self, session: _Session, command: Submit) -> None:
         """Run one submit; whatever happens, exactly one terminal event is published."""
         session_id = command.session_id
-        ticker = (
-            asyncio.get_running_loop().create_task(self._tick(self.schedule_interval))
-            if self.schedule_interval > 0
-            else None
-        )
+        options = session.setup.options
+        self._observe("tai_turn_start", session_id, session=options, text=command.text)
         try:
             finished = await self._finished_run(session, command)
         except asyncio.CancelledError as cancelled:
-            self._ended(session, "idle", cancelled)
+            self._ended(session, "idle", cancelled, "cancelled")
             self.bus.publish(RunCancelled(session_id))
             return
         except RunFailure as failure:
-            self._ended(session, "error", failure)
+            self._ended(session, "error", failure, "failed")
             self.bus.publish(RunFailed(session_id, str(failure), failure.report))
             return
         except Exception as error:  # noqa: BLE001 - a bug must still end the run visibly
             import traceback
 
             detail = "".join(traceback.format_exception(error)).rstrip()
-            self._ended(session, "error", error)
+            self._ended(session, "error", error, "failed")
             self.bus.publish(Notice(session_id, "error", f"internal error:\n{detail}"))
             self.bus.publish(
                 RunFailed(session_id, f"internal error: {type(error).__name__}: {error}")
             )
             return
-        finally:
-            if ticker is not None:
-                ticker.cancel()
-        self._ended(session, "idle", None)
+        self._ended(session, "idle", None, "finished")
         self.bus.publish(finished)
 
-    def _ended(self, session: _Session, status: str, error: BaseException | None) -> None:
+    def _ended(
+        self, session: _Session, status: str, error: BaseException | None, outcome: str
+    ) -> None:
         session.error = error
         self._set_status(session, status)
+        options = session.setup.options
+        self._observe(
+            "tai_turn_end", options.session_id, session=options, outcome=outcome, error=error
+        )
+
+    def _start_ticking(self) -> None:
+        """Tick for the runtime's life (from its first command) when an interval is set."""
+        if self._ticker is None and self.schedule_interval > 0:
+            loop = asyncio.get_running_loop()
+            self._ticker = loop.create_task(self._tick(self.schedule_interval))
 
     async def _tick(self, interval: float) -> None:
         """Call ``tai_schedule_tick`` every ``interval`` seconds until cancelled."""
         while True:
             await asyncio.sleep(interval)
-            try:
-                await asyncio.to_thread(self.hook.tai_schedule_tick, now=time.time())
-            except Exception as error:  # noqa: BLE001 - a plugin's tick never breaks a run
-                self.bus.publish(Notice("", "warning", f"tai_schedule_tick failed: {error}"))
+            await asyncio.to_thread(
+                observe, self.hook.tai_schedule_tick, lambda line: self._warn("", line),
+                now=time.time(),
+            )  # fmt: skip
 
     async def _finished_run(self, session: _Session, command: Submit) -> RunFinished:
         pipeline = session.pipeline

@@ -1,0 +1,208 @@
+"""The lifecycle hooks a plugin answers, through the runtime against a local model server:
+turn start and end on every way a turn ends, a raising observer named and outlived,
+messages injected for one call, the schedule ticking while sessions are idle."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from tai_core import hookimpl
+from tai_core.commands._session import make_setup
+from tai_core.models import resolve_model
+from tai_core.pipeline import RunFailure
+from tai_core.runtime import (
+    Cancel,
+    Event,
+    EventBus,
+    Notice,
+    RunFailed,
+    RunFinished,
+    Runtime,
+    StartSession,
+    Submit,
+)
+from tests.servers import FakeModelServer, Reply
+
+
+class Turns:
+    __name__ = "turns"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, ...]] = []
+
+    @hookimpl
+    def tai_turn_start(self, session: Any, text: str) -> None:
+        self.calls.append(("start", text))
+
+    @hookimpl
+    def tai_turn_end(self, session: Any, outcome: str, error: BaseException | None) -> None:
+        self.calls.append(("end", outcome, type(error).__name__ if error else ""))
+
+
+class Broken:
+    __name__ = "broken"
+
+    @hookimpl
+    def tai_turn_start(self, session: Any, text: str) -> None:
+        raise ValueError("no turns today")
+
+
+class Injector:
+    __name__ = "injector"
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    @hookimpl
+    def tai_before_model_call(self, session: Any, model: str, messages: Any) -> Any:
+        return {"messages": self.answer(messages)}
+
+
+def drive(host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any, **kw: Any) -> list:
+    config = {
+        "generators": [
+            {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
+             "api_key": "k", "read_timeout": 60.0}
+        ]
+    }  # fmt: skip
+    spec = resolve_model("local", config, host.registry.providers, {})
+    setup = make_setup(
+        host, config, (host.registry.providers[spec.provider], spec), command="next",
+        system="S", require_completion=False, cwd=tmp_path,
+    )  # fmt: skip
+    setup = attrs.evolve(setup, options=attrs.evolve(setup.options, session_id="s"))
+    events: list[Event] = []
+
+    async def main() -> None:
+        runtime = Runtime(host.pm.hook, EventBus(), **kw)
+        subscription = runtime.bus.subscribe()
+        runtime.handle(StartSession(setup))
+        await scenario(runtime)
+        await runtime.shutdown()
+        runtime.bus.close()
+        events.extend([event async for event in subscription])
+
+    asyncio.run(main())
+    return events
+
+
+def test_every_turn_starts_and_ends_once(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    turns = Turns()
+    host.register(turns, "turns")
+    openai_server.script(Reply(text="ok"), Reply(fault="400"), Reply(fault="stall"))
+
+    async def scenario(runtime: Runtime) -> None:
+        for text in ("one", "two"):
+            runtime.handle(Submit("s", text))
+            await runtime.wait("s")
+        runtime.handle(Submit("s", "three"))
+        while len(openai_server.requests) < 3:
+            await asyncio.sleep(0.01)
+        runtime.handle(Cancel("s"))
+        await runtime.wait("s")
+
+    drive(host, openai_server, tmp_path, scenario)
+    assert turns.calls == [
+        ("start", "one"), ("end", "finished", ""),
+        ("start", "two"), ("end", "failed", RunFailure.__name__),
+        ("start", "three"), ("end", "cancelled", "CancelledError"),
+    ]  # fmt: skip
+
+
+def test_a_raising_observer_is_named_and_the_others_go_on(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    turns = Turns()
+    host.register(turns, "turns")
+    host.register(Broken(), "broken")
+    openai_server.script(Reply(text="ok"))
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(Submit("s", "one"))
+        await runtime.wait("s")
+
+    events = drive(host, openai_server, tmp_path, scenario)
+    assert any(isinstance(e, RunFinished) for e in events)
+    assert [e.message for e in events if isinstance(e, Notice)] == [
+        "plugin broken: tai_turn_start failed: ValueError: no turns today"
+    ]
+    assert ("start", "one") in turns.calls
+
+
+def test_a_plugin_gives_one_call_other_messages(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    context = {"role": "user", "text": "Context: the deploy key rotates on Mondays."}
+    understood = {"role": "assistant", "text": "Understood."}
+    injector = Injector(lambda messages: [context, understood, *messages])
+    host.register(injector, "injector")
+    openai_server.script(Reply(text="Mondays."), Reply(text="Still Mondays."))
+
+    async def scenario(runtime: Runtime) -> None:
+        for text in ("when?", "sure?"):
+            runtime.handle(Submit("s", text))
+            await runtime.wait("s")
+
+    drive(host, openai_server, tmp_path, scenario)
+    sent = [m["content"] for m in openai_server.requests[1].body["messages"][1:]]
+    # the injected pair is in each call, never in the session's own conversation
+    assert sent == [context["text"], understood["text"], "when?", "Mondays.", "sure?"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ([], "that are not a non-empty list"),
+        ([{"role": "system", "text": "x"}], "whose item 0 is not"),
+        ([{"role": "user", "text": "x"}, {"role": "assistant", "text": "y"}],
+         "that do not end with the user's message"),
+    ],
+)  # fmt: skip
+def test_messages_a_provider_cannot_take_fail_the_run_with_the_reason(
+    answer: Any, reason: str, host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    host.register(Injector(lambda _messages: answer), "injector")
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(Submit("s", "hi"))
+        await runtime.wait("s")
+
+    events = drive(host, openai_server, tmp_path, scenario)
+    (failed,) = [e for e in events if isinstance(e, RunFailed)]
+    assert f"tai_before_model_call returned messages {reason}" in failed.message
+    assert openai_server.requests == []
+
+
+class Ticks:
+    __name__ = "ticks"
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.twice = threading.Event()
+
+    @hookimpl
+    def tai_schedule_tick(self, now: float) -> None:
+        self.count += 1
+        if self.count >= 2:
+            self.twice.set()
+
+
+def test_the_schedule_ticks_while_sessions_are_idle(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    ticks = Ticks()
+    host.register(ticks, "ticks")
+
+    async def scenario(runtime: Runtime) -> None:  # no submit: the session stays idle
+        assert await asyncio.to_thread(ticks.twice.wait, 30)
+
+    drive(host, openai_server, tmp_path, scenario, schedule_interval=0.01)
+    assert ticks.count >= 2
