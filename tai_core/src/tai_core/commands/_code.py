@@ -43,7 +43,7 @@ from tai_core.commands._assemble import (
 )
 from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, loop_result, run_goal
-from tai_core.commands._options import GenerationFlags
+from tai_core.commands._options import GenerationFlags, flag_settings
 from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
     describe_changes,
@@ -120,7 +120,7 @@ class CodeRun:
         self.provider = provider
         self.command = "go" if self.provider.name == "go" else "any"
         overrides = {"shell": True} if options.shell else {}
-        self.config: Mapping[str, Any] = {**app.config.values, **overrides}
+        self.config: Mapping[str, Any] = {**app.config.values, **flag_settings(flags), **overrides}
         #: A dry run inside the sandbox's overlay: rounds flush, into the overlay.
         self.overlaid = not options.apply and os.environ.get(DRY_RUN_VARIABLE) == str(
             self.cwd.resolve()

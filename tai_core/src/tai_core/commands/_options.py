@@ -29,6 +29,8 @@ class GenerationFlags:
     thoughts: bool
     cli: bool
     chat: str
+    #: ``-summary-language`` (``None``: the configuration's ``summary_language``).
+    summary_language: str | None = None
 
 
 def _flag(*names: str, **kwargs: Any) -> Callable[[F], F]:
@@ -51,6 +53,8 @@ FLAGS: dict[str, Callable[[F], F]] = {
     "thoughts": _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts",
                       default=False, help="Show the model's reasoning (on stderr)."),
     "cli": _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
+    "summary_language": _flag("-summary-language", "--summary-language", "summary_language",
+                              metavar="LANGUAGE", help="The language of summary blocks."),
 }  # fmt: skip
 
 
@@ -62,21 +66,35 @@ def generation_options(command: F) -> F:
     return command
 
 
+#: What the word ``clean`` adds to the task (``tai clean chat "…"``).
+CLEANUP_PROMPT = """\
+Also clean up the code this task touches, without changing what it does: remove dead code \
+and duplicated logic, name things for what they are, shorten functions that do several \
+things, drop needless indirection and comments that repeat the code. Keep the public \
+interface unless the task says otherwise, and keep the tests passing."""
+
+
 def chat_text(words: Sequence[str]) -> str:
-    """The task text of ``chat TEXT [chat TEXT …]``; a usage error for anything else (a
-    task left unquoted, a mistyped command)."""
+    """The task text of ``[clean] chat TEXT [chat TEXT …]`` (``clean`` adds
+    :data:`CLEANUP_PROMPT`); a usage error for anything else (a task left unquoted, a
+    mistyped command)."""
     from tai_core.cli._errors import TaskNotQuoted
 
     texts: list[str] = []
+    clean = False
     index = 0
     while index < len(words):
+        if words[index] == "clean":
+            clean = True
+            index += 1
+            continue
         if words[index] != "chat":
             raise TaskNotQuoted(words, index)
         if index + 1 == len(words):
             raise click.UsageError('chat needs the task text: chat "what to do"')
         texts.append(words[index + 1])
         index += 2
-    return "\n".join(texts)
+    return "\n\n".join(filter(None, ["\n".join(texts), CLEANUP_PROMPT if clean else ""]))
 
 
 def parse_flags(params: dict[str, Any]) -> GenerationFlags:
@@ -85,4 +103,10 @@ def parse_flags(params: dict[str, Any]) -> GenerationFlags:
         model=params["model"], fast_model=params["fast_model"], files=tuple(params["files"]),
         stdin=params["stdin"], confidential=params["confidential"], record=params["record"],
         thoughts=params["thoughts"], cli=params["cli"], chat=chat_text(params["words"]),
+        summary_language=params["summary_language"],
     )  # fmt: skip
+
+
+def flag_settings(flags: GenerationFlags) -> dict[str, Any]:
+    """The configuration keys the flags set (over tai.toml's)."""
+    return {"summary_language": flags.summary_language} if flags.summary_language else {}

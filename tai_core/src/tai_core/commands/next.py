@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tai_core.commands._options import generation_options, parse_flags
+from tai_core.commands._options import flag_settings, generation_options, parse_flags
 
 if TYPE_CHECKING:
     from tai_core.context import ContextPart
@@ -101,7 +101,7 @@ def next_command(app: Any, **params: Any) -> None:
         task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
-    cwd, config = Path.cwd(), app.config.values
+    cwd, config = Path.cwd(), {**app.config.values, **flag_settings(flags)}
     secret, is_writable = hook_check(app.host.pm.hook, config), writable(app)
     files = file_parts(flags.files, cwd, is_writable, secret)
     provider = provider_for(app, cwd)

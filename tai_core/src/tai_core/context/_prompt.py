@@ -42,11 +42,19 @@ def _texts(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else [str(item) for item in value]
 
 
+#: The commands whose replies end with summary blocks (``summary_language`` applies).
+SUMMARY_COMMANDS = frozenset({"go", "any", "next"})
+
+
 def extra_system_prompts(config: Mapping[str, Any], family: str, command: str) -> list[str]:
     """The configured extra system prompts that apply: ``extra_system_prompt``, the
-    model family's ``family_extra_system_prompt``, and for Go runs the ``go`` table's."""
+    model family's ``family_extra_system_prompt``, the language of summary blocks
+    (``summary_language``), and for Go runs the ``go`` table's."""
     texts = _texts(config.get("extra_system_prompt"))
     texts += _texts(dict(config.get("family_extra_system_prompt") or {}).get(family))
+    language = config.get("summary_language")
+    if language and command in SUMMARY_COMMANDS:
+        texts.append(f"# Summary language\n\nWrite the bullets of summary blocks in {language}.")
     if command == "go":
         go = dict(config.get("go") or {})
         texts += _texts(go.get("extra_system_prompt"))
