@@ -59,6 +59,16 @@ class ThoughtReceived:
 
 
 @attrs.frozen
+class ThoughtSummarized:
+    """A summary of the model's reasoning so far (``-summarize-thoughts``), by the fast
+    model; never fed back."""
+
+    session_id: str
+    round: int
+    summary: str
+
+
+@attrs.frozen
 class BlockParsed:
     """A complete block came out of the parser while the reply streamed."""
 
@@ -239,6 +249,7 @@ Event: TypeAlias = (
     | RoundStarted
     | TextReceived
     | ThoughtReceived
+    | ThoughtSummarized
     | BlockParsed
     | ParseFailed
     | BlockStarted

@@ -23,6 +23,7 @@ from tai_core.runtime import (
     Subscription,
     TextReceived,
     ThoughtReceived,
+    ThoughtSummarized,
 )
 
 #: Lines of a block result shown; the model gets it all, the terminal a glimpse.
@@ -67,6 +68,9 @@ class Printer:
         elif isinstance(event, ThoughtReceived):
             if self.thoughts:
                 self.err.write(event.text)
+        elif isinstance(event, ThoughtSummarized):
+            self._end_line()
+            self.err.write(f"[thought summary] {event.summary.strip()}\n")
         elif isinstance(event, ChangesWritten):
             self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
         elif isinstance(event, RoundStarted):

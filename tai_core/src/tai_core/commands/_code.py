@@ -54,6 +54,7 @@ from tai_core.commands._session import (
     make_setup,
     open_workspace,
     resolve,
+    thought_summarizer,
 )
 from tai_core.context import ContextError, hook_check
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
@@ -181,6 +182,7 @@ class CodeRun:
             self.app.host, self.config, model or self.model, command=self.command,
             system=prompt.system, require_completion=True, cwd=self.cwd, workspace=workspace,
             handoff=self.handoff,
+            summarize=thought_summarizer(self.app, self.config, self.flags.fast_model, self.model),
             describe=(
                 None if self.overlaid  # the sandbox shows the whole layer's diff at the end
                 else describe_changes if self.options.apply else _pending_diff

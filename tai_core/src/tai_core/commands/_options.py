@@ -31,6 +31,8 @@ class GenerationFlags:
     chat: str
     #: ``-summary-language`` (``None``: the configuration's ``summary_language``).
     summary_language: str | None = None
+    #: ``-summarize-thoughts`` (``None``: the configuration's ``summarize_thoughts``).
+    summarize_thoughts: bool | None = None
 
 
 def _flag(*names: str, **kwargs: Any) -> Callable[[F], F]:
@@ -53,6 +55,10 @@ FLAGS: dict[str, Callable[[F], F]] = {
     "thoughts": _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts",
                       default=False, help="Show the model's reasoning (on stderr)."),
     "cli": _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
+    "summarize_thoughts": _flag("-summarize-thoughts", "--summarize-thoughts",
+                                "summarize_thoughts", is_flag=True, default=None,
+                                help="Show a summary of the model's reasoning every few "
+                                     "seconds (by the fast model) on stderr."),
     "summary_language": _flag("-summary-language", "--summary-language", "summary_language",
                               metavar="LANGUAGE", help="The language of summary blocks."),
 }  # fmt: skip
@@ -104,9 +110,15 @@ def parse_flags(params: dict[str, Any]) -> GenerationFlags:
         stdin=params["stdin"], confidential=params["confidential"], record=params["record"],
         thoughts=params["thoughts"], cli=params["cli"], chat=chat_text(params["words"]),
         summary_language=params["summary_language"],
+        summarize_thoughts=params["summarize_thoughts"],
     )  # fmt: skip
 
 
 def flag_settings(flags: GenerationFlags) -> dict[str, Any]:
     """The configuration keys the flags set (over tai.toml's)."""
-    return {"summary_language": flags.summary_language} if flags.summary_language else {}
+    settings: dict[str, Any] = {}
+    if flags.summary_language:
+        settings["summary_language"] = flags.summary_language
+    if flags.summarize_thoughts:
+        settings["summarize_thoughts"] = True
+    return settings

@@ -24,7 +24,7 @@ import click
 
 from tai_core.cli._main import AppContext
 from tai_core.cli._printer import Printer
-from tai_core.commands._options import GenerationFlags
+from tai_core.commands._options import GenerationFlags, flag_settings
 from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
 from tai_core.pipeline import RunOptions, RunState
 from tai_core.pipeline._handoff import HandoffWriter
@@ -82,6 +82,20 @@ def handoff_writer(
     return HandoffWriter(provider, spec)
 
 
+def thought_summarizer(
+    app: AppContext, config: Mapping[str, Any], flags_fast_model: str | None, main: Any
+) -> Any:
+    """The writer of thought summaries when ``summarize_thoughts`` is on (the fast model,
+    else the run's, in ``summary_language``), else ``None``."""
+    if not config.get("summarize_thoughts"):
+        return None
+    from tai_core.pipeline._thoughts import ThoughtSummarizer
+
+    name = flags_fast_model or config.get("fast_model")
+    provider, spec = resolve(app, name, confidential=False) if name else main
+    return ThoughtSummarizer(provider, spec, str(config.get("summary_language") or ""))
+
+
 def open_workspace(host: PluginHost, config: Mapping[str, Any], cwd: Path) -> Any:
     """The in-memory store a run's change blocks go to (flushed when a round succeeds). It
     carries the run's ``tai_secret_file`` check, so change blocks refuse secret files."""
@@ -113,6 +127,7 @@ def make_setup(
     workspace: Any = None,
     handoff: Any = None,
     describe: Any = None,
+    summarize: Any = None,
 ) -> SessionSetup:
     """The setup of a new session of ``command`` (a fresh session id)."""
     provider, spec = model
@@ -122,7 +137,7 @@ def make_setup(
     return SessionSetup(
         options=options, provider=provider, spec=spec, kinds=host.registry.block_kinds,
         system=system, context=Context(cwd, command, config, host.pm.hook), workspace=workspace,
-        handoff=handoff, describe_changes=describe,
+        handoff=handoff, describe_changes=describe, summarize_thoughts=summarize,
     )  # fmt: skip
 
 
@@ -140,10 +155,12 @@ def run_session(
     """Run one session to its end (with ``model``, else the one ``flags`` name); its exit
     status."""
     model = model or resolve(app, flags.model, confidential=flags.confidential)
+    config = {**app.config.values, **flag_settings(flags)}
     setup = make_setup(
-        app.host, app.config.values, model, command=command, system=system,
+        app.host, config, model, command=command, system=system,
         require_completion=require_completion, cwd=Path.cwd(), workspace=workspace,
         handoff=handoff_writer(app, flags, model),
+        summarize=thought_summarizer(app, config, flags.fast_model, model),
     )  # fmt: skip
     printer = Printer(thoughts=flags.thoughts)
     runtime = make_runtime(app)

@@ -35,6 +35,7 @@ the question first; ask back only when the question cannot be answered without i
 @FLAGS["files"]
 @FLAGS["confidential"]
 @FLAGS["thoughts"]
+@FLAGS["summarize_thoughts"]
 @click.option("-shell", "--shell", "shell", is_flag=True, help="Let the model run shell blocks.")
 @click.option(
     "-no-memory", "--no-memory", "no_memory", is_flag=True,
@@ -64,7 +65,7 @@ def ai_command(app: Any, **params: Any) -> None:
     memory = not (params["no_memory"] or app.config.get("no_memory"))
     chat_setup = make_chat_setup(
         app, params["model"], shell=params["shell"], memory=memory, files=params["files"],
-        confidential=params["confidential"],
+        confidential=params["confidential"], summarize_thoughts=params["summarize_thoughts"],
     )  # fmt: skip
     setup = chat_setup.setup
     chosen = _taken_up(params["resume"], params["continue_"], Path.cwd())
@@ -100,16 +101,19 @@ def make_chat_setup(
     memory: bool = True,
     files: Sequence[str] = (),
     confidential: bool = False,
+    summarize_thoughts: bool | None = None,
 ) -> ChatSetup:
     """The setup of a new chat in the working directory (``tai ai``, ``tai serve``)."""
     from tai_core.commands._assemble import writable
     from tai_core.commands._files import file_parts
-    from tai_core.commands._session import make_setup, resolve
+    from tai_core.commands._session import make_setup, resolve, thought_summarizer
     from tai_core.context import hook_check
     from tai_core.context._prompt import build_prompt
 
     cwd = Path.cwd()
     config = {**app.config.values, **({"shell": True} if shell else {})}
+    if summarize_thoughts:
+        config["summarize_thoughts"] = True
     kinds = app.host.registry.block_kinds
     disabled = {name for name, kind in kinds.items() if not kind.available(config)}
     if not memory:
@@ -127,6 +131,7 @@ def make_chat_setup(
     setup = make_setup(
         app.host, config, model, command="ai", system=prompt("").system,
         require_completion=False, cwd=cwd,
+        summarize=thought_summarizer(app, config, None, model),
     )  # fmt: skip
     options = attrs.evolve(setup.options, disabled=frozenset(disabled))
     return ChatSetup(attrs.evolve(setup, options=options), lambda text: prompt(text).user)

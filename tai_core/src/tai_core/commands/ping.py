@@ -29,10 +29,9 @@ def ping_command(app: Any, model: str | None, seed: int | None) -> None:
     import time
 
     from tai_core.blocks import FORMAT_SYSTEM_PROMPT
-    from tai_core.commands._ask import ask
     from tai_core.commands._ping_exam import exam_prompt, grade, make_exam
     from tai_core.commands._session import resolve
-    from tai_core.models import ProviderError
+    from tai_core.models import ProviderError, ask
 
     provider, spec = resolve(app, model, confidential=False)
     exam = make_exam(random.Random(seed))

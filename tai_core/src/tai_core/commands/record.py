@@ -150,9 +150,8 @@ def fitted_transcript(text: str, tokens: int) -> str:
 def _analyze(app: Any, model: str | None, text: str) -> None:
     import asyncio
 
-    from tai_core.commands._ask import ask
     from tai_core.commands._session import resolve
-    from tai_core.models import ProviderError, estimate_tokens, window_of
+    from tai_core.models import ProviderError, ask, estimate_tokens, window_of
 
     provider, spec = resolve(app, model, confidential=False)
     text = fitted_transcript(

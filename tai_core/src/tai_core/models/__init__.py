@@ -7,6 +7,7 @@ and retrying a failed call that produced nothing. Nothing here imports a provide
 HTTP client; providers bring their own, lazily.
 """
 
+from tai_core.models._ask import ask
 from tai_core.models._generate import RetryPolicy, generate
 from tai_core.models._provider import Provider
 from tai_core.models._resolve import ModelConfigError, resolve_model
@@ -48,6 +49,7 @@ __all__ = [
     "ThoughtDelta",
     "Usage",
     "Window",
+    "ask",
     "estimate_tokens",
     "generate",
     "request_tokens",

@@ -20,6 +20,7 @@ from tai_core.events import (
     ParseFailed,
     TextReceived,
     ThoughtReceived,
+    ThoughtSummarized,
 )
 from tai_core.models import (
     Finish,
@@ -34,6 +35,7 @@ from tai_core.models import (
     generate,
 )
 from tai_core.pipeline._state import Attempt, BlockApplyError, RunError
+from tai_core.pipeline._thoughts import Summarizer, ThoughtStream
 
 
 def _describe(error: Exception) -> str:
@@ -64,6 +66,7 @@ class AttemptRunner:
         command: str,
         disabled: frozenset[str] = frozenset(),
         retry_policy: RetryPolicy | None = None,
+        summarize: Summarizer | None = None,
     ) -> None:
         self.provider = provider
         self.spec = spec
@@ -74,6 +77,8 @@ class AttemptRunner:
         self.command = command
         self.disabled = disabled
         self.retry_policy = retry_policy
+        #: Writes thought summaries (``-summarize-thoughts``), when given.
+        self.summarize = summarize
         #: The text of the reply streaming now (or last), as far as it came.
         self.streamed: list[str] = []
 
@@ -120,6 +125,8 @@ class AttemptRunner:
                     current = self._apply(kind, result, current)
                 blocks.append(result)
 
+        summaries = self._thought_stream(round_no)
+        failure: ProviderError | BlockApplyError | RunError | None = None
         try:
             async for event in generate(
                 self.provider,
@@ -129,24 +136,39 @@ class AttemptRunner:
                 on_retry=self._notice_retry,
             ):
                 if isinstance(event, TextDelta):
+                    if summaries is not None and not text:
+                        summaries.answer_began()
                     text.append(event.text)
                     self.emit(TextReceived(self.session_id, round_no, event.text))
                     take(parser.feed(event.text))
                 elif isinstance(event, ThoughtDelta):
                     thoughts.append(event.text)
                     self.emit(ThoughtReceived(self.session_id, round_no, event.text))
+                    if summaries is not None:
+                        summaries.thought(event.text)
                 elif isinstance(event, Usage):
                     usage = event
                 elif isinstance(event, Finish):
                     finish = event.reason
             take(parser.finish())
-        except (ProviderError, BlockApplyError, RunError) as failure:
-            return Attempt(
-                "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), workspace,
-                usage, finish, failure,
-            )  # fmt: skip
+        except (ProviderError, BlockApplyError, RunError) as error:
+            failure, current = error, workspace
+        except BaseException:
+            if summaries is not None:
+                summaries.cancel()
+            raise
         return Attempt(
-            "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), current, usage, finish
+            "".join(text), "".join(thoughts), tuple(blocks), tuple(errors), current, usage,
+            finish, failure, await summaries.summaries() if summaries is not None else (),
+        )  # fmt: skip
+
+    def _thought_stream(self, round_no: int) -> ThoughtStream | None:
+        """The summaries of this attempt's thoughts, when they are asked for."""
+        if self.summarize is None:
+            return None
+        return ThoughtStream(
+            self.summarize,
+            lambda summary: self.emit(ThoughtSummarized(self.session_id, round_no, summary)),
         )
 
     def _apply(self, kind: BlockKind, block: Block, workspace: Any) -> Any:

@@ -303,6 +303,8 @@ class Pipeline:
             usage=attrs.asdict(usage) if usage else {},
         )  # fmt: skip
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
+        for summary in attempt.thought_summaries:
+            state = self._event(state, summary, event="thought-summary")
         return self._event(state, f"finish {outcome}", event="finish", finish=outcome)
 
     @staticmethod

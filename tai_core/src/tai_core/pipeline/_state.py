@@ -82,6 +82,8 @@ class Attempt:
     #: Set when the attempt failed: a provider error, a block that could not be applied,
     #: or one whose failure ends the run (:class:`RunError`, after the attempt is counted).
     failure: ProviderError | BlockApplyError | WorkspaceError | RunError | None = None
+    #: Summaries of the thoughts (``-summarize-thoughts``), in order.
+    thought_summaries: tuple[str, ...] = ()
 
     @property
     def produced(self) -> bool:

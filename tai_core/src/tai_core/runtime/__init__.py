@@ -35,6 +35,7 @@ from tai_core.events import (
     SessionUpdated,
     TextReceived,
     ThoughtReceived,
+    ThoughtSummarized,
     TreeChanged,
     UsageReported,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "Subscription",
     "TextReceived",
     "ThoughtReceived",
+    "ThoughtSummarized",
     "TreeChanged",
     "UpdateSession",
     "UsageReported",

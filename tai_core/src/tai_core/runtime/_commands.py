@@ -17,6 +17,7 @@ from tai_core.blocks import BlockKind
 from tai_core.models import ModelSpec, Provider, RetryPolicy
 from tai_core.pipeline import RunOptions
 from tai_core.pipeline._loop import Handoff
+from tai_core.pipeline._thoughts import Summarizer
 
 
 @attrs.frozen
@@ -34,6 +35,8 @@ class SessionSetup:
     retry_policy: RetryPolicy | None = None
     #: Renders the run's changes for :class:`RunFinished` (empty when nothing changed).
     describe_changes: Callable[[Any], str] | None = None
+    #: Summarises the model's thoughts as they stream (``-summarize-thoughts``).
+    summarize_thoughts: Summarizer | None = None
 
 
 @attrs.frozen

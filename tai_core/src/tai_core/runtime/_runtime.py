@@ -190,6 +190,7 @@ class Runtime:
             provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
             emit=self.bus.publish, session_id=session_id, command=setup.options.command,
             disabled=setup.options.disabled, retry_policy=setup.retry_policy,
+            summarize=setup.summarize_thoughts,
         )  # fmt: skip
         pipeline = Pipeline(
             runner=runner,

@@ -1,4 +1,5 @@
-"""One model call outside a session (``ping``, ``record -analyze``): the reply's text.
+"""One model call outside a session (``ping``, ``record -analyze``, thought summaries): the
+reply's text.
 
 It goes through :func:`tai_core.models.generate`, so a call that fails before producing
 anything is retried like any other; thoughts, usage and the finish reason are not needed.
@@ -8,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_core.models import GenerationRequest, Message, ModelSpec, Provider, TextDelta, generate
+from tai_core.models._generate import generate
+from tai_core.models._provider import Provider
+from tai_core.models._values import GenerationRequest, Message, ModelSpec, TextDelta
 
 
 async def ask(
