@@ -133,3 +133,25 @@ def test_the_same_request_is_never_sent_twice_in_a_row(
     bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
     assert len(bodies) == 4  # two loops of two requests; the third loop sends nothing
     assert "The previous loop changed notes.txt and did not write a done block" in bodies[2]
+
+
+def test_each_loop_s_tree_starts_with_its_goal_node(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """A front-end shows the goal's story from the trees alone: each loop's session starts
+    with a goal node (which loop, what it was told), after the generator's event node."""
+    import json
+
+    work = copy_example(tmp_path)
+    result = run_tai("-model", "replay:fix-mean.replay", "chat", TASK, cwd=work, env=isolated_env)
+    assert_fixed(work, result)
+    ids = [line.split()[0] for line in
+           run_tai("sessions", cwd=work, env=isolated_env).stdout.splitlines()[1:]]  # fmt: skip
+    goals = []
+    for session_id in reversed(ids):  # oldest first
+        exported = run_tai("sessions", "export", session_id, cwd=work, env=isolated_env)
+        nodes = [json.loads(line) for line in exported.stdout.splitlines()][1:]
+        kinds = [node["kind"] for node in nodes if node["type"] == "node"]
+        assert kinds[:2] == ["event", "goal"]
+        goals += [node["attrs"] for node in nodes if node.get("kind") == "goal"]
+    assert [(g["loop"], g["verdict"]) for g in goals] == [("1", "start"), ("2", "verify")]

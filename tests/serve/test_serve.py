@@ -111,7 +111,9 @@ def test_a_session_over_json_lines(client: Client, openai_server: FakeModelServe
     texts = [e["text"] for e in client.seen if e["type"] == "text_received"]
     assert "".join(texts) == "First answer."
     nodes = [n for e in client.seen if e["type"] == "tree_changed" for n in e["nodes"]]
-    assert [(n["name"], n["parent"]) for n in nodes][:1] == [("user-input-1", "session")]
+    assert [(n["name"], n["kind"]) for n in nodes][:2] == [
+        ("event-1", "event"), ("user-input-1", "user-input")  # the generator, the input
+    ]  # fmt: skip
     assert len({n["name"] for n in nodes}) == len(nodes)  # each node sent once
     client.send(type="submit", session_id="s1", text="more")
     client.until("text_received", session_id="s1")

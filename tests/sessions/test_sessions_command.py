@@ -54,8 +54,10 @@ def test_list_show_export_delete(tmp_path: Path, isolated_env: dict[str, str]) -
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     types = [line["type"] for line in lines]
     assert types[:3] == ["session", "message", "message"] and set(types[3:]) == {"node"}
-    assert lines[3] == {"type": "node", "name": "user-input-1", "parent": "session",
-                        "kind": "user-input", "body": "what is it", "attrs": {}}  # fmt: skip
+    generator, user = lines[3:5]
+    assert generator["attrs"]["event"] == "generator"  # the model the session talks to
+    assert user == {"type": "node", "name": "user-input-1", "parent": "session",
+                    "kind": "user-input", "body": "what is it", "attrs": {}}  # fmt: skip
     printed = run_tai("sessions", "export", session_id, cwd=tmp_path, env=env).stdout
     assert printed == out.read_text()
     deleted = run_tai("sessions", "delete", session_id, cwd=tmp_path, env=env)

@@ -42,7 +42,7 @@ from tai_core.commands._assemble import (
     writable,
 )
 from tai_core.commands._files import file_parts
-from tai_core.commands._goal import LoopResult, loop_result, run_goal
+from tai_core.commands._goal import LoopResult, goal_node, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags, flag_settings
 from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
@@ -155,9 +155,12 @@ class CodeRun:
             else (THEORY_OF_CODING)
         )
 
-    async def session(self, task: str, feedback: str, model: Any = None) -> LoopResult:
-        """One session of the task with fresh context; how it ended, with the files it
-        changed (on disk, or pending in a dry run's store)."""
+    async def session(
+        self, task: str, feedback: str, model: Any = None, loop: int = 0
+    ) -> LoopResult:
+        """One session of the task with fresh context (goal loop ``loop``, when one);
+        how it ended, with the files it changed (on disk, or pending in a dry run's
+        store)."""
         before = await asyncio.to_thread(fingerprint, self.cwd)
         spec = (model or self.model)[1]
         feedback = _bounded(feedback)
@@ -191,6 +194,7 @@ class CodeRun:
         setup = attrs.evolve(
             setup,
             options=attrs.evolve(setup.options, disabled=self.disabled, flush=self.flushes),
+            opening=(goal_node(loop, self.options.max_loops, feedback),) if loop else (),
         )
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
         printer = Printer(thoughts=self.flags.thoughts)
@@ -244,7 +248,7 @@ class CodeRun:
         task = self.flags.chat
         if self.command == "go":
             goal = await run_goal(
-                lambda _loop, feedback: self.session(task, feedback),
+                lambda loop, feedback: self.session(task, feedback, loop=loop),
                 max_loops=self.options.max_loops,
             )
             status = goal.exit_code

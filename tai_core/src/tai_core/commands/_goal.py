@@ -31,6 +31,7 @@ from typing import Any, TextIO
 import attrs
 
 from tai_core.blocks import Block
+from tai_core.tree import NodeKind, NodeSpec
 
 #: Loops at most (a pending ``done`` at the end earns one more).
 MAX_LOOPS = 20
@@ -175,6 +176,18 @@ async def run_goal(
         pending_done = True
     out.write(f"tai: the goal was not confirmed within {loop} loop{'s' if loop != 1 else ''}\n")
     return GoalResult(False, loop, 1)
+
+
+def goal_node(loop: int, max_loops: int, feedback: str) -> NodeSpec:
+    """The ``goal`` node a loop's session tree starts with: which loop it is, and what the
+    loops before it came to (the feedback it was given), so that the tree a front-end shows
+    tells the goal's story."""
+    body = f"Goal loop {loop} of {max_loops}"
+    if feedback.strip():
+        body += f"\n\n{feedback.strip()}"
+    verdict = "verify" if feedback.startswith(VERIFY_NOTE) else "continue" if loop > 1 else "start"
+    facts = {"loop": str(loop), "loops": str(max_loops), "verdict": verdict}
+    return NodeSpec(NodeKind.GOAL, body=body, attrs=facts)
 
 
 def loop_result(

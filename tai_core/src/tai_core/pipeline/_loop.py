@@ -305,7 +305,8 @@ class Pipeline:
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
         for summary in attempt.thought_summaries:
             state = self._event(state, summary, event="thought-summary")
-        return self._event(state, f"finish {outcome}", event="finish", finish=outcome)
+        counts = {name: str(value) for name, value in attrs.asdict(usage).items()} if usage else {}
+        return self._event(state, f"finish {outcome}", event="finish", finish=outcome, **counts)
 
     @staticmethod
     def _finish_workspace(attempt: Attempt) -> tuple[Attempt, str]:

@@ -18,6 +18,7 @@ from tai_core.models import ModelSpec, Provider, RetryPolicy
 from tai_core.pipeline import RunOptions
 from tai_core.pipeline._loop import Handoff
 from tai_core.pipeline._thoughts import Summarizer
+from tai_core.tree import NodeSpec
 
 
 @attrs.frozen
@@ -37,6 +38,9 @@ class SessionSetup:
     describe_changes: Callable[[Any], str] | None = None
     #: Summarises the model's thoughts as they stream (``-summarize-thoughts``).
     summarize_thoughts: Summarizer | None = None
+    #: Nodes a new session's tree starts with, after the generator's event node (a goal
+    #: loop's ``goal`` node: which loop, and what the previous one came to).
+    opening: tuple[NodeSpec, ...] = ()
 
 
 @attrs.frozen

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from tai_core.pipeline import RunState
     from tai_core.runtime._commands import SessionSetup
     from tai_core.sessions import SessionHeader, SessionStore
-    from tai_core.tree import SessionTree
+    from tai_core.tree import NodeSpec, SessionTree
 
 T = TypeVar("T")
 
@@ -123,6 +123,15 @@ def parameters(spec: ModelSpec) -> dict[str, Any]:
         "reasoning_effort": spec.reasoning_effort,
     }
     return {name: value for name, value in values.items() if value is not None}
+
+
+def generator_node(spec: ModelSpec) -> NodeSpec:
+    """The event node a new session's tree starts with: the model it talks to, and how."""
+    from tai_core.tree import NodeKind, NodeSpec
+
+    facts = {"event": "generator", "provider": spec.provider, "model": spec.model}
+    facts.update({name: str(value) for name, value in parameters(spec).items()})
+    return NodeSpec(NodeKind.EVENT, body=f"{spec.name}: {spec.provider} {spec.model}", attrs=facts)
 
 
 def session_header(

@@ -57,7 +57,13 @@ from tai_core.runtime._commands import (
     Submit,
     UpdateSession,
 )
-from tai_core.runtime._keeper import SessionKeeper, export_to, parameters, session_header
+from tai_core.runtime._keeper import (
+    SessionKeeper,
+    export_to,
+    generator_node,
+    parameters,
+    session_header,
+)
 
 
 @attrs.define
@@ -199,7 +205,10 @@ class Runtime:
             system=setup.system,
             handoff=setup.handoff,
         )
-        state = state or pipeline.start_state(workspace=setup.workspace)
+        if state is None:
+            state = pipeline.start_state(workspace=setup.workspace)
+            tree, _ = state.tree.add_batch([generator_node(setup.spec), *setup.opening])
+            state = attrs.evolve(state, tree=tree)
         session = self._sessions[session_id] = _Session(setup, pipeline, state)
         self._observe("tai_session_start", session_id, session=setup.options)
         self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
