@@ -218,7 +218,8 @@ def test_the_longest_names_and_paths_are_taken(tmp_path: Path) -> None:
     store = FileStore.open(tmp_path)
     assert store.resolve("n" * 255) == "n" * 255
     room = PATH_MAX - len(os.fsencode(str(tmp_path))) - 1
-    deep = "/".join(["d" * 200] * (room // 201)) + "/"
+    # directories of 200 bytes and a file name of 1 to 201 bytes, whatever tmp_path's length
+    deep = "/".join(["d" * 200] * ((room - 1) // 201)) + "/"
     deep += "f" * (room - len(deep))
     assert store.resolve(deep) == deep
     with pytest.raises(PathError, match=f"path too long \\({PATH_MAX + 1} bytes with the"):
