@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
+from _timing import Series
 
 from tai_core.commands._session import make_setup
 from tai_core.models import resolve_model
@@ -94,3 +96,19 @@ class Bench:
         self.runtime.handle(Cancel(session_id))
         await self.until_terminal(session_id)
         await self.runtime.wait(session_id)
+
+
+async def alternate(
+    measures: Mapping[str, Callable[[], Awaitable[float]]], runs: int
+) -> dict[str, Series]:
+    """``_timing.alternate`` for measures that await: a warm-up round, then ``runs`` rounds
+    in which each measure runs once, the order turning from round to round."""
+    names = list(measures)
+    found: dict[str, list[float]] = {name: [] for name in names}
+    for run in range(runs + 1):  # the first round is the warm-up
+        shift = run % len(names)
+        for name in names[shift:] + names[:shift]:
+            value = await measures[name]()
+            if run:
+                found[name].append(value)
+    return {name: Series(tuple(values)) for name, values in found.items()}

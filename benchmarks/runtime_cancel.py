@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import finish
-from _runtime import Bench
+from _runtime import Bench, alternate
 from _server import Served
 from _timing import Series
 
@@ -62,15 +62,12 @@ async def cancelled_read(base_url: str, served: Served) -> float:
 
 
 async def measure(bench: Bench, served: Served) -> tuple[Series, Series]:
-    found: dict[str, list[float]] = {"tai": [], "bare": []}
-    for run in range(RUNS + 1):  # the first round is the warm-up
-        for name in ["tai", "bare"] if run % 2 else ["bare", "tai"]:
-            took = await (
-                cancelled_turn(bench) if name == "tai" else cancelled_read(served.base_url, served)
-            )
-            if run:
-                found[name].append(took)
-    return Series(tuple(found["tai"])), Series(tuple(found["bare"]))
+    times = await alternate(
+        {"tai": lambda: cancelled_turn(bench),
+         "bare": lambda: cancelled_read(served.base_url, served)},
+        RUNS,
+    )  # fmt: skip
+    return times["tai"], times["bare"]
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import finish
-from _runtime import Bench
+from _runtime import Bench, alternate
 from _server import Served
 from _timing import Series, difference
 
@@ -52,13 +52,10 @@ async def submitted(bench: Bench) -> float:
 
 
 async def measure(bench: Bench) -> tuple[Series, Series]:
-    found: dict[str, list[float]] = {"steer": [], "submit": []}
-    for run in range(RUNS + 1):  # the first round is the warm-up
-        for name in ["steer", "submit"] if run % 2 else ["submit", "steer"]:
-            took = await (steered(bench) if name == "steer" else submitted(bench))
-            if run:
-                found[name].append(took)
-    return Series(tuple(found["steer"])), Series(tuple(found["submit"]))
+    times = await alternate(
+        {"steer": lambda: steered(bench), "submit": lambda: submitted(bench)}, RUNS
+    )
+    return times["steer"], times["submit"]
 
 
 def main() -> None:

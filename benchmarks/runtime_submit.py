@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import finish
-from _runtime import Bench
+from _runtime import Bench, alternate
 from _server import Served
 from _timing import Series, difference
 
@@ -31,15 +31,15 @@ async def measure(bench: Bench) -> tuple[Series, Series]:
     long = bench.start()
     for number in range(TURNS):
         await bench.turn(long, f"question {number}")
-    found: dict[str, list[float]] = {"long": [], "fresh": []}
-    for run in range(RUNS + 1):  # the first round is the warm-up
-        order = ["long", "fresh"] if run % 2 else ["fresh", "long"]
-        for name in order:
-            session = long if name == "long" else bench.start()
-            took = await bench.turn(session, f"measured {run}")
-            if run:
-                found[name].append(took)
-    return Series(tuple(found["long"])), Series(tuple(found["fresh"]))
+
+    async def on_the_long_one() -> float:
+        return await bench.turn(long, "measured")
+
+    async def on_a_new_one() -> float:
+        return await bench.turn(bench.start(), "measured")
+
+    times = await alternate({"long": on_the_long_one, "fresh": on_a_new_one}, RUNS)
+    return times["long"], times["fresh"]
 
 
 def main() -> None:

@@ -6,10 +6,10 @@ test suite runs the --check form.
 
 from __future__ import annotations
 
-import argparse
 import inspect
-import sys
 from pathlib import Path
+
+from _generated import write_or_check
 
 from tai_core import hookspecs
 
@@ -55,17 +55,7 @@ def render() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="fail if the file is stale")
-    args = parser.parse_args()
-    text = render()
-    if args.check:
-        if not DOC.exists() or DOC.read_text(encoding="utf-8") != text:
-            print(f"{DOC} is out of date: run python scripts/hook_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    DOC.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(DOC, render, "hook_docs.py", __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -7,10 +7,8 @@ the code cannot drift; the test suite runs the --check form.
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import json
-import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -18,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from _generated import write_or_check
 
 from tai_core.serve._wire import EVENTS, REQUESTS, WIRE_MEANING, type_name
 from tai_core.tree import SessionTree
@@ -105,17 +104,7 @@ def render() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true", help="fail if the file is stale")
-    args = parser.parse_args()
-    text = render()
-    if args.check:
-        if not DOC.exists() or DOC.read_text(encoding="utf-8") != text:
-            print(f"{DOC} is out of date: run python scripts/protocol_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    DOC.write_text(text, encoding="utf-8")
-    return 0
+    return write_or_check(DOC, render, "protocol_docs.py", __doc__ or "")
 
 
 if __name__ == "__main__":

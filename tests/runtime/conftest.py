@@ -118,3 +118,43 @@ def replay(host: PluginHost, tmp_path: Path):
         return run_replay(host, tmp_path, replies, user, **options)
 
     return run
+
+
+def drive_server_session(
+    host: PluginHost,
+    server: Any,
+    tmp_path: Path,
+    scenario: Any,
+    *,
+    run_options: dict[str, Any] | None = None,
+    **runtime_options: Any,
+) -> list[Event]:
+    """Start session ``s`` (command ``next``, no completion needed) with a model served by
+    ``server`` (a :class:`tests.servers.FakeModelServer`), run ``await scenario(runtime)``,
+    shut the runtime down; every event it published."""
+    config = {
+        "generators": [
+            {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
+             "api_key": "k", "read_timeout": 60.0}
+        ]
+    }  # fmt: skip
+    spec = resolve_model("local", config, host.registry.providers, {})
+    setup = make_setup(
+        host, config, (host.registry.providers[spec.provider], spec), command="next",
+        system="S", require_completion=False, cwd=tmp_path,
+    )  # fmt: skip
+    options = attrs.evolve(setup.options, session_id="s", **(run_options or {}))
+    setup = attrs.evolve(setup, options=options)
+    events: list[Event] = []
+
+    async def main() -> None:
+        runtime = Runtime(host.pm.hook, EventBus(), **runtime_options)
+        subscription = runtime.bus.subscribe()
+        runtime.handle(StartSession(setup))
+        await scenario(runtime)
+        await runtime.shutdown()
+        runtime.bus.close()
+        events.extend([event async for event in subscription])
+
+    asyncio.run(main())
+    return events

@@ -9,24 +9,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 from tai_core import hookimpl
-from tai_core.commands._session import make_setup
-from tai_core.models import resolve_model
 from tai_core.pipeline import RunFailure
 from tai_core.runtime import (
     Cancel,
-    Event,
-    EventBus,
     Notice,
     RunFailed,
     RunFinished,
     Runtime,
-    StartSession,
     Submit,
 )
+from tests.runtime.conftest import drive_server_session
 from tests.servers import FakeModelServer, Reply
 
 
@@ -65,31 +60,7 @@ class Injector:
 
 
 def drive(host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any, **kw: Any) -> list:
-    config = {
-        "generators": [
-            {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
-             "api_key": "k", "read_timeout": 60.0}
-        ]
-    }  # fmt: skip
-    spec = resolve_model("local", config, host.registry.providers, {})
-    setup = make_setup(
-        host, config, (host.registry.providers[spec.provider], spec), command="next",
-        system="S", require_completion=False, cwd=tmp_path,
-    )  # fmt: skip
-    setup = attrs.evolve(setup, options=attrs.evolve(setup.options, session_id="s"))
-    events: list[Event] = []
-
-    async def main() -> None:
-        runtime = Runtime(host.pm.hook, EventBus(), **kw)
-        subscription = runtime.bus.subscribe()
-        runtime.handle(StartSession(setup))
-        await scenario(runtime)
-        await runtime.shutdown()
-        runtime.bus.close()
-        events.extend([event async for event in subscription])
-
-    asyncio.run(main())
-    return events
+    return drive_server_session(host, server, tmp_path, scenario, **kw)
 
 
 def test_every_turn_starts_and_ends_once(

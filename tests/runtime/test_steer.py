@@ -10,24 +10,20 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 from tai_core import BlockKind, BlockResult, hookimpl
-from tai_core.commands._session import make_setup
-from tai_core.models import resolve_model
 from tai_core.pipeline._steer import INTERRUPTED, STEERED_HEADING
 from tai_core.runtime import (
     Event,
-    EventBus,
     Notice,
     RunFinished,
     Runtime,
-    StartSession,
     Steer,
     Submit,
     TextReceived,
 )
+from tests.runtime.conftest import drive_server_session
 from tests.servers import FakeModelServer, Reply
 
 
@@ -60,32 +56,9 @@ class WaitPlugin:
 def run(
     host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any, retries: int = 3
 ) -> list[Event]:
-    config = {
-        "generators": [
-            {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
-             "api_key": "k", "read_timeout": 60.0}
-        ]
-    }  # fmt: skip
-    spec = resolve_model("local", config, host.registry.providers, {})
-    setup = make_setup(
-        host, config, (host.registry.providers[spec.provider], spec), command="next",
-        system="S", require_completion=False, cwd=tmp_path,
-    )  # fmt: skip
-    options = attrs.evolve(setup.options, session_id="s", max_retries=retries)
-    setup = attrs.evolve(setup, options=options)
-    events: list[Event] = []
-
-    async def main() -> None:
-        runtime = Runtime(host.pm.hook, EventBus())
-        subscription = runtime.bus.subscribe()
-        runtime.handle(StartSession(setup))
-        await scenario(runtime)
-        await runtime.settle()
-        runtime.bus.close()
-        events.extend([event async for event in subscription])
-
-    asyncio.run(main())
-    return events
+    return drive_server_session(
+        host, server, tmp_path, scenario, run_options={"max_retries": retries}
+    )
 
 
 def contents(server: FakeModelServer, index: int) -> list[str]:
