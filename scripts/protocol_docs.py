@@ -32,9 +32,12 @@ by `scripts/protocol_docs.py`; do not edit by hand.
 `tai serve -stdio` reads commands from standard input and writes events to standard
 output, each one JSON object on one line (UTF-8), with its kind in `type`. Commands are
 handled as they arrive: a `submit` starts a turn and the next line is read at once, so a
-`cancel` reaches a streaming turn. A line that is not a command is answered by a `notice`
-of level `error` naming what is wrong; the server goes on. At the end of standard input
-the server cancels what still runs, closes every session (each is saved) and exits 0.
+`cancel` or a `steer` reaches a streaming turn; a `list`, `load`, `delete` or `export` is
+done before the next line is read (a `submit` right after a `load` finds the session). A
+line that is not a command, or a command that fails, is answered by a `notice` of level
+`error` naming what is wrong; the server goes on. At the end of standard input the server
+lets the running turns end, closes every session (each is saved) and exits 0.
+`tai serve -stdio -model NAME` names the model of sessions whose `start` names none.
 Standard error carries warnings meant for a person.
 
 Events come in the order the runtime published them. While a client is slow, adjacent

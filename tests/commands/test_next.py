@@ -177,12 +177,13 @@ def test_changes_nothing_on_disk(
     project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
     change = '<<紫藤 change(op="WRITE", file-path="notes.md")\nhacked\n紫藤\n'
-    openai_server.script(Reply(text=change), Reply(text="Sorry: as text, the key rotates Mondays."))
+    openai_server.script(Reply(text=change))
     result = run_tai("next", "chat", "rewrite notes.md", cwd=project, env=isolated_env)
     assert result.returncode == 0, result.stderr
     assert (project / "notes.md").read_text() == "The deploy key rotates on Mondays.\n"
-    second = json.dumps(openai_server.requests[1].body["messages"])
-    assert "change blocks are disabled in this command" in second
+    # discarded, as the prompt says, with no new round; the user is told
+    assert len(openai_server.requests) == 1
+    assert "change blocks are disabled in this command; it was discarded" in result.stderr
 
 
 def test_provider_failure_is_one_line_and_exit_1(

@@ -189,29 +189,47 @@ def test_a_session_is_first_written_when_its_first_turn_ends(bench: Bench) -> No
 
 
 def test_a_failed_turn_is_saved_as_an_error_and_ends_the_session_with_it(bench: Bench) -> None:
-    bench.server.script(Reply(fault="400"))
+    bench.server.script(Reply(text="first answer"), Reply(fault="400"))
 
     async def scenario(runtime: Runtime) -> None:
         runtime.handle(StartSession(bench.setup("s1")))
         await turn(runtime, "s1", "one")
+        await turn(runtime, "s1", "two")
         await runtime.settle()
         header = bench.store.header("s1")
-        assert (header.status, header.messages) == ("error", 0)
+        assert (header.status, header.messages) == ("error", 2)  # the failed turn left none
         assert header.last_error and "400" in header.last_error
 
     bench.run(scenario)  # shutdown closes the session
     ((session_id, error),) = bench.ends.calls
     assert session_id == "s1" and isinstance(error, RunFailure)
-    assert bench.of(SessionStatusChanged)[1].error == str(error)
+    assert bench.of(SessionStatusChanged)[-2].error == str(error)
+    closed = bench.store.header("s1")
+    assert closed.status == "closed" and closed.last_error == str(error)  # kept after close
 
 
-def test_a_cancelled_turn_ends_the_session_with_the_cancellation(bench: Bench) -> None:
-    bench.server.script(Reply(fault="stall"))
+def test_a_session_with_nothing_to_continue_is_not_kept(bench: Bench) -> None:
+    bench.server.script(Reply(fault="400"))
 
     async def scenario(runtime: Runtime) -> None:
         runtime.handle(StartSession(bench.setup("s1")))
-        runtime.handle(Submit("s1", "one"))
-        while not bench.server.requests:  # the request reached the server
+        await turn(runtime, "s1", "one")  # fails: no message to continue from
+        runtime.handle(StartSession(bench.setup("s2")))  # never used
+        runtime.handle(CloseSession("s2"))
+
+    bench.run(scenario)
+    assert bench.store.list(10) == []
+    assert [call[0] for call in bench.ends.calls] == ["s2", "s1"]
+
+
+def test_a_cancelled_turn_ends_the_session_with_the_cancellation(bench: Bench) -> None:
+    bench.server.script(Reply(text="first answer"), Reply(fault="stall"))
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(StartSession(bench.setup("s1")))
+        await turn(runtime, "s1", "one")
+        runtime.handle(Submit("s1", "two"))
+        while len(bench.server.requests) < 2:  # the request reached the server
             await asyncio.sleep(0.01)
         runtime.handle(Cancel("s1"))
         await runtime.wait("s1")

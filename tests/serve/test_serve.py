@@ -156,7 +156,7 @@ def test_errors_are_events_and_the_server_goes_on(client: Client) -> None:
     [
         ("[1]", "a command is a JSON object"),
         ('{"type": "fly"}', "unknown command type 'fly'"),
-        ('{"session_id": "x"}', "unknown command type None"),
+        ('{"session_id": "x"}', "a command needs a type (one of cancel, close"),
         ('{"type": "submit", "session_id": "x"}', "submit: text is missing"),
         ('{"type": "submit", "session_id": "x", "text": 3}', "submit: text must be string"),
         ('{"type": "cancel", "session_id": "x", "why": 1}', "cancel: unknown fields ['why']"),
@@ -220,3 +220,25 @@ def test_the_protocol_reference_is_generated_from_the_code() -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+def test_a_session_started_again_and_a_load_right_before_a_submit(
+    client: Client, openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text="One."), Reply(text="Two."))
+    client.send(type="start", session_id="s1")
+    client.send(type="start", session_id="s1")  # taken: said, and the server goes on
+    assert client.until("notice", level="error")["message"] == "a session 's1' already exists"
+    client.send(type="submit", session_id="s1", text="hello")
+    client.until("run_finished", session_id="s1")
+    client.send(type="close", session_id="s1")
+    client.until("session_closed", session_id="s1")
+    client.send(type="load", session_id="s1")  # done before the next line is read
+    client.send(type="submit", session_id="s1", text="again")
+    client.until("session_loaded", session_id="s1")
+    client.until("run_finished", session_id="s1")
+    status, stderr = client.finish()
+    assert status == 0 and "Traceback" not in stderr
+    assert [m["content"] for m in openai_server.requests[1].body["messages"][2:]] == [
+        "One.", "again"
+    ]  # fmt: skip

@@ -30,6 +30,7 @@ from tai_core.runtime import (
     CloseSession,
     Command,
     Notice,
+    RunFailed,
     Runtime,
     SessionLoaded,
     SessionStarted,
@@ -113,7 +114,8 @@ async def chat(
     new_printer: Callable[[], Printer],
 ) -> int:
     """Open the session with ``opening`` (a start or a load), then submit each prompt
-    until the user leaves; the exit status (1 when the session could not be opened).
+    until the user leaves; the exit status (1 when the session could not be opened or a
+    turn failed, so that a script piping prompts sees it).
     ``first_text`` makes the first prompt of a new session its message (the files and
     rules go with it)."""
     subscription = runtime.bus.subscribe()
@@ -123,6 +125,7 @@ async def chat(
     if opened is None:
         return 1
     first = not opened
+    failed = False
     try:
         while (text := await prompts.read()) is not None:
             printer = new_printer()
@@ -133,11 +136,12 @@ async def chat(
             with _cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
                 await printer.follow(subscription, session_id)
                 await runtime.wait(session_id)
+            failed = failed or isinstance(printer.outcome, RunFailed)
     finally:
         subscription.close()
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
-    return 0
+    return 1 if failed else 0
 
 
 @contextmanager

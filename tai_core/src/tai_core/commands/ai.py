@@ -32,6 +32,7 @@ the question first; ask back only when the question cannot be answered without i
 
 @click.command("ai")
 @FLAGS["model"]
+@FLAGS["fast_model"]
 @FLAGS["files"]
 @FLAGS["confidential"]
 @FLAGS["thoughts"]
@@ -60,12 +61,15 @@ def ai_command(app: Any, **params: Any) -> None:
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession
 
-    if params["resume"] and params["continue_"]:
-        raise click.UsageError("-resume and -continue go one without the other")
+    if params["resume"] is not None and params["continue_"]:
+        raise click.UsageError("-resume and -continue cannot be used together")
+    if params["resume"] is not None and not params["resume"].strip():
+        raise click.UsageError("-resume needs a session id (see tai sessions)")
     memory = not (params["no_memory"] or app.config.get("no_memory"))
     chat_setup = make_chat_setup(
         app, params["model"], shell=params["shell"], memory=memory, files=params["files"],
         confidential=params["confidential"], summarize_thoughts=params["summarize_thoughts"],
+        fast_model=params["fast_model"],
     )  # fmt: skip
     setup = chat_setup.setup
     chosen = _taken_up(params["resume"], params["continue_"], Path.cwd())
@@ -73,6 +77,8 @@ def ai_command(app: Any, **params: Any) -> None:
     opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
     if memory:
         remember(app, session_id)
+    how = "resumed" if chosen else "new"
+    click.echo(f"tai: {how} session {session_id} (tai ai -resume {session_id})", err=True)
     runtime = make_runtime(app)
     status = asyncio.run(
         chat(
@@ -102,6 +108,7 @@ def make_chat_setup(
     files: Sequence[str] = (),
     confidential: bool = False,
     summarize_thoughts: bool | None = None,
+    fast_model: str | None = None,
 ) -> ChatSetup:
     """The setup of a new chat in the working directory (``tai ai``, ``tai serve``)."""
     from tai_core.commands._assemble import writable
@@ -131,7 +138,7 @@ def make_chat_setup(
     setup = make_setup(
         app.host, config, model, command="ai", system=prompt("").system,
         require_completion=False, cwd=cwd,
-        summarize=thought_summarizer(app, config, None, model),
+        summarize=thought_summarizer(app, config, fast_model, model),
     )  # fmt: skip
     options = attrs.evolve(setup.options, disabled=frozenset(disabled))
     return ChatSetup(attrs.evolve(setup, options=options), lambda text: prompt(text).user)
@@ -146,12 +153,15 @@ def remember(app: Any, session_id: str) -> None:
         click.echo(f"tai: warning: {message}", err=True)
 
     memory = SessionMemory(user_data_dir() / MEMORY_FILE, session_id, warn)
-    app.host.register(memory, f"ai-memory-{session_id}")
+    name = f"ai-memory-{session_id}"
+    if app.host.pm.get_plugin(name) is not None:  # the session is started or loaded again
+        app.host.unregister(name)
+    app.host.register(memory, name)
 
 
 def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> str | None:
     """The id of the kept session to take up (``-resume``, ``-continue``), or ``None``."""
-    if not resume and not last_here:
+    if resume is None and not last_here:
         return None
     from tai_core.commands.sessions import opened_store, resolved
     from tai_core.sessions import sessions_path

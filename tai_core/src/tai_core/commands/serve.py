@@ -14,10 +14,14 @@ import click
     "-stdio", "--stdio", "stdio", is_flag=True, required=True,
     help="Commands on standard input, events on standard output (JSON lines).",
 )  # fmt: skip
+@click.option(
+    "-model", "--model", "model", metavar="NAME",
+    help="The model of sessions whose start names none (default: the configured one).",
+)  # fmt: skip
 @click.pass_obj
-def serve_command(app: Any, stdio: bool) -> None:
+def serve_command(app: Any, stdio: bool, model: str | None) -> None:
     """Serve the runtime to another program over JSON lines."""
     del stdio
     from tai_core.serve import serve_stdio
 
-    sys.exit(serve_stdio(app))
+    sys.exit(serve_stdio(app, model))

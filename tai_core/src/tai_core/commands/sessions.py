@@ -46,7 +46,8 @@ def sessions_command(ctx: click.Context, *, limit: int, here: bool) -> None:
         return
     with opened_store() as store:
         found = store.list(limit, cwd=str(Path.cwd()) if here else None)
-    click.echo(session_table(found) if found else NOTHING_KEPT)
+    none = f"no sessions kept in {Path.cwd()}" if here else NOTHING_KEPT
+    click.echo(session_table(found) if found else none)
 
 
 @sessions_command.command("show")

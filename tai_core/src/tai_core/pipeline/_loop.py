@@ -396,7 +396,7 @@ class Pipeline:
         """Record the flushed attempt's reply in the tree and run its blocks."""
         applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
         dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
-        valid, invalid = self._validate(
+        valid, invalid, disabled = self._validate(
             [b for b in attempt.blocks if b not in applied and b not in dry]
         )
         tree, response, names, rejected = record_reply(
@@ -425,6 +425,9 @@ class Pipeline:
             state, plan_note = self._plan_feed(state)
             if plan_note:
                 feedback.append(plan_note)
+        if disabled:  # the user is told; the model too when another round comes anyway
+            self.emit(Notice(self.options.session_id, "warning", "; ".join(disabled)))
+            feedback += disabled if feedback else []
         return state, feedback or None
 
     def _applied(self, block: Block, workspace: Any) -> bool:
@@ -437,15 +440,18 @@ class Pipeline:
         kind = self.kinds.get(block.kind)
         return kind is not None and kind.streams and self.runner.offers(kind)
 
-    def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str]]:
+    def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str], list[str]]:
+        """The valid blocks, what is wrong with the invalid ones, and the blocks of kinds
+        disabled here (discarded: as the prompt says, they start no round)."""
         valid: list[Block] = []
         invalid: list[str] = []
+        disabled: list[str] = []
         for block in blocks:
             kind = self.kinds.get(block.kind)
             if kind is None:
                 continue
             if not self.runner.offers(kind):
-                invalid.append(
+                disabled.append(
                     f"{block.kind} block at line {block.line}: {block.kind} blocks are "
                     "disabled in this command; it was discarded"
                 )
@@ -457,7 +463,7 @@ class Pipeline:
                 )
             else:
                 valid.append(block)
-        return valid, invalid
+        return valid, invalid, disabled
 
     def _parse_feedback(
         self, state: RunState, attempt: Attempt, invalid: list[str], feedback: list[str]

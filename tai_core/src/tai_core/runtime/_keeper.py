@@ -11,6 +11,7 @@ by it. A failed save is a warning, never the end of a session: it goes on, unsav
 from __future__ import annotations
 
 import asyncio
+from asyncio import CancelledError
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -162,7 +163,8 @@ def session_header(
         status=status,
         created_at=created_at,
         updated_at=now(),
-        last_error=str(error) if status == "error" and error else None,
+        # a failed turn's error stays after the session is closed; a cancellation is none
+        last_error=str(error) if error and not isinstance(error, CancelledError) else None,
         rounds=state.round,
         input_tokens=input_tokens + sum(row.usage.input for row in rows),
         output_tokens=output_tokens + sum(row.usage.output for row in rows),

@@ -143,6 +143,11 @@ class Runtime:
         if session is not None and session.task is not None:
             await asyncio.gather(session.task, return_exceptions=True)
 
+    async def errands_done(self) -> None:
+        """Until the list, load, delete and export commands handled so far are done."""
+        while self._errands:
+            await asyncio.gather(*self._errands, return_exceptions=True)
+
     async def settle(self) -> None:
         """Until every command handled so far has done its work: runs, saves, errands."""
         while True:
@@ -237,8 +242,9 @@ class Runtime:
         ends (or it is closed, reset or updated before): until then a crash loses nothing
         but that turn, and a one-shot command's request never waits for the database
         to open."""
-        if not self.keeper.keeps or (session.status == "streaming" and not session.written):
-            return
+        unwritten = not session.written
+        if not self.keeper.keeps or (unwritten and not session.state.messages):
+            return  # nothing to continue yet (a turn in flight is saved when it ends)
         session.written = True
         header = session_header(
             session.setup, session.pipeline.runner.spec, session.state,
@@ -248,6 +254,10 @@ class Runtime:
         self.keeper.save(header, session.state.messages, session.state.tree)
 
     def _update(self, session: _Session, command: UpdateSession) -> None:
+        problem = _update_problem(command)
+        if problem:
+            self._notice(command.session_id, f"update refused: {problem}")
+            return
         runner = session.pipeline.runner
         provider, spec = command.model or (runner.provider, runner.spec)
         changes = {
@@ -399,3 +409,12 @@ class Runtime:
         )
         session.state = result.state
         return finished
+
+
+def _update_problem(command: UpdateSession) -> str:
+    """Why ``command`` cannot be applied (``""`` when it can)."""
+    if command.temperature is not None and not 0 <= command.temperature <= 2:
+        return f"temperature {command.temperature} is not between 0 and 2"
+    if command.max_output_tokens is not None and command.max_output_tokens <= 0:
+        return f"max_output_tokens {command.max_output_tokens} is not positive"
+    return ""

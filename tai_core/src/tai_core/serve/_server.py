@@ -1,11 +1,13 @@
 """The server loop of ``tai serve -stdio``: lines in, commands to the runtime, events out.
 
 Standard input is read in a worker thread, a line at a time; every command is handled as
-it comes (a submit starts a turn and the next command is read at once, so a ``cancel``
-reaches a streaming turn). Every event of the runtime's bus is written to standard output
-as one line and flushed, by one task, so lines never interleave; a line that is not a
-command is answered by an ``error`` notice and the server goes on. At the end of the
-input the server cancels what still runs, closes every session (saved) and exits 0.
+it comes (a submit starts a turn and the next command is read at once, so a ``cancel`` or
+a ``steer`` reaches a streaming turn; a list, load, delete or export is done before the
+next line is read). Every event of the runtime's bus is written to standard output as one
+line and flushed, by one task, so lines never interleave; a line that is not a command,
+or a command that fails, is answered by an ``error`` notice and the server goes on. At
+the end of the input the server lets the running turns end, closes every session (saved)
+and exits 0.
 """
 
 from __future__ import annotations
@@ -54,8 +56,12 @@ from tai_core.serve._wire import (
 class Server:
     """Serves ``app``'s commands to one client over ``reader`` and ``writer``."""
 
-    def __init__(self, app: Any, runtime: Runtime, reader: TextIO, writer: TextIO) -> None:
+    def __init__(
+        self, app: Any, runtime: Runtime, reader: TextIO, writer: TextIO, model: str | None = None
+    ) -> None:
         self.app = app
+        #: The model of a ``start`` or ``load`` that names none (``-model``).
+        self.model = model
         self.runtime = runtime
         self.reader = reader
         self.writer = writer
@@ -70,7 +76,10 @@ class Server:
             while line := await asyncio.to_thread(self.reader.readline):
                 if line.strip():
                     self._serve(line)
-                    await asyncio.sleep(0)  # let the command's first events out
+                    # a list, load, delete or export is done before the next line is read
+                    # (a submit right after a load finds the session); turns run on
+                    await self.runtime.errands_done()
+            await self.runtime.settle()  # the end of the input: the turns end as they would
         finally:
             await self.runtime.shutdown()
             self.runtime.bus.close()
@@ -92,10 +101,13 @@ class Server:
         except BadRequest as error:
             self._error("", str(error))
             return
+        session_id = getattr(request, "session_id", None) or ""
         try:
             self._handle(request)
         except click.ClickException as error:  # a model that cannot be resolved, …
-            self._error(getattr(request, "session_id", None) or "", error.format_message())
+            self._error(session_id, error.format_message())
+        except Exception as error:  # noqa: BLE001 - one bad command never ends the server
+            self._error(session_id, f"internal error: {type(error).__name__}: {error}")
 
     def _handle(self, request: Request) -> None:
         runtime = self.runtime
@@ -106,7 +118,9 @@ class Server:
             text = first(request.text) if first else request.text
             runtime.handle(Submit(request.session_id, text, request.text))
         elif isinstance(request, Load):
-            setup = self._chat(request.model, memory=True, session_id=request.session_id)
+            setup = self._chat(
+                request.model or self.model, memory=True, session_id=request.session_id
+            )
             runtime.handle(LoadSession(request.session_id, setup.setup))
         elif isinstance(request, Update):
             model = None
@@ -129,7 +143,7 @@ class Server:
             self._error(request.session_id or "", "start: only ai sessions are served")
             return
         chat = self._chat(
-            request.model, memory=request.memory, shell=request.shell,
+            request.model or self.model, memory=request.memory, shell=request.shell,
             session_id=request.session_id,
         )  # fmt: skip
         session_id = chat.setup.options.session_id
@@ -170,8 +184,9 @@ def _plain_command(request: Request) -> Any:
     return ExportSession(request.session_id, request.path)
 
 
-def serve_stdio(app: Any) -> int:
-    """Serve standard input and output until the input ends."""
+def serve_stdio(app: Any, model: str | None = None) -> int:
+    """Serve standard input and output until the input ends (``model``: the default)."""
     from tai_core.commands._session import make_runtime
 
-    return asyncio.run(Server(app, make_runtime(app), sys.stdin, sys.stdout).run())
+    server = Server(app, make_runtime(app), sys.stdin, sys.stdout, model)
+    return asyncio.run(server.run())

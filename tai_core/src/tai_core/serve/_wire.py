@@ -30,9 +30,11 @@ class BadRequest(ValueError):
 
 @attrs.frozen
 class Start:
-    """Start a session (an ``ai`` chat by default) with ``model`` (default: the configured
-    one); its id is ``session_id`` when given, else a new one (see ``session_started``).
-    The first submit carries the session's rules and files."""
+    """Start a chat session (``command`` must be ``ai``, the one kind served) with
+    ``model`` (default: ``tai serve -model``, else the configured one); its id is
+    ``session_id`` when given, else a new one (see ``session_started``). ``shell`` lets the
+    model run shell blocks, ``memory`` uses and updates its profile of the user. The first
+    submit carries the session's rules."""
 
     name: ClassVar[str] = "start"
     session_id: str | None = None
@@ -176,9 +178,12 @@ def decode(line: str) -> Request:
     if not isinstance(data, dict):
         raise BadRequest("a command is a JSON object")
     kind = data.pop("type", None)
+    known = ", ".join(sorted(REQUESTS))
+    if kind is None:
+        raise BadRequest(f"a command needs a type (one of {known})")
     cls = REQUESTS.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadRequest(f"unknown command type {kind!r} (known: {', '.join(sorted(REQUESTS))})")
+        raise BadRequest(f"unknown command type {kind!r} (known: {known})")
     fields = {field.name: field for field in attrs.fields(cls)}
     unknown = sorted(set(data) - set(fields))
     if unknown:
