@@ -93,3 +93,11 @@ def test_a_group_alone_shows_its_help(tmp_path: Path, isolated_env: dict[str, st
     result = run_tai("sandbox", cwd=tmp_path, env=isolated_env)
     assert result.returncode == USAGE
     assert result.stderr.startswith("Usage: tai sandbox [OPTIONS] COMMAND [ARGS]...\n")
+
+
+def test_click_s_own_messages_end_before_the_help_pointer(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    result = run_tai("sessions", "show", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert result.stderr == "tai: error: Missing argument 'ID'; see tai sessions show --help\n"

@@ -112,7 +112,7 @@ def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> s
         name = _unknown_command(message)
         if name is not None:
             return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
-    return f"{message}; see {where}"
+    return f"{message.rstrip('.')}; see {where}"  # click's sentences end in a full stop
 
 
 def _options(command: click.Command) -> list[str]:
