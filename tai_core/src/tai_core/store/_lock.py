@@ -25,24 +25,32 @@ _POLL = 0.01
 @contextmanager
 def directory_lock(root: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """Hold the exclusive flush lock of ``root`` for the duration of the ``with`` block."""
+    fd = _locked(root, timeout)
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+def _locked(root: Path, timeout: float) -> int:
+    """A descriptor of ``root`` holding its exclusive flush lock, taken within ``timeout``
+    seconds; :class:`FlushError` (nothing held, nothing open) when it is not. (Apart from
+    the ``with`` form so that the waiting is a plain function, as mutation testing needs.)"""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         raise FlushError("flushing changes needs a POSIX system (flock)") from None
     fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise FlushError(
-                        f"another tai process has been writing to {root} for over "
-                        f"{timeout:.0f} s; nothing was written"
-                    ) from None
-                time.sleep(_POLL)
-        yield
-    finally:
-        os.close(fd)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise FlushError(
+                    f"another tai process has been writing to {root} for over "
+                    f"{timeout:.0f} s; nothing was written"
+                ) from None
+            time.sleep(_POLL)
