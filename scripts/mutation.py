@@ -204,6 +204,28 @@ def environment(mutant: str | None = None) -> dict[str, str]:
     return env
 
 
+def hold_the_stage() -> None:
+    """Take the stage for this run, or end: two runs in one stage would overwrite each
+    other's mutants and results (a second run needs ``--stage`` elsewhere). The lock is
+    the kernel's (``flock``) and dies with the process."""
+    import fcntl
+
+    STAGE.parent.mkdir(parents=True, exist_ok=True)
+    lock = os.open(f"{STAGE}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(
+            f"mutation: another run is using {STAGE}; wait for it, or give this one "
+            "--stage DIR of its own"
+        ) from None
+    _HELD.append(lock)  # kept open (and locked) until the process ends
+
+
+#: The stage's lock, held for the run.
+_HELD: list[int] = []
+
+
 def mutmut(*args: str, children_only: bool = False) -> None:
     """Run mutmut in the stage. When every target is reached in child processes only
     (``_process`` alone), mutmut finds no test in its own process for any mutant and stops
@@ -465,6 +487,8 @@ def main() -> int:
         print("mutation: no target changed; nothing to do")
         return 0
     earlier = survivors(targets) if args.survivors else None
+    if not args.report_only:
+        hold_the_stage()
     if not (args.report_only or args.record_only):
         stage(targets)
         if earlier is not None:

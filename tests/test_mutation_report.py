@@ -174,3 +174,31 @@ def test_every_kept_survivor_says_why(verdict: ModuleType) -> None:
         assert entry.function.startswith(("tai_core.", "tai_sandbox.", "tai_providers.")), entry
         assert entry.change.startswith(("- ", "+ ")), entry
     assert len({(k.function, k.change) for k in kept}) == len(kept), "an entry is listed twice"
+
+
+def test_a_second_run_in_the_same_stage_is_refused(tmp_path: Path) -> None:
+    """Two runs in one stage would overwrite each other's mutants: the second ends at once
+    (it happened: a --survivors run restaged the tree under a running one)."""
+    import subprocess
+
+    hold = (
+        "import sys; sys.argv = ['mutation.py', '--stage', sys.argv[1]]; "
+        f"sys.path.insert(0, {str(REPO / 'scripts')!r}); import mutation; "
+        "from pathlib import Path; mutation.STAGE = Path(sys.argv[2]); "
+        "mutation.hold_the_stage(); print('held', flush=True); sys.stdin.read()"
+    )
+    stage = str(tmp_path / "stage")
+    first = subprocess.Popen([sys.executable, "-c", hold, "x", stage], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert first.stdout is not None and first.stdout.readline() == "held\n"
+        second = subprocess.run([sys.executable, "-c", hold, "x", stage], capture_output=True,
+                                text=True, timeout=60)  # fmt: skip
+        assert second.returncode == 1
+        assert f"another run is using {stage}" in second.stderr
+    finally:
+        first.kill()
+        first.wait()
+    again = subprocess.run([sys.executable, "-c", hold, "x", stage], input="", capture_output=True,
+                           text=True, timeout=60)  # fmt: skip
+    assert again.stdout == "held\n"  # the lock died with its holder
