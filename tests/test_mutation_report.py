@@ -182,23 +182,23 @@ def test_a_second_run_in_the_same_stage_is_refused(tmp_path: Path) -> None:
     import subprocess
 
     hold = (
-        "import sys; sys.argv = ['mutation.py', '--stage', sys.argv[1]]; "
+        "import sys; from pathlib import Path; stage = Path(sys.argv[1]); "
         f"sys.path.insert(0, {str(REPO / 'scripts')!r}); import mutation; "
-        "from pathlib import Path; mutation.STAGE = Path(sys.argv[2]); "
-        "mutation.hold_the_stage(); print('held', flush=True); sys.stdin.read()"
+        "mutation.STAGE = stage; mutation.hold_the_stage(); print('held', flush=True); "
+        "sys.stdin.read()"
     )
     stage = str(tmp_path / "stage")
-    first = subprocess.Popen([sys.executable, "-c", hold, "x", stage], stdin=subprocess.PIPE,
+    first = subprocess.Popen([sys.executable, "-c", hold, stage], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:
         assert first.stdout is not None and first.stdout.readline() == "held\n"
-        second = subprocess.run([sys.executable, "-c", hold, "x", stage], capture_output=True,
+        second = subprocess.run([sys.executable, "-c", hold, stage], capture_output=True,
                                 text=True, timeout=60)  # fmt: skip
         assert second.returncode == 1
         assert f"another run is using {stage}" in second.stderr
     finally:
         first.kill()
         first.wait()
-    again = subprocess.run([sys.executable, "-c", hold, "x", stage], input="", capture_output=True,
+    again = subprocess.run([sys.executable, "-c", hold, stage], input="", capture_output=True,
                            text=True, timeout=60)  # fmt: skip
     assert again.stdout == "held\n"  # the lock died with its holder
