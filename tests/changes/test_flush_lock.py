@@ -81,3 +81,12 @@ def test_a_wait_past_the_limit_writes_nothing(tmp_path: Path, held) -> None:
     (error,) = failures
     assert f"another tai process has been writing to {tmp_path} for over 0 s" in str(error)
     assert "nothing was written" in str(error)
+
+
+def test_the_lock_is_a_directory_s(tmp_path: Path) -> None:
+    """The lock is taken on the working directory itself: a root that is a file is no
+    working directory, and no lock is taken on it."""
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(NotADirectoryError), directory_lock(afile):
+        pass

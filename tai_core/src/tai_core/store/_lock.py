@@ -40,7 +40,7 @@ def _locked(root: Path, timeout: float) -> int:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         raise FlushError("flushing changes needs a POSIX system (flock)") from None
-    fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)  # POSIX: the lock is the directory's
     deadline = time.monotonic() + timeout
     while True:
         try:
