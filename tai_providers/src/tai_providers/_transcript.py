@@ -6,6 +6,7 @@ directive, text before the first reply — and every error names the file and th
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -145,7 +146,13 @@ def transcript_spec(provider: ReplayProvider, name: str, fields: Mapping[str, An
         raise ModelConfigError(f"model {name!r} (replay) names no transcript: use replay:PATH")
     path = Path(given).expanduser().resolve()
     if not path.is_file():
-        raise ModelConfigError(f"model {name!r}: replay transcript {path} does not exist")
+        hidden = ""
+        if os.environ.get("TAI_IN_SANDBOX") == "1":  # set by the sandbox plugin inside it
+            hidden = (
+                " here, inside tai's sandbox, whose /tmp is a fresh one: keep the transcript "
+                "in the working directory (or run with -no-sandbox)"
+            )
+        raise ModelConfigError(f"model {name!r}: replay transcript {path} does not exist{hidden}")
     try:
         provider.transcripts[str(path)] = parse(path)
     except TranscriptError as error:

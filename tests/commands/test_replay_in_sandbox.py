@@ -1,0 +1,27 @@
+"""A replay transcript the sandbox hides (another directory under /tmp, which is a fresh
+one inside) is named with the reason, and what to do about it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_tai
+
+
+def test_a_hidden_transcript_says_why(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    if not tmp_path.is_relative_to("/tmp"):
+        pytest.skip("pytest's temporary directory is not under /tmp here")
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "r.txt").write_text("@@@ reply\nhi\n")
+    result = run_tai("next", "-model", f"replay:{elsewhere / 'r.txt'}", "chat", "x",
+                     cwd=work, env=isolated_env)  # fmt: skip
+    assert result.returncode == 1
+    assert "inside tai's sandbox, whose /tmp is a fresh one" in result.stderr
+    unsandboxed = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    result = run_tai("next", "-model", f"replay:{elsewhere / 'r.txt'}", "chat", "x",
+                     cwd=work, env=unsandboxed)  # fmt: skip
+    assert result.returncode == 0 and result.stdout == "hi\n"
