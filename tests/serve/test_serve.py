@@ -242,3 +242,27 @@ def test_a_session_started_again_and_a_load_right_before_a_submit(
     assert [m["content"] for m in openai_server.requests[1].body["messages"][2:]] == [
         "One.", "again"
     ]  # fmt: skip
+
+
+def test_kept_sessions_are_named_by_prefixes(
+    client: Client, openai_server: FakeModelServer, tmp_path: Path
+) -> None:
+    openai_server.script(Reply(text="One."), Reply(text="Two."))
+    for session_id in ("abc123", "abd456"):
+        client.send(type="start", session_id=session_id)
+        client.send(type="submit", session_id=session_id, text="hello")
+        client.until("run_finished", session_id=session_id)
+        client.send(type="close", session_id=session_id)
+        client.until("session_closed", session_id=session_id)
+    client.send(type="load", session_id="abc")
+    assert client.until("session_loaded")["session_id"] == "abc123"
+    client.send(type="export", session_id="abd", path=str(tmp_path / "out.jsonl"))
+    assert client.until("session_exported")["session_id"] == "abd456"
+    client.send(type="delete", session_id="ab")
+    assert client.until("notice")["message"] == "'ab' names 2 sessions: abc123, abd456"
+    client.send(type="load", session_id="zzz")  # no model is needed to say so
+    assert client.until("notice")["message"] == "no session 'zzz'"
+    client.send(type="load", session_id="")
+    assert client.until("notice")["message"] == "no session ''"
+    status, _ = client.finish()
+    assert status == 0

@@ -16,6 +16,7 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
+import attrs
 import click
 
 from tai_core.events import Notice
@@ -26,6 +27,7 @@ from tai_core.runtime import (
     ExportSession,
     ListSessions,
     LoadSession,
+    NoSessionStore,
     ResetSession,
     Runtime,
     StartSession,
@@ -75,7 +77,7 @@ class Server:
         try:
             while line := await asyncio.to_thread(self.reader.readline):
                 if line.strip():
-                    self._serve(line)
+                    await self._serve(line)
                     # a list, load, delete or export is done before the next line is read
                     # (a submit right after a load finds the session); turns run on
                     await self.runtime.errands_done()
@@ -95,7 +97,7 @@ class Server:
     def _error(self, session_id: str, message: str) -> None:
         self.runtime.bus.publish(Notice(session_id, "error", message))
 
-    def _serve(self, line: str) -> None:
+    async def _serve(self, line: str) -> None:
         try:
             request = decode(line)
         except BadRequest as error:
@@ -103,11 +105,35 @@ class Server:
             return
         session_id = getattr(request, "session_id", None) or ""
         try:
+            if isinstance(request, Load | Delete | Export):
+                found = await self._kept(request.session_id)
+                if found is None:
+                    return
+                request = attrs.evolve(request, session_id=found)
             self._handle(request)
         except click.ClickException as error:  # a model that cannot be resolved, …
             self._error(session_id, error.format_message())
         except Exception as error:  # noqa: BLE001 - one bad command never ends the server
             self._error(session_id, f"internal error: {type(error).__name__}: {error}")
+
+    async def _kept(self, given: str) -> str | None:
+        """The kept session ``given`` names, whole or by an unambiguous prefix (as
+        ``tai sessions`` takes them); ``None``, said as an error, when none or several."""
+        if not given:
+            self._error(given, "no session ''")
+            return None
+        try:
+            found = await self.runtime.keeper.call(lambda store: store.ids_starting(given))
+        except NoSessionStore as error:
+            self._error(given, str(error))
+            return None
+        if given in found or len(found) == 1:
+            return given if given in found else found[0]
+        if not found:
+            self._error(given, f"no session {given!r}")
+        else:
+            self._error(given, f"{given!r} names {len(found)} sessions: {', '.join(found[:5])}")
+        return None
 
     def _handle(self, request: Request) -> None:
         runtime = self.runtime

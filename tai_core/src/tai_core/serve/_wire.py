@@ -110,7 +110,8 @@ class ListKept:
 
 @attrs.frozen
 class Load:
-    """Take up kept session ``session_id`` (with ``model``, default: the configured one)."""
+    """Take up kept session ``session_id`` (or an unambiguous prefix of it) with ``model``
+    (default: ``tai serve -model``, else the configured one)."""
 
     name: ClassVar[str] = "load"
     session_id: str
@@ -119,7 +120,7 @@ class Load:
 
 @attrs.frozen
 class Delete:
-    """Delete kept session ``session_id``."""
+    """Delete kept session ``session_id`` (or an unambiguous prefix of it)."""
 
     name: ClassVar[str] = "delete"
     session_id: str
@@ -127,7 +128,8 @@ class Delete:
 
 @attrs.frozen
 class Export:
-    """Write kept session ``session_id`` as JSON lines to ``path``."""
+    """Write kept session ``session_id`` (or an unambiguous prefix of it) as JSON lines to
+    ``path``."""
 
     name: ClassVar[str] = "export"
     session_id: str
