@@ -23,8 +23,8 @@ EXPORT_VERSION = 1
 def export_lines(store: SessionStore, session_id: str) -> Iterator[str]:
     """The lines (each ending in a newline) of session ``session_id``'s export;
     :class:`~tai_core.sessions.SessionNotFound` when there is none."""
-    header = store.header(session_id)
     stored = store.load(session_id)
+    header = stored.header
     fields: dict[str, Any] = attrs.asdict(header, recurse=False)
     fields["parameters"] = dict(header.parameters)
     yield _line({"type": "session", "format": EXPORT_VERSION, **fields})

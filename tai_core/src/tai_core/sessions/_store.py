@@ -212,12 +212,9 @@ class SessionStore:
                 (session_id,),
             )
         )
-        nodes: dict[str, _NodeFacts] = {
-            name: (parent, kind, body, json.loads(attributes))
-            for name, parent, kind, body, attributes in db.execute(
-                "SELECT name, parent, kind, body, attrs FROM nodes WHERE session_id = ?",
-                (session_id,),
-            )
+        nodes: dict[str, _NodeFacts] = {  # in the order written
+            name: (parent, kind, body, attributes)
+            for name, parent, kind, body, attributes in _node_rows(db, session_id)
         }
         (top,) = db.execute(
             "SELECT coalesce(max(seq) + 1, 0) FROM nodes WHERE session_id = ?", (session_id,)
@@ -272,11 +269,11 @@ class SessionStore:
         """A whole session; :class:`SessionNotFound` when there is none,
         :class:`SessionDamaged` when its tree cannot be rebuilt."""
         header = self.header(session_id)
-        saved = self._read_saved(self._db, session_id)
         try:
+            saved = self._read_saved(self._db, session_id)
             specs = [
                 NodeSpec(kind, body=body, name=name, parent=parent, attrs=attributes)
-                for name, parent, kind, body, attributes in self.node_rows(session_id)
+                for name, (parent, kind, body, attributes) in saved.nodes.items()
             ]
             tree, _ = SessionTree().add_batch(specs)
         except (TreeWriteRejected, ValueError, TypeError) as error:
@@ -284,13 +281,19 @@ class SessionStore:
         self._saved[session_id] = saved
         return StoredSession(header, saved.messages, tree)
 
-    def node_rows(self, session_id: str) -> Iterator[tuple[str, str, str, str, dict[str, str]]]:
+    def node_rows(self, session_id: str) -> Iterator[tuple[str, str, str, str, Any]]:
         """``(name, parent, kind, body, attrs)`` of a session's nodes, in the order written."""
-        for name, parent, kind, body, attributes in self._db.execute(
-            "SELECT name, parent, kind, body, attrs FROM nodes WHERE session_id = ? ORDER BY seq",
-            (session_id,),
-        ):
-            yield name, parent, kind, body, json.loads(attributes)
+        return _node_rows(self._db, session_id)
+
+
+def _node_rows(db: Connection, session_id: str) -> Iterator[tuple[str, str, str, str, Any]]:
+    """``(name, parent, kind, body, attrs)`` of a session's nodes, in the order written
+    (``attrs`` as stored: read back, it may be anything a writer put there)."""
+    for name, parent, kind, body, attributes in db.execute(
+        "SELECT name, parent, kind, body, attrs FROM nodes WHERE session_id = ? ORDER BY seq",
+        (session_id,),
+    ):
+        yield name, parent, kind, body, json.loads(attributes)
 
 
 def _common_prefix(old: tuple[Message, ...], new: tuple[Message, ...]) -> int:
