@@ -108,7 +108,7 @@ class Runtime:
         """Act on ``command``; problems become :class:`Notice` events, never exceptions."""
         self._start_ticking()
         if isinstance(command, StartSession):
-            self._start(command.setup)
+            self._open(command.setup)
         elif isinstance(command, ListSessions | LoadSession | DeleteSession | ExportSession):
             self._errand(command)
         else:
@@ -218,9 +218,6 @@ class Runtime:
         self._observe("tai_session_start", session_id, session=setup.options)
         self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
         return session
-
-    def _start(self, setup: SessionSetup) -> None:
-        self._open(setup)
 
     def _close(self, session: _Session) -> None:
         session_id = session.setup.options.session_id
