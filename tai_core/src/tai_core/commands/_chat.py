@@ -17,14 +17,13 @@ terminal.
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from tai_core.cli._printer import Printer
+from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.runtime import (
     Cancel,
     CloseSession,
@@ -133,7 +132,7 @@ async def chat(
             first = False
             # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
             # installs its own while it reads and removes it after
-            with _cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
+            with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
                 await printer.follow(subscription, session_id)
                 await runtime.wait(session_id)
             failed = failed or isinstance(printer.outcome, RunFailed)
@@ -142,20 +141,6 @@ async def chat(
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
     return 1 if failed else 0
-
-
-@contextmanager
-def _cancelling_on_ctrl_c(cancel: Callable[[], None]) -> Iterator[None]:
-    """SIGINT calls ``cancel`` while the block runs."""
-    if sys.platform == "win32":
-        yield
-        return
-    loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGINT, cancel)
-    try:
-        yield
-    finally:
-        loop.remove_signal_handler(signal.SIGINT)
 
 
 def _opened(subscription: Subscription, session_id: str) -> bool | None:

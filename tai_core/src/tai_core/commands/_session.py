@@ -15,7 +15,8 @@ import os
 import signal
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -228,32 +229,42 @@ async def follow(
         if recorder
         else None
     )
-    loop = asyncio.get_running_loop()
     cancelled: list[bool] = []
 
     def cancel() -> None:
         cancelled.append(True)
         runtime.handle(Cancel(session_id))
 
-    if sys.platform != "win32":
-        loop.add_signal_handler(signal.SIGINT, cancel)
     try:
-        runtime.handle(StartSession(setup))
-        runtime.handle(Submit(session_id, user, shown))
-        await printer.follow(subscription, session_id)
-        await runtime.wait(session_id)
-        state = runtime.state(session_id)
-        runtime.handle(CloseSession(session_id))
-        await runtime.settle()
-        if recording:
-            await recording
+        with cancelling_on_ctrl_c(cancel):
+            runtime.handle(StartSession(setup))
+            runtime.handle(Submit(session_id, user, shown))
+            await printer.follow(subscription, session_id)
+            await runtime.wait(session_id)
+            state = runtime.state(session_id)
+            runtime.handle(CloseSession(session_id))
+            await runtime.settle()
+            if recording:
+                await recording
     finally:
         subscription.close()
-        if sys.platform != "win32":
-            loop.remove_signal_handler(signal.SIGINT)
-            if cancelled:
-                # The run is ending with status 130; a Ctrl-C that arrives twice (from the
-                # terminal and forwarded by the sandbox's outer process) must not turn into
-                # a KeyboardInterrupt now.
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if cancelled and sys.platform != "win32":
+            # The run is ending with status 130; a Ctrl-C that arrives twice (from the
+            # terminal and forwarded by the sandbox's outer process) must not turn into a
+            # KeyboardInterrupt now.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     return printer.outcome, state
+
+
+@contextmanager
+def cancelling_on_ctrl_c(cancel: Callable[[], None]) -> Iterator[None]:
+    """SIGINT calls ``cancel`` (on the running event loop) while the block runs."""
+    if sys.platform == "win32":
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
