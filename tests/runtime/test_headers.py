@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from tai_core import hookimpl
-from tai_core.commands._session import make_setup
-from tai_core.models import resolve_model
-from tai_core.runtime import TERMINAL_EVENTS, EventBus, RunFinished, Runtime, StartSession, Submit
+from tai_core.runtime import RunFinished, Runtime, Submit
+from tests.runtime.conftest import drive_server_session
 from tests.servers import FakeModelServer, Reply
 
 
@@ -23,29 +21,13 @@ class Tag:
 def test_headers_reach_the_server(host, tmp_path: Path, openai_server: FakeModelServer) -> None:
     host.register(Tag(), "tag")
     openai_server.script(Reply(text="an answer\n"))
-    config = {
-        "generators": [
-            {"name": "local", "type": "openai", "model": "m",
-             "base_url": openai_server.base_url, "api_key": "k"}
-        ]
-    }  # fmt: skip
-    spec = resolve_model("local", config, host.registry.providers, {})
-    setup = make_setup(
-        host, config, (host.registry.providers[spec.provider], spec), command="next",
-        system="S", require_completion=False, cwd=tmp_path,
-    )  # fmt: skip
 
-    async def scenario():
-        runtime = Runtime(host.pm.hook, EventBus())
-        subscription = runtime.bus.subscribe()
-        runtime.handle(StartSession(setup))
-        runtime.handle(Submit(setup.options.session_id, "hi"))
-        async for event in subscription:
-            if isinstance(event, TERMINAL_EVENTS):
-                return event
-        return None
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(Submit("s", "hi"))
+        await runtime.wait("s")
 
-    assert isinstance(asyncio.run(scenario()), RunFinished)
+    events = drive_server_session(host, openai_server, tmp_path, scenario)
+    assert any(isinstance(event, RunFinished) for event in events)
     (request,) = openai_server.requests
     headers = {key.lower(): value for key, value in request.headers.items()}
     assert headers["x-tai-tag"] == "run-42"
