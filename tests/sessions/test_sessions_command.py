@@ -106,3 +106,19 @@ def test_keep_sessions_false_keeps_none(tmp_path: Path, isolated_env: dict[str, 
     (tmp_path / "tai.toml").write_text("keep_sessions = false\n")
     ask(tmp_path, isolated_env)
     assert not (Path(isolated_env["TAI_DATA_DIR"]) / "tai-sessions.db").exists()
+
+
+def test_what_a_model_s_command_wrote_into_the_database_cannot_drive_the_terminal(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The data directory is writable inside the sandbox: a header field holding an escape
+    sequence is shown escaped, in the list and in show."""
+    ask(tmp_path, isolated_env)
+    (session_id,) = ids(tmp_path, isolated_env)
+    with sqlite3.connect(Path(isolated_env["TAI_DATA_DIR"]) / "tai-sessions.db") as db:
+        db.execute("UPDATE sessions SET model = 'm\x1b]0;owned\x07', last_error = 'e\x1b[2J'")
+    listing = run_tai("sessions", cwd=tmp_path, env=isolated_env).stdout
+    shown = run_tai("sessions", "show", session_id, cwd=tmp_path, env=isolated_env).stdout
+    for text in (listing, shown):
+        assert "\x1b" not in text and "m\\x1b]0;owned\\x07" in text
+    assert "error: e\\x1b[2J" in shown

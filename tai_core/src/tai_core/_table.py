@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from tai_core._printable import printable
+
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Collection[int] = ()) -> str:
-    """``rows`` under ``header``; the columns whose index is in ``right`` right-aligned."""
-    lines = [tuple(header), *(tuple(row) for row in rows)]
+    """``rows`` under ``header``; the columns whose index is in ``right`` right-aligned. The
+    cells come from databases a model's command could write: they are shown printable."""
+    lines = [tuple(header), *(tuple(map(printable, row)) for row in rows)]
     widths = [max(len(cells[i]) for cells in lines) for i in range(len(header))]
     return "\n".join(
         "  ".join(

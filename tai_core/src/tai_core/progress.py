@@ -28,6 +28,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TextIO
 
+from tai_core._printable import printable
+
 
 class Progress:
     """``with Progress("building goimports") as progress: ... progress.count("packages
@@ -45,7 +47,7 @@ class Progress:
     ) -> None:
         # model text may be in it (a shell block's first line): no control character reaches
         # the terminal (the same reading as tai_core.store's shown_path)
-        self.what = what if what.isprintable() else repr(what)[1:-1]
+        self.what = printable(what)
         self.stream = sys.stderr if stream is None else stream
         self.after = after
         self._terminal = _is_terminal(self.stream)

@@ -112,17 +112,20 @@ def session_table(headers: list[SessionHeader]) -> str:
 
 def describe(header: SessionHeader) -> str:
     """What a session is, in a few lines."""
+    from tai_core._printable import printable
     from tai_core._table import clock
 
     cost = f", ${header.cost:.4f}" if header.cost is not None else ""
+    shown = {name: printable(str(getattr(header, name))) for name in ("id", "command", "model",
+             "cwd", "status")}  # fmt: skip
     lines = [
-        f"session {header.id}: tai {header.command} with {header.model} in {header.cwd}",
+        f"session {shown['id']}: tai {shown['command']} with {shown['model']} in {shown['cwd']}",
         f"started {clock(header.created_at)}, updated {clock(header.updated_at)}, "
-        f"{header.rounds} round(s), {header.messages} message(s), status {header.status}",
+        f"{header.rounds} round(s), {header.messages} message(s), status {shown['status']}",
         f"tokens: {header.input_tokens} in, {header.output_tokens} out{cost}",
     ]
     if header.last_error:
-        lines.append(f"error: {header.last_error}")
+        lines.append(f"error: {printable(header.last_error)}")
     return "\n".join(lines)
 
 

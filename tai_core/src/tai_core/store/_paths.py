@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tai_core._printable import printable
 from tai_core.patterns import glob_to_regex
 from tai_core.store._errors import PathError
 
@@ -156,7 +157,7 @@ class PathGuard:
 def shown_path(path: str) -> str:
     """``path`` as a message shows it: printable (``repr`` when it holds control characters
     or undecodable bytes) and cut to a readable length."""
-    text = path if path.isprintable() else repr(path)[1:-1]
+    text = printable(path)
     return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 20]}…{text[-19:]}"
 
 
