@@ -221,6 +221,19 @@ def test_tais_installation_under_the_working_directory_is_read_only(env) -> None
     assert not probe.exists()
 
 
+def test_the_launch_cache_cannot_be_planted_from_inside(work: Path, env) -> None:
+    """`tai --help` prints a kept answer as it is: a command inside must not write one."""
+    launch_dir = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "launch"
+    kept = run_tai("--help", cwd=work, env=env).stdout
+    plant = 'printf \'%s\' \'{"answer": "PLANTED"}\' > "$f"'
+    result = sandboxed(f"for f in {launch_dir}/*.json {launch_dir}/new.json; do {plant}; done",
+                       work, env)  # fmt: skip
+    assert "Read-only file system" in result.stderr
+    assert not (launch_dir / "new.json").exists()
+    after = run_tai("--help", cwd=work, env=env)
+    assert after.stdout == kept and "PLANTED" not in after.stdout
+
+
 def test_helper_programs_are_read_only_inside(work: Path, env) -> None:
     bin_dir = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "bin"
     result = sandboxed(f"echo 'touch x' > {bin_dir}/goimports", work, env)

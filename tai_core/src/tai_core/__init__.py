@@ -8,27 +8,33 @@ provider or a sandbox: those are plugins, and tai-core with no plugin installed 
 starts and says what is missing.
 
 The public API for plugin authors is what this module exports: the ``hookimpl`` marker,
-the block-kind contract and the parser's values.
+the block-kind contract and the parser's values. They are imported on first use
+(:mod:`tai_core._lazy`), so that importing any part of tai — the command line's launch
+above all — costs only what that part uses.
 """
 
-from tai_core.blocks import (
-    Block,
-    BlockKind,
-    BlockNotRunnableError,
-    BlockParseError,
-    BlockParser,
-    BlockResult,
-    Param,
-    RunContext,
-    parse_blocks,
-)
-from tai_core.plugins import (
-    ContextProviderInfo,
-    IsolationError,
-    PluginHost,
-    ProviderInfo,
-    hookimpl,
-)
+from tai_core._lazy import lazy_exports
+
+TYPE_CHECKING = False  # not typing's: importing it would cost more than the rest (_lazy)
+if TYPE_CHECKING:
+    from tai_core.blocks import (
+        Block,
+        BlockKind,
+        BlockNotRunnableError,
+        BlockParseError,
+        BlockParser,
+        BlockResult,
+        Param,
+        RunContext,
+        parse_blocks,
+    )
+    from tai_core.plugins import (
+        ContextProviderInfo,
+        IsolationError,
+        PluginHost,
+        ProviderInfo,
+        hookimpl,
+    )
 
 __all__ = [
     "Block",
@@ -46,3 +52,13 @@ __all__ = [
     "hookimpl",
     "parse_blocks",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "tai_core.blocks": ["Block", "BlockKind", "BlockNotRunnableError", "BlockParseError",
+                            "BlockParser", "BlockResult", "Param", "RunContext", "parse_blocks"],
+        "tai_core.plugins": ["ContextProviderInfo", "IsolationError", "PluginHost",
+                             "ProviderInfo", "hookimpl"],
+    },
+)  # fmt: skip

@@ -51,7 +51,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.config import FILE_NAMES, load_config, user_cache_dir, user_data_dir
+from tai_core.config import FILE_NAMES, LAUNCH_DIR, load_config, user_cache_dir, user_data_dir
 from tai_sandbox._survey import JOURNAL_DIR, Survey, survey
 
 #: Writable everywhere, but fresh inside the sandbox (nothing written there outlives it).
@@ -64,6 +64,9 @@ BIN_DIR = "bin"
 #: The per-run layers of the Go cache overlays, in the cache directory (read-only inside:
 #: the next start removes what it finds there, so nothing inside may plant links in it).
 RUNS_DIR = "sandbox-runs"
+#: The directories of the cache directory that are read-only inside: the helper programs,
+#: the run layers, and the launch cache (answers printed later: ``tai_core.cli._launch``).
+CACHE_READ_ONLY = (BIN_DIR, RUNS_DIR, LAUNCH_DIR)
 
 
 def protection(parts: Sequence[str]) -> str | None:
@@ -239,7 +242,7 @@ def writable_set(
     here = cwd.resolve()
     data_dir = user_data_dir(environ).expanduser()
     cache_dir = user_cache_dir(environ).expanduser()
-    for directory in (data_dir / KEYS_DIR, cache_dir / BIN_DIR, cache_dir / RUNS_DIR):
+    for directory in (data_dir / KEYS_DIR, *(cache_dir / name for name in CACHE_READ_ONLY)):
         _own_directory(directory)  # so the sandbox can bind it
     data_dir, cache_dir = data_dir.resolve(), cache_dir.resolve()
     roots = [here, data_dir, cache_dir, *SCRATCH_ROOTS]
@@ -249,7 +252,7 @@ def writable_set(
     hooks = _hooks_path(here)
     if hooks is not None:
         extra.append(hooks)
-    extra += [cache_dir / BIN_DIR, cache_dir / RUNS_DIR]
+    extra += [cache_dir / name for name in CACHE_READ_ONLY]
     extra += [
         path
         for path in installation()

@@ -1,28 +1,24 @@
 """Finding, reading, checking and merging the configuration files.
 
-Files are read nearest first: the working directory, the Go module root (when different),
-the user config directory, ``/etc/tai``. The nearest file's scalar wins, lists
-concatenate (nearest first), tables merge key by key by the same rules; flags override
-all of it later. Every file is checked against the closed schema before merging, so an
-error always names the one file and key at fault. TOML is read with the standard
-library's ``tomllib``, imported only when a file exists (start-up stays light when none
-does).
+Files are read nearest first (``_paths`` finds them): the working directory, the Go
+module root (when different), the user config directory, ``/etc/tai``. The nearest file's
+scalar wins, lists concatenate (nearest first), tables merge key by key by the same rules;
+flags override all of it later. Every file is checked against the closed schema before
+merging, so an error always names the one file and key at fault. TOML is read with the
+standard library's ``tomllib``, imported only when a file exists (start-up stays light when
+none does).
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, Bounded, Schema
-
-#: File names looked for in each configuration directory, in this order.
-FILE_NAMES: tuple[str, ...] = ("tai.toml", ".tai.toml")
 
 _LIST_TYPES = ("strs", "str|strs", "tables")
 
@@ -43,99 +39,9 @@ class Config:
         return self.values.get(key, default)
 
 
-@attrs.frozen
-class _PlatformDir:
-    """Where one kind of per-user directory lives on each platform."""
-
-    windows_variable: str
-    windows_default: tuple[str, ...]
-    mac: tuple[str, ...]
-    xdg_variable: str
-    xdg_default: str
-
-
-_CONFIG = _PlatformDir("APPDATA", ("AppData", "Roaming"), ("Library", "Application Support"),
-                       "XDG_CONFIG_HOME", ".config")  # fmt: skip
-_CACHE = _PlatformDir("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Caches"),
-                      "XDG_CACHE_HOME", ".cache")  # fmt: skip
-_DATA = _PlatformDir("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Application Support"),
-                     "XDG_DATA_HOME", ".local/share")  # fmt: skip
-
-
-def _tai_dir(kind: _PlatformDir, env: Mapping[str, str]) -> Path:
-    home = Path(env.get("HOME") or Path.home())
-    if sys.platform == "win32":
-        base = Path(env.get(kind.windows_variable) or home.joinpath(*kind.windows_default))
-    elif sys.platform == "darwin":
-        base = home.joinpath(*kind.mac)
-    else:
-        base = Path(env.get(kind.xdg_variable) or home / kind.xdg_default)
-    return base / "tai"
-
-
-def user_config_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """tai's directory in the user's config directory (``TAI_CONFIG_DIR`` overrides).
-
-    Follows the platform's convention as the original (Go's ``os.UserConfigDir``) does:
-    ``$XDG_CONFIG_HOME`` or ``~/.config`` on Linux and BSD, ``~/Library/Application
-    Support`` on macOS, ``%AppData%`` on Windows.
-    """
-    env = os.environ if environ is None else environ
-    if env.get("TAI_CONFIG_DIR"):
-        return Path(env["TAI_CONFIG_DIR"])
-    return _tai_dir(_CONFIG, env)
-
-
-def user_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """tai's directory in the user's cache directory (tools tai installs, such as goimports):
-    ``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
-    ``%LocalAppData%`` on Windows."""
-    return _tai_dir(_CACHE, os.environ if environ is None else environ)
-
-
-def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """tai's directory for what it writes itself — records, sessions, keys — apart from the
-    configuration the user writes (``TAI_DATA_DIR`` overrides): ``$XDG_DATA_HOME`` or
-    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS,
-    ``%LocalAppData%`` on Windows.
-
-    Kept apart because the configuration directory is read-only inside the sandbox and
-    this one is writable: tai never loads configuration, plugins or programs from here.
-    """
-    env = os.environ if environ is None else environ
-    if env.get("TAI_DATA_DIR"):
-        return Path(env["TAI_DATA_DIR"])
-    base = _tai_dir(_DATA, env)
-    # On macOS the config and data conventions share a folder: keep the data beside it.
-    return base.with_name("tai-data") if sys.platform == "darwin" else base
-
-
-def go_module_root(start: Path) -> Path | None:
-    """The nearest directory at or above ``start`` holding a ``go.mod``."""
-    for directory in (start, *start.parents):
-        if (directory / "go.mod").is_file():
-            return directory
-    return None
-
-
-def config_directories(cwd: Path, environ: Mapping[str, str] | None = None) -> list[Path]:
-    """The directories searched for configuration files, nearest first, without repeats."""
-    candidates = [cwd, go_module_root(cwd), user_config_dir(environ), Path("/etc/tai")]
-    directories: list[Path] = []
-    for directory in candidates:
-        if directory is not None and directory.resolve() not in directories:
-            directories.append(directory.resolve())
-    return directories
-
-
 def load_config(cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """Read, check and merge every configuration file that applies to ``cwd``."""
-    files = [
-        directory / name
-        for directory in config_directories((cwd or Path.cwd()).resolve(), environ)
-        for name in FILE_NAMES
-        if (directory / name).is_file()
-    ]
+    files = config_files((cwd or Path.cwd()).resolve(), environ)
     tables = [read_file(path) for path in files]
     merged: dict[str, Any] = {}
     for table in tables:
