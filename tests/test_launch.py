@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.installed import plugin_distribution
+
 PROBE = """
 import atexit, json, sys
 atexit.register(lambda: sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n"))
@@ -84,17 +86,6 @@ def test_other_command_lines_always_run_in_full(tmp_path: Path, env: dict[str, s
     ran = launch("-p", "no:shell", "plugins", cwd=tmp_path, env=env)
     assert ran.loaded_plugins and "blocked" in ran.stdout
     assert answers(tmp_path) == []
-
-
-def plugin_distribution(site: Path, body: str) -> Path:
-    """An installed distribution ``hello-plugin`` whose plugin module holds ``body``."""
-    meta = site / "hello_plugin-1.0.dist-info"
-    meta.mkdir(parents=True, exist_ok=True)
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: hello-plugin\nVersion: 1.0\n")
-    (meta / "entry_points.txt").write_text("[tai]\nhello = hello_plugin\n")
-    module = site / "hello_plugin.py"
-    module.write_text(body)
-    return module
 
 
 COMMANDS = """

@@ -28,13 +28,9 @@ if TYPE_CHECKING:
         RunContext,
         parse_blocks,
     )
-    from tai_core.plugins import (
-        ContextProviderInfo,
-        IsolationError,
-        PluginHost,
-        ProviderInfo,
-        hookimpl,
-    )
+    from tai_core.context import ContextPart, ContextProvider, ContextRequest
+    from tai_core.models import Provider
+    from tai_core.plugins import IsolationError, PluginHost, hookimpl
 
 __all__ = [
     "Block",
@@ -43,11 +39,13 @@ __all__ = [
     "BlockParseError",
     "BlockParser",
     "BlockResult",
-    "ContextProviderInfo",
+    "ContextPart",
+    "ContextProvider",
+    "ContextRequest",
     "IsolationError",
     "Param",
     "PluginHost",
-    "ProviderInfo",
+    "Provider",
     "RunContext",
     "hookimpl",
     "parse_blocks",
@@ -58,7 +56,8 @@ __getattr__, __dir__ = lazy_exports(
     {
         "tai_core.blocks": ["Block", "BlockKind", "BlockNotRunnableError", "BlockParseError",
                             "BlockParser", "BlockResult", "Param", "RunContext", "parse_blocks"],
-        "tai_core.plugins": ["ContextProviderInfo", "IsolationError", "PluginHost",
-                             "ProviderInfo", "hookimpl"],
+        "tai_core.context": ["ContextPart", "ContextProvider", "ContextRequest"],
+        "tai_core.models": ["Provider"],
+        "tai_core.plugins": ["IsolationError", "PluginHost", "hookimpl"],
     },
 )  # fmt: skip

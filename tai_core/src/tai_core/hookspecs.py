@@ -71,9 +71,15 @@ def tai_register_providers(register: Callable[[Any], None]) -> None:
     Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
 
     :param register: call ``register(provider)`` for each provider; ``provider`` fulfils
-        :class:`tai_core.plugins.ProviderInfo` (``name``, ``types`` — the configuration
-        ``type`` values it serves — and ``description``). A name or type already taken by
-        another plugin is refused and reported as that plugin's load error.
+        :class:`tai_core.models.Provider`: ``name``, ``description``, ``types`` (the
+        configuration ``type`` values it serves), ``prefixes`` (``-model PREFIX:NAME``),
+        ``short_names`` (models it offers without configuration), ``spec`` (a generator's
+        fields to a :class:`tai_core.models.ModelSpec`) and ``stream`` (a
+        :class:`tai_core.models.GenerationRequest` to text, thought, usage and finish
+        events; failures raised as :class:`tai_core.models.ProviderError`, whose
+        ``retryable`` tells the pipeline whether to try again). A provider that lacks a
+        member, or whose name or type another plugin took, is refused and reported as that
+        plugin's load error.
     :return: nothing; results are ignored.
 
     Where it may be implemented: provider plugins (``tai_providers`` and third parties).
@@ -87,8 +93,12 @@ def tai_register_context_providers(register: Callable[[Any], None]) -> None:
     Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
 
     :param register: call ``register(provider)`` for each context provider; ``provider``
-        fulfils :class:`tai_core.plugins.ContextProviderInfo` (``name`` and
-        ``description``). A name already taken is refused and reported as a load error.
+        fulfils :class:`tai_core.context.ContextProvider`: ``name``, ``description``,
+        ``applies(cwd)`` and ``collect(request)``, which turns a
+        :class:`tai_core.context.ContextRequest` into
+        :class:`tai_core.context.ContextPart` values, each placed by its tier and key. A
+        provider that lacks a member, or whose name is taken, is refused and reported as a
+        load error.
     :return: nothing; results are ignored.
 
     Where it may be implemented: context-provider plugins (the Go provider, the any-text

@@ -6,6 +6,12 @@ after a delay: the provider's ``Retry-After`` when it gave one, else exponential
 with jitter. A call that fails *after* output raises at once: what was already streamed
 cannot be taken back, and the pipeline retries the whole round from its snapshot with the
 partial output noted (the round-level half, see the pipeline).
+
+A provider reports failures as :class:`ProviderError`. Anything else it raises (a bug, or an
+SDK's exception it did not translate) is turned into one, naming the provider and the
+exception, and treated as retryable: a transport error that slipped through is the common
+case, and a bug costs a few seconds of retries before the same one-line error — never a
+traceback, never an "internal error".
 """
 
 from __future__ import annotations
@@ -61,9 +67,14 @@ async def generate(
     while True:
         produced = False
         try:
-            async for event in provider.stream(spec, request):
-                produced = True
-                yield event
+            try:
+                async for event in provider.stream(spec, request):
+                    produced = True
+                    yield event
+            except ProviderError:
+                raise
+            except Exception as error:  # any failure of a plugin's code
+                raise _foreign(provider, spec, error) from error
         except ProviderError as error:
             if produced or not error.retryable or attempt + 1 >= rules.attempts:
                 raise
@@ -74,3 +85,10 @@ async def generate(
             attempt += 1
             continue
         return
+
+
+def _foreign(provider: Provider, spec: ModelSpec, error: Exception) -> ProviderError:
+    """``error``, raised by ``provider`` where a :class:`ProviderError` belongs, as one."""
+    where = f"provider {getattr(provider, 'name', type(provider).__name__)!r} raised"
+    return ProviderError(spec.provider, spec.model, f"{where} {type(error).__name__}: {error}",
+                         retryable=True)  # fmt: skip

@@ -7,7 +7,6 @@ providers and context providers are plugins of exactly this kind, so a third par
 whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
 """
 
-from tai_core.plugins._contracts import ContextProviderInfo, ProviderInfo
 from tai_core.plugins._host import (
     CORE_PLUGIN,
     ENTRY_POINT_GROUP,
@@ -25,13 +24,11 @@ __all__ = [
     "CATEGORIES",
     "CORE_PLUGIN",
     "ENTRY_POINT_GROUP",
-    "ContextProviderInfo",
     "IsolationError",
     "LoadOptions",
     "PluginHost",
     "PluginLoadError",
     "PluginRecord",
-    "ProviderInfo",
     "RegistrationError",
     "Registry",
     "default_options",

@@ -1,54 +1,78 @@
-"""What a registered provider or context provider must at least tell about itself.
+"""Checking what a plugin registers against the contract it must fulfil, member by member.
 
-These are structural: a plugin's objects need not inherit from anything, they only need
-the attributes. The full provider interface (streaming, usage, pricing) and the context
-interface grow on top of these with the pipeline.
+The contracts themselves are structural protocols beside the code that uses them —
+:class:`tai_core.models.Provider`, :class:`tai_core.context.ContextProvider`,
+:class:`tai_core.blocks.BlockKind` — so a plugin's objects need not inherit from anything.
+A protocol cannot check itself at run time, though, and a provider without ``spec`` would
+otherwise be listed by ``tai plugins`` and fail with a traceback when first used. So each
+contract is also written here as a table of members with what each must be, and the
+registry refuses an object that lacks one: the plugin's load error names every member
+missing or wrong, and the plugin joins with nothing.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: A contract: member name -> (what it must be, in words; the check of its value).
+Contract = Mapping[str, tuple[str, Callable[[Any], bool]]]
 
 
-class ProviderInfo(Protocol):
-    """A model provider as registered through ``tai_register_providers``."""
-
-    #: The provider's name, unique among providers (``"openai"``, ``"gemini"``, …).
-    name: str
-    #: The configuration ``type`` values it serves (``("openai", "open-ai", "open_ai")``).
-    types: tuple[str, ...]
-    #: One line for ``tai plugins``.
-    description: str
+def _name(value: object) -> bool:
+    return isinstance(value, str) and bool(value)
 
 
-class ContextProviderInfo(Protocol):
-    """A context provider as registered through ``tai_register_context_providers``."""
+def _text(value: object) -> bool:
+    return isinstance(value, str)
 
-    #: The provider's name, unique among context providers (``"go"``, ``"any"``, …).
-    name: str
-    #: One line for ``tai plugins``.
-    description: str
+
+def _names(value: object) -> bool:
+    return isinstance(value, tuple) and all(_name(item) for item in value)
+
+
+def _short_names(value: object) -> bool:
+    return isinstance(value, Mapping) and all(
+        _name(name) and isinstance(fields, Mapping) for name, fields in value.items()
+    )
+
+
+#: :class:`tai_core.models.Provider`.
+PROVIDER: Contract = {
+    "name": ("a non-empty string", _name),
+    "description": ("a string (one line for tai plugins)", _text),
+    "types": ("a tuple of non-empty strings (the generator types it serves)", _names),
+    "prefixes": ("a tuple of non-empty strings (the -model PREFIX:NAME it serves)", _names),
+    "short_names": ("a mapping of model names to generator fields", _short_names),
+    "spec": ("a method spec(name, fields, config, environ) returning a ModelSpec", callable),
+    "stream": ("a method stream(spec, request) yielding stream events", callable),
+}
+
+#: :class:`tai_core.context.ContextProvider`.
+CONTEXT_PROVIDER: Contract = {
+    "name": ("a non-empty string", _name),
+    "description": ("a string (one line for tai plugins)", _text),
+    "applies": ("a method applies(cwd) returning whether it serves cwd", callable),
+    "collect": ("a method collect(request) returning context parts", callable),
+}
+
+
+def contract_problems(thing: object, contract: Contract) -> list[str]:
+    """What ``thing`` lacks or gets wrong of ``contract`` (empty when it fulfils it)."""
+    problems = []
+    for member, (expected, check) in contract.items():
+        if not hasattr(thing, member):
+            problems.append(f"{member} is missing ({expected})")
+        elif not check(getattr(thing, member)):
+            problems.append(f"{member} must be {expected}, not {getattr(thing, member)!r:.60}")
+    return problems
 
 
 def provider_problems(provider: object) -> list[str]:
-    """What ``provider`` lacks of :class:`ProviderInfo`."""
-    problems = _named_problems(provider)
-    types = getattr(provider, "types", None)
-    if not isinstance(types, tuple) or not all(isinstance(t, str) and t for t in types):
-        problems.append("types must be a tuple of non-empty strings")
-    return problems
+    """What ``provider`` lacks of :class:`tai_core.models.Provider`."""
+    return contract_problems(provider, PROVIDER)
 
 
 def context_provider_problems(provider: object) -> list[str]:
-    """What ``provider`` lacks of :class:`ContextProviderInfo`."""
-    return _named_problems(provider)
-
-
-def _named_problems(thing: object) -> list[str]:
-    problems = []
-    name = getattr(thing, "name", None)
-    if not isinstance(name, str) or not name:
-        problems.append("name must be a non-empty string")
-    if not isinstance(getattr(thing, "description", None), str):
-        problems.append("description must be a string")
-    return problems
+    """What ``provider`` lacks of :class:`tai_core.context.ContextProvider`."""
+    return contract_problems(provider, CONTEXT_PROVIDER)
