@@ -45,14 +45,15 @@ NO_PROVIDER = "no context provider serves this directory (install tai-blocks, or
 
 
 def provider_for(app: AppContext, cwd: Path) -> ContextProvider | None:
-    """The context provider of ``cwd``: ``go`` when it applies, else ``any``, else the first
-    other one that applies (``None`` when none does)."""
-    providers = app.host.registry.context_providers
-    for name in ("go", "any"):
-        provider = providers.get(name)
-        if provider is not None and provider.applies(cwd):
-            return provider
-    return next((p for p in providers.values() if p.applies(cwd)), None)
+    """The context provider of ``cwd``: the primary that serves it (``go``, else ``any``,
+    else the first other one that applies) with the additive ones that apply
+    (``tai_core.context._compose``); ``None`` when no primary applies."""
+    from tai_core.context._compose import choose
+
+    def warn(message: str) -> None:
+        app.host.stderr.write(f"tai: warning: {message}\n")
+
+    return choose(app.host.registry.context_providers.values(), cwd, warn)
 
 
 def writable(app: AppContext) -> Callable[[Path], bool]:

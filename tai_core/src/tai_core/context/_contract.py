@@ -96,14 +96,24 @@ def withheld(path: str, reason: str) -> ContextPart:
 
 
 class ContextProvider(Protocol):
-    """A context provider as registered through ``tai_register_context_providers``."""
+    """A context provider as registered through ``tai_register_context_providers``.
 
+    A *primary* provider builds the staged context of the directories it serves (one per
+    run: ``go`` inside a Go module, else ``any``, else the first other that applies). A
+    provider with a class attribute ``additive = True`` instead adds its parts to the
+    primary's wherever it applies: its keys are prefixed with its name, its parts come out
+    of the same token budget, files it names are withheld by the same secret rules, and
+    its failure costs only its parts (``tai_core.context._compose``).
+    """
+
+    #: Unique among context providers; names its parts' keys when it is additive.
     name: str
+    #: One line for ``tai plugins``.
     description: str
 
     def applies(self, cwd: Path) -> bool:
         """True when this provider serves a run in ``cwd`` (the Go provider: inside a Go
-        module). The default command picks the first provider that applies."""
+        module)."""
         ...
 
     def collect(self, request: ContextRequest) -> tuple[ContextPart, ...]:

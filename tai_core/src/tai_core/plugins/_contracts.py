@@ -27,6 +27,10 @@ def _text(value: object) -> bool:
     return isinstance(value, str)
 
 
+def _flag(value: object) -> bool:
+    return isinstance(value, bool)
+
+
 def _names(value: object) -> bool:
     return isinstance(value, tuple) and all(_name(item) for item in value)
 
@@ -57,12 +61,22 @@ CONTEXT_PROVIDER: Contract = {
 }
 
 
-def contract_problems(thing: object, contract: Contract) -> list[str]:
-    """What ``thing`` lacks or gets wrong of ``contract`` (empty when it fulfils it)."""
+#: Members a context provider may have: checked when present.
+CONTEXT_PROVIDER_OPTIONAL: Contract = {
+    "additive": ("True or False (whether it adds parts to the primary's)", _flag),
+}
+
+
+def contract_problems(
+    thing: object, contract: Contract, optional: Contract | None = None
+) -> list[str]:
+    """What ``thing`` lacks or gets wrong of ``contract`` and of the ``optional`` members
+    it has (empty when it fulfils them)."""
     problems = []
-    for member, (expected, check) in contract.items():
+    for member, (expected, check) in {**contract, **(optional or {})}.items():
         if not hasattr(thing, member):
-            problems.append(f"{member} is missing ({expected})")
+            if member in contract:
+                problems.append(f"{member} is missing ({expected})")
         elif not check(getattr(thing, member)):
             problems.append(f"{member} must be {expected}, not {getattr(thing, member)!r:.60}")
     return problems
@@ -75,4 +89,4 @@ def provider_problems(provider: object) -> list[str]:
 
 def context_provider_problems(provider: object) -> list[str]:
     """What ``provider`` lacks of :class:`tai_core.context.ContextProvider`."""
-    return contract_problems(provider, CONTEXT_PROVIDER)
+    return contract_problems(provider, CONTEXT_PROVIDER, CONTEXT_PROVIDER_OPTIONAL)
