@@ -32,7 +32,8 @@ class Changelog:
 
     def collect(self, request):
         text = (request.cwd / "CHANGELOG.md").read_text()
-        parts = [ContextPart(TIER_CONTEXT, "log", "# Changelog part\\n" + text, path="CHANGELOG.md")]
+        parts = [ContextPart(TIER_CONTEXT, "log", "# Changelog part\\n" + text,
+                             path="CHANGELOG.md")]
         if (request.cwd / ".env").is_file():  # a careless provider: sends what it finds
             parts.append(ContextPart(TIER_CONTEXT, "env", (request.cwd / ".env").read_text(),
                                      path=".env"))

@@ -72,9 +72,13 @@ def run_replay(
     prices: Prices | None = None,
     run_options: dict[str, Any] | None = None,
     spec_changes: dict[str, Any] | None = None,
+    linger: float | None = None,
 ) -> Outcome:
     """Run one submit of a session whose model replays ``replies`` (with a window of
-    ``context_tokens``, ``prices`` and ``run_options`` for :class:`RunOptions` when given)."""
+    ``context_tokens``, ``prices`` and ``run_options`` for :class:`RunOptions` when given);
+    with ``linger``, the runtime stays up that many seconds after the run and is then shut
+    down, and the events include what it published until then (schedule ticks, the
+    session's end)."""
     path = transcript(tmp_path / "model.replay", replies)
     spec = resolve_model(f"replay:{path}", {}, host.registry.providers, {})
     if context_tokens is not None:
@@ -105,6 +109,10 @@ def run_replay(
             if isinstance(event, TERMINAL_EVENTS):
                 break
         await runtime.wait(session_id)
+        if linger is not None:
+            await asyncio.sleep(linger)
+            await runtime.shutdown()
+            events += subscription.take_pending()
         return Outcome(events, runtime, session_id)
 
     return asyncio.run(scenario())

@@ -103,7 +103,7 @@ def test_a_raising_observer_is_named_and_the_others_go_on(
     events = drive(host, openai_server, tmp_path, scenario)
     assert any(isinstance(e, RunFinished) for e in events)
     assert [e.message for e in events if isinstance(e, Notice)] == [
-        "plugin broken: tai_turn_start failed: ValueError: no turns today"
+        "plugin 'broken': tai_turn_start failed: ValueError: no turns today"
     ]
     assert ("start", "one") in turns.calls
 

@@ -137,9 +137,12 @@ def tai_block_parsed(block: Block, kind: BlockKind | None) -> None:
     :param block: the parsed :class:`tai_core.blocks.Block`.
     :param kind: its registered kind, or ``None`` when no plugin registered that kind (the
         block is then kept as a remaining block and never runs).
-    :return: nothing; results are ignored. Raising aborts the attempt like a failed block.
+    :return: nothing; results are ignored.
 
     Where it may be implemented: observers (recording, logging, live displays).
+
+    Failure rule: if an implementation raises, the attempt fails as a block that cannot
+    be applied does (the round is retried), the message naming the plugin.
     """
 
 
@@ -158,6 +161,9 @@ def tai_validate_block(block: Block, kind: BlockKind) -> Sequence[str] | None:
         block invalid, and the problems are fed back to the model.
 
     Where it may be implemented: block-kind plugins and policy plugins.
+
+    Failure rule: if an implementation raises, the block is invalid, its problem the
+    plugin's failure (the model reads it).
     """
 
 
@@ -185,6 +191,9 @@ def tai_run_block(block: Block, kind: BlockKind, context: RunContext) -> BlockRe
 
     Where it may be implemented: the sandbox (policy), observers (wrappers), and plugins
     that replace how a kind runs.
+
+    Failure rule: if an implementation raises, the block fails and its result names the
+    plugin (the model reads it); the run goes on.
     """
 
 
@@ -198,7 +207,7 @@ def tai_session_start(session: Any) -> None:
     """A session (one run of a command, or an interactive session) has started.
 
     Called by the runtime after the session's configuration was validated and before the
-    first round. Fire-and-forget: an exception is reported and otherwise ignored.
+    first round. Fire-and-forget.
 
     :param session: the runtime's read-only view of the session (its id, command, model
         and working directory).
@@ -206,6 +215,9 @@ def tai_session_start(session: Any) -> None:
 
     Where it may be implemented: observers, recorders, plugins that prepare per-session
     state.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -221,6 +233,9 @@ def tai_session_end(session: Any, error: BaseException | None) -> None:
     :return: nothing.
 
     Where it may be implemented: observers, recorders, clean-up of per-session state.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -236,6 +251,9 @@ def tai_turn_start(session: Any, text: str) -> None:
     :return: nothing.
 
     Where it may be implemented: observers, plugins that keep per-turn state.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -252,6 +270,9 @@ def tai_turn_end(session: Any, outcome: str, error: BaseException | None) -> Non
     :return: nothing.
 
     Where it may be implemented: observers, cost trackers, notifiers.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -267,6 +288,9 @@ def tai_round_start(session: Any, round_number: int) -> None:
     :return: nothing.
 
     Where it may be implemented: observers.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -284,6 +308,9 @@ def tai_round_end(session: Any, round_number: int, outcome: str) -> None:
     :return: nothing.
 
     Where it may be implemented: observers.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -308,6 +335,9 @@ def tai_before_model_call(
         with an error naming them.
 
     Where it may be implemented: plugins that add instructions or tag requests.
+
+    Failure rule: if an implementation raises, the call is not made and the run ends in
+    one line naming the plugin.
     """
 
 
@@ -329,6 +359,9 @@ def tai_after_model_call(
     :return: nothing.
 
     Where it may be implemented: observers, cost trackers.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -345,6 +378,9 @@ def tai_schedule_tick(now: float) -> None:
     :return: nothing.
 
     Where it may be implemented: plugins with background duties (syncing, reminders).
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -370,6 +406,9 @@ def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
 
     Where it may be implemented: plugins that run programs they install themselves (the
     ``change`` plugin installs goimports in a Go module).
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """
 
 
@@ -401,6 +440,10 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
 
     Where it may be implemented: the sandbox distribution; plugins that provide another
     isolation (containers, Landlock) — ``tryfirst`` to take precedence.
+
+    Failure rule: if an implementation raises anything but
+    :class:`tai_core.IsolationError`, nothing runs either: one line naming the plugin,
+    exit status 2.
     """
 
 
@@ -423,6 +466,9 @@ def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str,
 
     Where it may be implemented: policy plugins (environment rules, wrappers such as
     network cuts, resource limits).
+
+    Failure rule: if an implementation raises, the program is not started and the block
+    fails, its result naming the plugin.
     """
 
 
@@ -443,6 +489,9 @@ def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
 
     Where it may be implemented: the sandbox distribution; policy plugins (``tryfirst`` to
     take precedence over it).
+
+    Failure rule: if an implementation raises, the command is refused, the reason naming
+    the plugin (a policy that cannot answer refuses).
     """
 
 
@@ -480,6 +529,9 @@ def tai_secret_file(path: str, data: bytes | None, config: Mapping[str, Any]) ->
     Where it may be implemented: secret detectors (tai-sandbox's ``secrets`` plugin scans
     content); policy plugins with rules of their own (``tryfirst`` to answer before the
     content scan).
+
+    Failure rule: if an implementation raises, the file is withheld, the reason naming
+    the plugin (a check that cannot answer withholds).
     """
 
 
@@ -497,6 +549,9 @@ def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
         refused.
 
     Where it may be implemented: the sandbox distribution; policy plugins.
+
+    Failure rule: if an implementation raises, the write (or read) is refused, the
+    reason naming the plugin (a policy that cannot answer refuses).
     """
 
 
@@ -535,4 +590,7 @@ def tai_checkpoint(
 
     Where it may be implemented: the checkpoint plugin (``checkpoints`` in tai-blocks);
     plugins that keep the tree elsewhere (a VCS snapshot, a backup service).
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
     """

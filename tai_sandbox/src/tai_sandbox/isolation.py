@@ -30,6 +30,7 @@ from typing import Any
 import click
 
 from tai_core import BlockResult, IsolationError, hookimpl
+from tai_core.plugins import PluginHookError
 from tai_sandbox._survey import JOURNAL_DIR
 from tai_sandbox.paths import (
     RUNS_DIR,
@@ -365,7 +366,7 @@ def run_command(app: Any, command: tuple[str, ...]) -> None:
         isolation = app.host.pm.hook.tai_enter_isolation(
             argv=sys.argv[1:], cwd=str(Path.cwd()), config=app.config.values
         )
-    except IsolationError as error:
+    except (IsolationError, PluginHookError) as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"tai: {isolation or 'no sandbox'}", err=True)
     argv, env = list(command), dict(os.environ)

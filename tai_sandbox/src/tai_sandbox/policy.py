@@ -30,6 +30,7 @@ import click
 
 from tai_core import hookimpl
 from tai_core.config import ConfigError, load_config
+from tai_core.plugins import PluginHookError
 from tai_sandbox.paths import WritableSet, resolve, writable_set
 
 
@@ -124,7 +125,10 @@ def check_command(app: Any, command: str) -> None:
 
     Exit status 0 when it would run, 1 when it would be refused.
     """
-    answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()))
+    try:
+        answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()))
+    except PluginHookError as error:  # as a shell block: a policy that cannot answer refuses
+        answer = (False, str(error))
     allowed, reason = answer or (False, "no installed plugin decides on shell commands")
     click.echo(f"{'allowed' if allowed else 'refused'}: {reason}")
     sys.exit(0 if allowed else 1)

@@ -29,6 +29,7 @@ from tai_blocks.anytext._fetch import fetch
 from tai_blocks.anytext._text import decode_text, read_data
 from tai_blocks.anytext._walk import Ignores, PatternError, Walker, shown_path
 from tai_core.context import hook_check, judged
+from tai_core.plugins import PluginHookError
 from tai_core.store import shown_path as shown_path_text
 
 if TYPE_CHECKING:
@@ -80,7 +81,10 @@ def _project_file(name: str, context: RunContext) -> tuple[Path, str]:
     if not real.is_relative_to(real_root):
         raise Refused(f"{name} is a symbolic link leading outside the project (to {real})")
     relative = path.relative_to(root).as_posix()
-    answer = context.hook.tai_path_policy(path=relative, operation="read")
+    try:
+        answer = context.hook.tai_path_policy(path=relative, operation="read")
+    except PluginHookError as error:  # a policy that cannot answer refuses
+        raise Refused(f"{name}: {error}") from None
     if answer is not None and not answer[0]:
         raise Refused(f"{name}: {answer[1]}")
     if real.is_dir():

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tai_core.blocks import Block, BlockParseError, parse_blocks
+from tai_core.plugins import validation_problems
 
 if TYPE_CHECKING:
     from tai_core.store import FileStore
@@ -57,9 +58,7 @@ def _apply_all(
             continue
         if kind is None:
             return store, applied, touched, "the change kind is disabled (-p no:change)"
-        problems = [
-            p for found in host.pm.hook.tai_validate_block(block=result, kind=kind) for p in found
-        ]
+        problems = validation_problems(host.pm.hook, result, kind)
         if problems:
             return store, applied, touched, f"line {result.line}: " + "; ".join(problems)
         try:

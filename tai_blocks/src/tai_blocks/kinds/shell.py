@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tai_blocks.kinds._common import TREE_PARAMS
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_core.plugins import PluginHookError
 
 if TYPE_CHECKING:
     from tai_blocks.kinds._run import Finished
@@ -85,7 +86,10 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
         run the body with ``sh -c`` in the working directory; its output is the result."""
         from tai_blocks.kinds._run import run_captured
 
-        decision = context.hook.tai_shell_policy(command=block.body, cwd=str(context.cwd))
+        try:
+            decision = context.hook.tai_shell_policy(command=block.body, cwd=str(context.cwd))
+        except PluginHookError as error:  # a policy that cannot answer refuses
+            decision = (False, str(error))
         allowed, reason = decision or (False, NO_POLICY)
         if not allowed:
             return BlockResult(

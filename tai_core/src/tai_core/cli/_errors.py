@@ -19,6 +19,8 @@ from typing import NoReturn
 
 import click
 
+from tai_core.plugins._failures import PluginHookError
+
 #: Exit status of a command line tai cannot read (an unknown option, a missing value).
 USAGE = 2
 #: Exit status of a command that ran and failed.
@@ -89,6 +91,8 @@ def run(
         sys.exit(INTERRUPTED)
     except BrokenPipeError:
         sys.exit(FAILURE)  # the reader went away (tai plugins | head): nothing to say
+    except PluginHookError as error:  # a plugin failed where no rule catches it: one line
+        fail(str(error), FAILURE)
     sys.exit(0)
 
 

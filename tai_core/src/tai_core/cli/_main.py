@@ -174,26 +174,28 @@ def _recover_interrupted_flush(cwd: Path) -> None:
         click.echo(f"tai: {message}", err=True)
 
 
+def _warn(line: str) -> None:
+    click.echo(f"tai: warning: {line}", err=True)
+
+
 def _isolate(app: AppContext, args: Sequence[str]) -> AppContext:
     """Prepare, then enter isolation (failing closed); the context with what is in force."""
     import os
 
-    from tai_core.plugins import IsolationError
+    from tai_core.plugins import IsolationError, PluginHookError
+    from tai_core.plugins._observe import observe
     from tai_core.store import StoreError
     from tai_core.store._key import journal_key
 
     cwd, hook = str(Path.cwd()), app.host.pm.hook
-    try:
-        hook.tai_prepare_isolation(cwd=cwd, config=app.config.values)
-    except Exception as error:  # noqa: BLE001 - a plugin's preparation is not fatal
-        click.echo(f"tai: warning: preparing the run: {error}", err=True)
+    observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values)  # not fatal
     try:
         journal_key()
     except StoreError as error:
         click.echo(f"tai: warning: {error}", err=True)
     try:
         isolation = hook.tai_enter_isolation(argv=args, cwd=cwd, config=app.config.values)
-    except IsolationError as error:
+    except (IsolationError, PluginHookError) as error:  # either way nothing runs
         _fail(str(error))
     if isolation is None and os.environ.get("TAI_NO_SANDBOX", "") in ("", "0"):
         _fail(

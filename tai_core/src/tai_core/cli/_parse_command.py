@@ -28,15 +28,16 @@ def _header(block: Block) -> str:
 
 
 def _verdict(host: PluginHost, block: Block) -> tuple[str, list[str]]:
+    from tai_core.plugins._failures import PluginHookError, validation_problems
+
     kind = host.registry.block_kinds.get(block.kind)
-    host.pm.hook.tai_block_parsed(block=block, kind=kind)
+    try:
+        host.pm.hook.tai_block_parsed(block=block, kind=kind)
+    except PluginHookError as error:  # a run would fail the attempt
+        return "invalid", [str(error)]
     if kind is None:
         return "unknown", []
-    problems = [
-        problem
-        for found in host.pm.hook.tai_validate_block(block=block, kind=kind)
-        for problem in found
-    ]
+    problems = validation_problems(host.pm.hook, block, kind)
     return ("invalid" if problems else "ok"), problems
 
 

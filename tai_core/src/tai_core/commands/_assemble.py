@@ -61,7 +61,12 @@ def writable(app: AppContext) -> Callable[[Path], bool]:
     hook = app.host.pm.hook
 
     def is_writable(path: Path) -> bool:
-        answer = hook.tai_path_policy(path=str(path), operation="write")
+        from tai_core.plugins._failures import PluginHookError
+
+        try:
+            answer = hook.tai_path_policy(path=str(path), operation="write")
+        except PluginHookError:
+            return False  # a policy that cannot answer: the file is shown read-only
         return True if answer is None else bool(answer[0])
 
     return is_writable

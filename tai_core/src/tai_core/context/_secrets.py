@@ -190,7 +190,12 @@ def hook_check(hook: Any, config: Mapping[str, Any]) -> SecretCheck:
     """The check that asks every plugin through ``tai_secret_file`` (first reason wins)."""
 
     def check(path: str, data: bytes | None) -> str | None:
-        answer = hook.tai_secret_file(path=path, data=data, config=config)
+        from tai_core.plugins._failures import PluginHookError
+
+        try:
+            answer = hook.tai_secret_file(path=path, data=data, config=config)
+        except PluginHookError as error:  # a check that cannot answer withholds
+            return f"not judged ({error})"
         return str(answer) if answer else None
 
     return check

@@ -36,6 +36,7 @@ from tai_core.models import (
 )
 from tai_core.pipeline._state import Attempt, BlockApplyError, RunError
 from tai_core.pipeline._thoughts import Summarizer, ThoughtStream
+from tai_core.plugins._failures import PluginHookError, validation_problems
 
 
 def _describe(error: Exception) -> str:
@@ -86,9 +87,17 @@ class AttemptRunner:
         """True when ``kind`` is available in this run (its command, not switched off)."""
         return self.command in kind.commands and kind.name not in self.disabled
 
+    def _announce(self, block: Block, kind: BlockKind | None) -> None:
+        """Tell the plugins ``block`` was parsed (``tai_block_parsed``); a plugin that fails
+        there fails the attempt, as a block that cannot be applied does."""
+        try:
+            self.hook.tai_block_parsed(block=block, kind=kind)
+        except PluginHookError as error:
+            raise BlockApplyError(block, str(error)) from None
+
     def problems(self, block: Block, kind: BlockKind) -> list[str]:
         """Every plugin's validation problems of ``block``."""
-        return [p for found in self.hook.tai_validate_block(block=block, kind=kind) for p in found]
+        return validation_problems(self.hook, block, kind)
 
     def _notice_retry(self, attempt: int, delay: float, error: ProviderError) -> None:
         self.emit(
@@ -119,7 +128,7 @@ class AttemptRunner:
                     self.emit(ParseFailed(self.session_id, round_no, result))
                     continue
                 kind = self.kinds.get(result.kind)
-                self.hook.tai_block_parsed(block=result, kind=kind)
+                self._announce(result, kind)
                 self.emit(BlockParsed(self.session_id, round_no, result))
                 if applies(kind, current) and self.offers(kind):
                     current = self._apply(kind, result, current)

@@ -26,6 +26,7 @@ from tai_core.blocks import (
     stop_all,
 )
 from tai_core.events import BlockFinished, BlockStarted, Event
+from tai_core.plugins._failures import PluginHookError
 
 #: The order in which round-triggering kinds run after a reply (then the others, by name).
 COMPONENT_ORDER: tuple[str, ...] = ("change", "go-test", "go-src", "ingest", "shell", "continue")
@@ -74,6 +75,10 @@ class BlockExecutor:
             raise
         except BlockNotRunnableError as error:
             result = BlockResult(kind=block.kind, ok=False, text=str(error))
+        except PluginHookError as error:  # a plugin's decision failed: it names itself
+            result = BlockResult(
+                kind=block.kind, ok=False, text=f"{block.kind} block failed: {error}"
+            )
         except Exception as error:  # noqa: BLE001 - a failing kind is reported to the model
             result = BlockResult(
                 kind=block.kind,

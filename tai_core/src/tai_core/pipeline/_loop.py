@@ -55,6 +55,8 @@ from tai_core.pipeline._state import (
     WorkspaceError,
 )
 from tai_core.pipeline._steer import Steering, interrupted, with_steering
+from tai_core.plugins._failures import PluginHookError
+from tai_core.plugins._observe import observe
 from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
 #: Finish reasons that mean the reply was cut by its length limit.
@@ -175,10 +177,19 @@ class Pipeline:
 
     def _checkpoint(self, round_no: int, reason: str) -> None:
         """Let the checkpoint plugin record the tree (``tai_checkpoint``) for ``tai undo``."""
-        self.hook.tai_checkpoint(
-            root=str(self.context.cwd), session_id=self.options.session_id,
+        self._observe(
+            "tai_checkpoint", root=str(self.context.cwd), session_id=self.options.session_id,
             round_number=round_no, reason=reason, config=self.context.config,
         )  # fmt: skip
+
+    def _observe(self, hook: str, **kwargs: Any) -> None:
+        """Call the observation hook ``hook``: a plugin's failure is a warning naming it,
+        and the run goes on (``tai_core.plugins._observe``)."""
+
+        def warn(line: str) -> None:
+            self.emit(Notice(self.options.session_id, "warning", line))
+
+        observe(getattr(self.hook, hook), warn, **kwargs)
 
     async def _round(self, state: RunState) -> tuple[RunState, list[str] | None]:
         """One round with its retries; returns the state after it and the next round's
@@ -196,7 +207,7 @@ class Pipeline:
                     base = attrs.evolve(base, messages=with_steering(base.messages, steering))
                     snapshot = attrs.evolve(snapshot, messages=base.messages)
                 self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
-                self.hook.tai_round_start(session=self.options, round_number=state.round)
+                self._observe("tai_round_start", session=self.options, round_number=state.round)
                 started = time.perf_counter()
                 attempt = await self.steering.race(
                     self.runner.run(self._request(base), state.round, base.workspace)
@@ -251,14 +262,17 @@ class Pipeline:
 
     def _round_end(self, round_no: int, outcome: str) -> None:
         self.emit(RoundEnded(self.options.session_id, round_no, outcome))
-        self.hook.tai_round_end(session=self.options, round_number=round_no, outcome=outcome)
+        self._observe("tai_round_end", session=self.options, round_number=round_no, outcome=outcome)
 
     def _request(self, state: RunState) -> GenerationRequest:
         """The request of an attempt, with what ``tai_before_model_call`` plugins add."""
-        adjustments = self.hook.tai_before_model_call(
-            session=self.options, model=self.spec.name,
-            messages=[{"role": m.role, "text": m.text} for m in state.messages],
-        )  # fmt: skip
+        try:
+            adjustments = self.hook.tai_before_model_call(
+                session=self.options, model=self.spec.name,
+                messages=[{"role": m.role, "text": m.text} for m in state.messages],
+            )  # fmt: skip
+        except PluginHookError as error:  # the call it decides is not made
+            raise RunError(f"{error}; the model was not called") from error
         system_texts: list[str] = []
         headers: dict[str, str] = {}
         messages = state.messages
@@ -298,9 +312,9 @@ class Pipeline:
             self.emit(UsageReported(self.options.session_id, state.round, usage, cost))
         seconds = time.perf_counter() - started
         row = UsageRow(state.round, attempt_no, usage or Usage(), cost, seconds, outcome)
-        self.hook.tai_after_model_call(
-            session=self.options, model=self.spec.name, finish_reason=outcome,
-            usage=attrs.asdict(usage) if usage else {},
+        self._observe(
+            "tai_after_model_call", session=self.options, model=self.spec.name,
+            finish_reason=outcome, usage=attrs.asdict(usage) if usage else {},
         )  # fmt: skip
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
         for summary in attempt.thought_summaries:

@@ -7,10 +7,10 @@ providers and context providers are plugins of exactly this kind, so a third par
 whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
 """
 
+from tai_core.plugins._failures import RULES, IsolationError, PluginHookError, validation_problems
 from tai_core.plugins._host import (
     CORE_PLUGIN,
     ENTRY_POINT_GROUP,
-    IsolationError,
     LoadOptions,
     PluginHost,
     PluginLoadError,
@@ -24,8 +24,10 @@ __all__ = [
     "CATEGORIES",
     "CORE_PLUGIN",
     "ENTRY_POINT_GROUP",
+    "RULES",
     "IsolationError",
     "LoadOptions",
+    "PluginHookError",
     "PluginHost",
     "PluginLoadError",
     "PluginRecord",
@@ -33,4 +35,5 @@ __all__ = [
     "Registry",
     "default_options",
     "hookimpl",
+    "validation_problems",
 ]

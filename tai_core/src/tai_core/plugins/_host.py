@@ -3,9 +3,11 @@
 Each entry point of the group ``tai`` is one plugin, named by its entry name. For each,
 in name order: skip it when blocked (``-p no:NAME``, config ``disabled_plugins``) or not
 allowed (``TAI_LOAD_PLUGINS``); import it; register it with pluggy; check its hook names;
-call its registration hooks with a ``register`` callback bound to it; check what it
-registered. A failure at any step unregisters the plugin, records the error for
-``tai plugins`` and goes on — unless ``TAI_STRICT_PLUGINS=1``, which makes it fatal.
+put its other hook implementations behind the failure guard (``_failures``: a raising
+implementation is named, and its hook's rule applies); call its registration hooks with a
+``register`` callback bound to it; check what it registered. A failure at any step
+unregisters the plugin, records the error for ``tai plugins`` and goes on — unless
+``TAI_STRICT_PLUGINS=1``, which makes it fatal.
 ``check_pending()`` runs after loading as the final guard against misspelt hooks.
 
 Registration hooks are called through ``subset_hook_caller`` restricted to the plugin
@@ -27,6 +29,7 @@ import pluggy
 
 from tai_core import hookspecs
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
+from tai_core.plugins._failures import guard_plugin
 from tai_core.plugins._registry import RegistrationError, Registry, Staging
 
 if TYPE_CHECKING:
@@ -49,14 +52,6 @@ _REGISTRATION_HOOKS: tuple[tuple[str, str], ...] = (
 
 class PluginLoadError(Exception):
     """A plugin failed to load while ``TAI_STRICT_PLUGINS=1`` makes that fatal."""
-
-
-class IsolationError(Exception):
-    """Isolation was asked for and cannot be set up: the command must not run model output.
-
-    Raised by ``tai_enter_isolation`` implementations (the sandbox fails closed); the
-    message says why and how to proceed.
-    """
 
 
 def _env_flag(environ: Mapping[str, str], name: str) -> bool:
@@ -254,6 +249,8 @@ class PluginHost:
         except Exception as error:  # noqa: BLE001 - pluggy's validation names the fault
             self._fail(record, f"registration failed: {error}")
             return
+        if record.name != CORE_PLUGIN:
+            guard_plugin(self.pm, plugin, record.name)
         try:
             self._check_hook_names(plugin)
             record.hooks = sorted(caller.name for caller in self.pm.get_hookcallers(plugin) or ())

@@ -41,6 +41,7 @@ from tai_core.events import (
     SessionUpdated,
 )
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
+from tai_core.plugins._failures import PluginHookError
 from tai_core.plugins._observe import observe
 from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import (
@@ -353,6 +354,10 @@ class Runtime:
         except RunFailure as failure:
             self._ended(session, "error", failure, "failed")
             self.bus.publish(RunFailed(session_id, str(failure), failure.report))
+            return
+        except PluginHookError as error:  # a plugin's failure names itself: one line
+            self._ended(session, "error", error, "failed")
+            self.bus.publish(RunFailed(session_id, str(error)))
             return
         except Exception as error:  # noqa: BLE001 - a bug must still end the run visibly
             import traceback

@@ -188,6 +188,11 @@ def host_policy(host: PluginHost) -> PathPolicy:
     hook = host.pm.hook.tai_path_policy
 
     def ask(path: str, operation: str) -> tuple[bool, str] | None:
-        return hook(path=path, operation=operation)
+        from tai_core.plugins._failures import PluginHookError
+
+        try:
+            return hook(path=path, operation=operation)
+        except PluginHookError as error:  # a policy that cannot answer refuses
+            return False, str(error)
 
     return ask
