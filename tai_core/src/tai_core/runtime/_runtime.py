@@ -392,10 +392,12 @@ class Runtime:
         """Call ``tai_schedule_tick`` every ``interval`` seconds until cancelled."""
         while True:
             await asyncio.sleep(interval)
+            failures: list[str] = []  # published here: the bus belongs to the loop's thread
             await asyncio.to_thread(
-                observe, self.hook.tai_schedule_tick, lambda line: self._warn("", line),
-                now=time.time(),
-            )  # fmt: skip
+                observe, self.hook.tai_schedule_tick, failures.append, now=time.time()
+            )
+            for line in failures:
+                self._warn("", line)
 
     async def _finished_run(self, session: _Session, command: Submit) -> RunFinished:
         pipeline = session.pipeline
