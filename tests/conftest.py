@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tai_core import _core_plugin
 from tai_core.cli import make_group
 from tai_core.plugins import LoadOptions, PluginHost
 
@@ -44,7 +45,7 @@ def stderr() -> io.StringIO:
 @pytest.fixture
 def host(stderr: io.StringIO) -> PluginHost:
     """A host with every installed plugin loaded, its warnings captured."""
-    plugin_host = PluginHost(LoadOptions(), cli=make_group(), stderr=stderr)
+    plugin_host = PluginHost(LoadOptions(), cli=make_group(), stderr=stderr, core=_core_plugin)
     plugin_host.load_entry_points()
     return plugin_host
 

@@ -8,7 +8,7 @@ from importlib.metadata import EntryPoint
 import click
 import pytest
 
-from tai_core import BlockKind, hookimpl
+from tai_core import BlockKind, _core_plugin, hookimpl
 from tai_core.cli import make_group
 from tai_core.plugins import CORE_PLUGIN, LoadOptions, PluginHost, PluginLoadError
 
@@ -237,7 +237,9 @@ def test_blocked_plugins_are_not_loaded(stderr: io.StringIO) -> None:
 
 
 def test_core_plugin_cannot_be_blocked(stderr: io.StringIO) -> None:
-    plugin_host = PluginHost(LoadOptions(blocked=frozenset({CORE_PLUGIN})), cli=make_group())
+    plugin_host = PluginHost(
+        LoadOptions(blocked=frozenset({CORE_PLUGIN})), cli=make_group(), core=_core_plugin
+    )
     assert plugin_host.record(CORE_PLUGIN).status == "loaded"
     assert "plugins" in plugin_host.cli.commands
 

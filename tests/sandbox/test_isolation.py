@@ -174,11 +174,10 @@ SHELL_BLOCKS = """
 import json, sys
 from pathlib import Path
 from tai_core import Block
-from tai_core.cli import make_group
 from tai_core.commands._session import Context
 from tai_core.plugins import LoadOptions, PluginHost
 
-host = PluginHost(LoadOptions(), cli=make_group())
+host = PluginHost(LoadOptions())
 host.load_entry_points()
 kind = host.registry.block_kinds["shell"]
 for body in sys.argv[1:]:

@@ -12,8 +12,9 @@ from tai_core._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: see tai_core._lazy
 if TYPE_CHECKING:
+    from tai_core.app import AppContext
     from tai_core.cli._launch import launch
-    from tai_core.cli._main import AppContext, build, main, make_group
+    from tai_core.cli._main import build, main, make_group
 
 __all__ = ["AppContext", "build", "launch", "main", "make_group"]
 
@@ -21,6 +22,7 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "tai_core.cli._launch": ["launch"],
-        "tai_core.cli._main": ["AppContext", "build", "main", "make_group"],
+        "tai_core.app": ["AppContext"],
+        "tai_core.cli._main": ["build", "main", "make_group"],
     },
 )

@@ -19,6 +19,7 @@ from typing import NoReturn
 
 import click
 
+from tai_core.commands._options import TaskNotQuoted
 from tai_core.plugins._failures import PluginHookError
 
 #: Exit status of a command line tai cannot read (an unknown option, a missing value).
@@ -27,32 +28,6 @@ USAGE = 2
 FAILURE = 1
 #: Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
-
-
-class TaskNotQuoted(click.UsageError):
-    """A word of the command line where only ``chat "TASK"`` may stand."""
-
-    def __init__(self, words: Sequence[str], index: int) -> None:
-        #: The command's words after its options, as the shell split them.
-        self.words = tuple(words)
-        #: Where the one that may not stand there is.
-        self.index = index
-        super().__init__(f"unexpected {words[index]!r}", click.get_current_context(silent=True))
-
-    def hint(self, commands: Iterable[str]) -> str:
-        """The line that tells the user what to type instead."""
-        word = self.words[self.index]
-        path = self.ctx.command_path if self.ctx is not None else "tai"
-        chats = [i for i, w in enumerate(self.words[: self.index]) if w == "chat"]
-        task = " ".join(self.words[chats[-1] + 1 :] if chats else self.words)
-        if chats:
-            return (
-                f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
-            )
-        near = _mean(word, commands) if path == "tai" else ""
-        if near:
-            return f"unknown command {word!r}{near}; see tai --help"
-        return f'unexpected {word!r}: the task follows the word chat: {path} chat "{task}"'
 
 
 def fail(message: str, status: int = FAILURE) -> NoReturn:
@@ -81,7 +56,7 @@ def run(
         click.echo(error.format_message(), err=True)  # a group alone: its help
         sys.exit(USAGE)
     except TaskNotQuoted as error:
-        fail(error.hint(commands), USAGE)
+        fail(_task_hint(error, commands), USAGE)
     except click.UsageError as error:
         fail(_usage(error, args, help_command), USAGE)
     except click.ClickException as error:
@@ -94,6 +69,21 @@ def run(
     except PluginHookError as error:  # a plugin failed where no rule catches it: one line
         fail(str(error), FAILURE)
     sys.exit(0)
+
+
+def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
+    """The line that tells the user what to type instead of the command line ``error``
+    could not read."""
+    word = error.words[error.index]
+    path = error.ctx.command_path if error.ctx is not None else "tai"
+    chats = [i for i, w in enumerate(error.words[: error.index]) if w == "chat"]
+    task = " ".join(error.words[chats[-1] + 1 :] if chats else error.words)
+    if chats:
+        return f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
+    near = _mean(word, commands) if path == "tai" else ""
+    if near:
+        return f"unknown command {word!r}{near}; see tai --help"
+    return f'unexpected {word!r}: the task follows the word chat: {path} chat "{task}"'
 
 
 def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> str:

@@ -26,7 +26,8 @@ from typing import NoReturn
 import attrs
 import click
 
-from tai_core.config import Config, ConfigError, load_config
+from tai_core.app import AppContext
+from tai_core.config import ConfigError, load_config
 from tai_core.plugins import PluginHost, PluginLoadError, default_options
 
 #: The command run when none is named (registered by the core plugin).
@@ -41,16 +42,6 @@ _HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
 
 class PluginArgumentError(Exception):
     """A ``-p`` value tai cannot act on."""
-
-
-@attrs.frozen
-class AppContext:
-    """What every command receives as ``ctx.obj``."""
-
-    host: PluginHost
-    config: Config
-    #: What ``tai_enter_isolation`` said is in force, when it was called.
-    isolation: str | None = None
 
 
 def _plugin_values(args: Sequence[str]) -> list[str]:
@@ -137,8 +128,10 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
     """The command line with every plugin's commands, and the context for ``args``."""
     config = load_config(cwd or Path.cwd())
     blocked = [*blocked_plugins(args), *config.get("disabled_plugins", [])]
+    from tai_core import _core_plugin
+
     group = make_group()
-    host = PluginHost(default_options(blocked), cli=group)
+    host = PluginHost(default_options(blocked), cli=group, core=_core_plugin)
     host.load_entry_points()
     return group, AppContext(host=host, config=config)
 

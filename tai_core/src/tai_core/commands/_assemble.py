@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.cli._main import AppContext
+from tai_core.app import AppContext
 from tai_core.context import (
     ContextPart,
     ContextProvider,

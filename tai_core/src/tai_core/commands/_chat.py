@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from tai_core.cli._printer import Printer
+from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.runtime import (
     Cancel,

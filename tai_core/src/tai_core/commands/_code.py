@@ -30,8 +30,7 @@ from typing import Any
 import attrs
 import click
 
-from tai_core.cli._main import AppContext
-from tai_core.cli._printer import Printer
+from tai_core.app import AppContext
 from tai_core.commands._assemble import (
     NO_PROVIDER,
     Selection,
@@ -44,6 +43,7 @@ from tai_core.commands._assemble import (
 from tai_core.commands._files import file_parts
 from tai_core.commands._goal import LoopResult, goal_node, loop_result, run_goal
 from tai_core.commands._options import GenerationFlags, flag_settings
+from tai_core.commands._printer import Printer
 from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
     describe_changes,

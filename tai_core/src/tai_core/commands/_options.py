@@ -80,12 +80,22 @@ things, drop needless indirection and comments that repeat the code. Keep the pu
 interface unless the task says otherwise, and keep the tests passing."""
 
 
+class TaskNotQuoted(click.UsageError):
+    """A word of the command line where only ``chat "TASK"`` may stand (the command line
+    says what to type instead: ``tai_core.cli._errors``)."""
+
+    def __init__(self, words: Sequence[str], index: int) -> None:
+        #: The command's words after its options, as the shell split them.
+        self.words = tuple(words)
+        #: Where the one that may not stand there is.
+        self.index = index
+        super().__init__(f"unexpected {words[index]!r}", click.get_current_context(silent=True))
+
+
 def chat_text(words: Sequence[str]) -> str:
     """The task text of ``[clean] chat TEXT [chat TEXT …]`` (``clean`` adds
     :data:`CLEANUP_PROMPT`); a usage error for anything else (a task left unquoted, a
     mistyped command)."""
-    from tai_core.cli._errors import TaskNotQuoted
-
     texts: list[str] = []
     clean = False
     index = 0

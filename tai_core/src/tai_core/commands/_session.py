@@ -2,7 +2,7 @@
 
 The command-line side of the runtime for single-shot commands (``next``, the goal loops):
 it resolves the model from flags and configuration, starts a session, submits the task,
-lets the :class:`~tai_core.cli._printer.Printer` render the events, and turns the run's
+lets the :class:`~tai_core.commands._printer.Printer` render the events, and turns the run's
 ending into an exit status (0 done, 1 failed, 130 cancelled). Ctrl-C sends a ``Cancel``
 command: the stream stops at once, running blocks are killed, and the last line says
 exactly which rounds' changes reached the disk.
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import click
 
-from tai_core.cli._main import AppContext
-from tai_core.cli._printer import Printer
+from tai_core.app import AppContext
 from tai_core.commands._options import GenerationFlags, flag_settings
+from tai_core.commands._printer import Printer
 from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
 from tai_core.pipeline import RunOptions, RunState
 from tai_core.pipeline._handoff import HandoffWriter

@@ -55,8 +55,8 @@ def ai_command(app: Any, **params: Any) -> None:
     """Chat with the model interactively; it remembers what it learns about you."""
     import asyncio
 
-    from tai_core.cli._printer import Printer
     from tai_core.commands._chat import chat, prompt_source
+    from tai_core.commands._printer import Printer
     from tai_core.commands._session import make_runtime
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession

@@ -190,12 +190,10 @@ def hook_check(hook: Any, config: Mapping[str, Any]) -> SecretCheck:
     """The check that asks every plugin through ``tai_secret_file`` (first reason wins)."""
 
     def check(path: str, data: bytes | None) -> str | None:
-        from tai_core.plugins._failures import PluginHookError
-
         try:
             answer = hook.tai_secret_file(path=path, data=data, config=config)
-        except PluginHookError as error:  # a check that cannot answer withholds
-            return f"not judged ({error})"
+        except Exception as error:  # noqa: BLE001 - a check that cannot answer withholds
+            return f"not judged ({error})"  # a plugin's failure names it (PluginHookError)
         return str(answer) if answer else None
 
     return check

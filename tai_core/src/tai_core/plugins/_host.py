@@ -128,7 +128,11 @@ class PluginHost:
         *,
         cli: click.Group | None = None,
         stderr: TextIO | None = None,
+        core: object | None = None,
     ) -> None:
+        """A host whose plugin ``tai-core`` is ``core`` (default: the core's default hooks,
+        :mod:`tai_core.plugins._defaults`; the command line gives the module that also
+        adds the core's commands), with no other plugin loaded yet."""
         self.options = options or LoadOptions()
         self.cli = cli
         self.pm = pluggy.PluginManager("tai")
@@ -139,16 +143,16 @@ class PluginHost:
         self._started: dict[str, float] = {}
         if self.options.trace:
             self.pm.add_hookcall_monitoring(self._trace_before, self._trace_after)
-        from tai_core import _core_plugin
-
-        core = PluginRecord(
+        if core is None:
+            from tai_core.plugins import _defaults as core
+        record = PluginRecord(
             name=CORE_PLUGIN,
-            module=_core_plugin.__name__,
+            module=getattr(core, "__name__", type(core).__name__),
             status="loaded",
             distribution="tai-core",
         )
-        self.records.append(core)
-        self._register(_core_plugin, core)
+        self.records.append(record)
+        self._register(core, record)
         for name in self.options.blocked - {CORE_PLUGIN}:
             self.pm.set_blocked(name)
 

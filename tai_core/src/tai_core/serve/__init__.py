@@ -11,10 +11,24 @@ notice); the event lines are written by one task, whole, in the bus's order; the
 reference (``docs/serve-protocol.md``) is generated from the classes, so it cannot drift.
 
 * ``_wire`` — the commands and the encoding of events;
-* ``_server`` — the loop.
+* ``_server`` — the loop;
+* ``_command`` — ``tai serve``, which the core plugin registers (the names here are
+  imported on first use, so registering it costs no runtime: ``tai_core._lazy``).
 """
 
-from tai_core.serve._server import Server, serve_stdio
-from tai_core.serve._wire import EVENTS, REQUESTS, BadRequest, Encoder, decode
+from tai_core._lazy import lazy_exports
+
+TYPE_CHECKING = False  # not typing's: see tai_core._lazy
+if TYPE_CHECKING:
+    from tai_core.serve._server import Server, serve_stdio
+    from tai_core.serve._wire import EVENTS, REQUESTS, BadRequest, Encoder, decode
 
 __all__ = ["EVENTS", "REQUESTS", "BadRequest", "Encoder", "Server", "decode", "serve_stdio"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "tai_core.serve._server": ["Server", "serve_stdio"],
+        "tai_core.serve._wire": ["EVENTS", "REQUESTS", "BadRequest", "Encoder", "decode"],
+    },
+)

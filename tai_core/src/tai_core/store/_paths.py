@@ -188,11 +188,9 @@ def host_policy(host: PluginHost) -> PathPolicy:
     hook = host.pm.hook.tai_path_policy
 
     def ask(path: str, operation: str) -> tuple[bool, str] | None:
-        from tai_core.plugins._failures import PluginHookError
-
         try:
             return hook(path=path, operation=operation)
-        except PluginHookError as error:  # a policy that cannot answer refuses
-            return False, str(error)
+        except Exception as error:  # noqa: BLE001 - a policy that cannot answer refuses
+            return False, str(error)  # a plugin's failure names it (PluginHookError)
 
     return ask
