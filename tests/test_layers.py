@@ -11,7 +11,9 @@ import grimp
 #: tai_core's floors, top to bottom; a floor of several parts lists them in a ``Layer``
 #: (``independent``: they may not import each other either).
 FLOORS: list[str | grimp.Layer] = [
-    "cli",  # the command line: builds the host, hands it the core plugin, runs commands
+    # the command line (builds the host, hands it the core plugin, runs commands) and the
+    # testing kit for plugin authors (drives sessions as the commands do)
+    grimp.Layer("cli", "testing", independent=True),
     "_core_plugin",  # the core's commands, registered like a third party's
     "serve",  # the JSON-lines server (tai serve), a client of the commands' sessions
     "commands",  # each command: its flags, its session, its output
