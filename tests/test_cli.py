@@ -100,13 +100,13 @@ def test_trace_environment(tmp_path: Path, isolated_env: dict[str, str]) -> None
     )
 
 
-def test_unknown_config_key_names_file_and_key(
+def test_unknown_config_key_names_file_line_and_key(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
     (tmp_path / "tai.toml").write_text('modle = "x"\n')
     result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
-    assert result.stderr == f"tai: error: {tmp_path / 'tai.toml'}: unknown key 'modle'\n"
+    assert result.stderr == f"tai: error: {tmp_path / 'tai.toml'}:1: unknown key 'modle'\n"
 
 
 def test_help_lists_plugin_commands(tmp_path: Path, isolated_env: dict[str, str]) -> None:

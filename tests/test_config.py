@@ -109,8 +109,20 @@ def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: s
     path.write_text(text)
     with pytest.raises(ConfigError) as caught:
         load_config(layout["cwd"], env_for(layout))
-    assert str(caught.value).startswith(f"{path}: ")
+    where = "" if message == "invalid TOML" else f":{text.count(chr(10), 0, text.rindex('=')) + 1}"
+    assert str(caught.value).startswith(f"{path}{where}: ")  # the line that sets the key
     assert message in str(caught.value)
+
+
+def test_errors_point_to_the_line_in_a_long_file(layout: dict[str, Path]) -> None:
+    path = layout["cwd"] / "tai.toml"
+    path.write_text(
+        'model = "a"\n\n[[generators]]\nname = "a"\ntype = "openai"\n\n[[generators]]\n'
+        'name = "b"\n# the second one\n"temperature" = -2\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value).startswith(f"{path}:10: key 'generators[1].temperature'")
 
 
 @pytest.mark.parametrize(

@@ -122,6 +122,46 @@ def tai_register_commands(cli: click.Group) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def tai_plugin_settings() -> Any:
+    """Declare this plugin's settings.
+
+    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
+    Users write the settings in a ``[plugins.NAME]`` table of ``tai.toml`` (``NAME`` the
+    plugin's name); they are checked against the model as tai's own keys are — an unknown
+    key, a value of the wrong type (strictly: ``"3"`` is not ``3``), a required field left
+    out, each one line naming file, line and key — and reach the plugin typed through
+    :func:`tai_configure`. ``tai plugins --json`` shows the model's JSON schema.
+
+    :return: a pydantic model class (``pydantic.BaseModel``) whose fields are the
+        settings, with their defaults (the first answer is taken: a plugin has one);
+        anything else is the plugin's load error.
+
+    Where it may be implemented: any plugin with settings of its own.
+
+    Failure rule: if an implementation raises, or returns what is not a pydantic model
+    class, the plugin is skipped with that as its load error.
+    """
+
+
+@hookspec
+def tai_configure(settings: Any) -> None:
+    """Receive this plugin's settings, checked and typed.
+
+    Called once per plugin that declared settings (:func:`tai_plugin_settings`), after
+    the configuration is read and before any command runs — with the defaults when
+    ``tai.toml`` has no ``[plugins.NAME]`` table.
+
+    :param settings: an instance of the model the plugin declared.
+    :return: nothing.
+
+    Where it may be implemented: plugins that declare settings.
+
+    Failure rule: if an implementation raises, the plugin is skipped (unregistered, with
+    everything it registered), its failure shown as its load error and warned about.
+    """
+
+
 # ---------------------------------------------------------------------------------------
 # Block lifecycle: parsed -> validated -> (streamed) -> run -> result
 # ---------------------------------------------------------------------------------------

@@ -133,6 +133,7 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
     group = make_group()
     host = PluginHost(default_options(blocked), cli=group, core=_core_plugin)
     host.load_entry_points()
+    host.configure(config)
     return group, AppContext(host=host, config=config)
 
 

@@ -19,6 +19,7 @@ _LABELS = {
     "providers": "providers",
     "context_providers": "context providers",
     "commands": "commands",
+    "settings": "settings [plugins.NAME]",
 }
 
 _NOTHING_INSTALLED = {
@@ -30,7 +31,8 @@ _NOTHING_INSTALLED = {
 }
 
 
-def _record_dict(record: PluginRecord) -> dict[str, Any]:
+def _record_dict(host: PluginHost, record: PluginRecord) -> dict[str, Any]:
+    model = host.registry.settings.get(record.name) if record.status == "loaded" else None
     return {
         "name": record.name,
         "module": record.module,
@@ -40,6 +42,8 @@ def _record_dict(record: PluginRecord) -> dict[str, Any]:
         "error": record.error,
         "hooks": record.hooks,
         **{category: record.registers.get(category, []) for category in CATEGORIES},
+        # the JSON schema of its [plugins.NAME] table, when it declared settings
+        "settings": model.model_json_schema() if model is not None else None,
     }
 
 
@@ -52,7 +56,7 @@ def _what(record: PluginRecord) -> str:
         return "not loaded (not in TAI_LOAD_PLUGINS)"
     parts = [
         f"{_LABELS[category]}: {', '.join(names)}"
-        for category in CATEGORIES
+        for category in (*CATEGORIES, "settings")
         if (names := record.registers.get(category))
     ]
     return "; ".join(parts) or "hooks: " + (", ".join(record.hooks) or "none")
@@ -102,7 +106,7 @@ def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
     if as_json:
         registry = host.registry
         document = {
-            "plugins": [_record_dict(record) for record in records],
+            "plugins": [_record_dict(host, record) for record in records],
             "block_kinds": sorted(registry.block_kinds),
             "providers": sorted(registry.providers),
             "context_providers": sorted(registry.context_providers),

@@ -68,6 +68,18 @@ def read_file(path: Path) -> dict[str, Any]:
     return _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
 
 
+def at(path: Path, key: str) -> str:
+    """``path:LINE`` of the line that sets ``key`` (``path`` alone when it cannot be
+    found): where a message about the key points."""
+    from tai_core.config._lines import line_of
+
+    try:
+        line = line_of(path.read_text(encoding="utf-8", errors="replace"), key)
+    except OSError:
+        line = None
+    return f"{path}:{line}" if line is not None else str(path)
+
+
 def _type_name(kind: Any) -> str:
     names = {
         str: "a string",
@@ -88,7 +100,7 @@ def _type_name(kind: Any) -> str:
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
     def wrong() -> ConfigError:
         return ConfigError(
-            f"{path}: key {key!r} must be {_type_name(kind)}, not {type(value).__name__}"
+            f"{at(path, key)}: key {key!r} must be {_type_name(kind)}, not {type(value).__name__}"
         )
 
     if isinstance(kind, Bounded):
@@ -99,7 +111,8 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         if number is None or not kind.accepts(number):
             # The wrong type is named by its type, a value out of range by itself.
             shown = type(value).__name__ if number is None else repr(value)
-            raise ConfigError(f"{path}: key {key!r} must be {kind.description}, not {shown}")
+            where = at(path, key)
+            raise ConfigError(f"{where}: key {key!r} must be {kind.description}, not {shown}")
         return number
     if kind is bool:
         if not isinstance(value, bool):
@@ -152,7 +165,7 @@ def _check_table(
     for key, value in table.items():
         canonical = (aliases or {}).get(key, key)
         if canonical not in schema:
-            raise ConfigError(f"{path}: unknown key {prefix + key!r}")
+            raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}")
         target = checked if canonical == key else via_alias
         target[canonical] = _check_value(value, schema[canonical], path, prefix + key)
     return {**via_alias, **checked}

@@ -128,6 +128,9 @@ CONFIG_SCHEMA: Schema = {
     "proxy": str,
     "schedule_interval": DURATION,
     "disabled_plugins": "strs",
+    # [plugins.NAME]: each plugin's own settings, checked against the model it declares
+    # (tai_plugin_settings) once plugins have loaded: tai_core.plugins._settings.
+    "plugins": "map",
     "protected_paths": "strs",
     # Sync every flush to the disk before it commits, so a power loss cannot leave a file
     # half written (tai_core.store._flush); false trades that for speed.

@@ -35,6 +35,7 @@ from tai_core.plugins._registry import RegistrationError, Registry, Staging
 if TYPE_CHECKING:
     import click
 
+    from tai_core.config import Config
     from tai_core.plugins._entry_points import EntryPoint
 
 #: The entry-point group plugins register under.
@@ -238,6 +239,12 @@ class PluginHost:
 
     def unregister(self, name: str) -> None:
         """Remove the plugin ``name`` and everything it registered."""
+        self._withdraw(name)
+        self.records = [record for record in self.records if record.name != name]
+
+    def _withdraw(self, name: str) -> None:
+        """Take the plugin ``name`` and what it registered out of pluggy, the registry and
+        the command line."""
         if self.pm.get_plugin(name) is not None:
             self.pm.unregister(name=name)
         if self.cli is not None:
@@ -245,7 +252,31 @@ class PluginHost:
                 if owner == name:
                     self.cli.commands.pop(command, None)
         self.registry.remove_plugin(name)
-        self.records = [record for record in self.records if record.name != name]
+
+    # -- settings -----------------------------------------------------------------------
+
+    def configure(self, config: Config) -> None:
+        """Check the ``[plugins.NAME]`` tables of ``config`` against the settings the
+        plugins declared and give each plugin its own (``tai_core.plugins._settings``);
+        raises :class:`tai_core.config.ConfigError` naming file, line and key."""
+        from tai_core.plugins._settings import configure
+
+        configure(self, config.values, config.files,
+                  lambda line: self.stderr.write(f"tai: warning: {line}\n"))  # fmt: skip
+
+    def configure_plugin(self, name: str, settings: object) -> None:
+        """Give the plugin ``name`` its ``settings`` (``tai_configure``); a plugin that
+        fails there is skipped, as one that fails to load."""
+        plugin = self.pm.get_plugin(name)
+        others = [p for p in self.pm.get_plugins() if p is not plugin]
+        try:
+            self.pm.subset_hook_caller("tai_configure", remove_plugins=others)(settings=settings)
+        except Exception as error:  # noqa: BLE001 - the plugin's failure is its load error
+            self._withdraw(name)
+            record = self.record(name)
+            if record is not None:
+                self._fail(record, f"tai_configure failed: {_describe_exception(error)}")
+                self.warn_failures([record])
 
     def _register(self, plugin: object, record: PluginRecord) -> None:
         try:
@@ -294,11 +325,25 @@ class PluginHost:
         problems = self.registry.problems(staged)
         if problems:
             raise RegistrationError("; ".join(problems))
+        settings = self._settings(others) if "tai_plugin_settings" in implemented else None
         commands = self._add_commands(others) if "tai_register_commands" in implemented else []
         registers = self.registry.commit(staged)
         self.registry.add_commands(name, commands)
         registers["commands"] = commands
+        if settings is not None:
+            self.registry.add_settings(name, settings)
+            registers["settings"] = sorted(settings.model_fields)
         return registers
+
+    def _settings(self, others: list[object]) -> Any:
+        """The settings model the plugin being loaded declares (checked)."""
+        from tai_core.plugins._settings import settings_model
+
+        model = self.pm.subset_hook_caller("tai_plugin_settings", remove_plugins=others)()
+        problem = settings_model(model)
+        if problem is not None:
+            raise RegistrationError(problem)
+        return model
 
     def _add_commands(self, others: list[object]) -> list[str]:
         if self.cli is None:
@@ -342,9 +387,9 @@ class PluginHost:
             if record.version is None and record.distribution is not None:
                 record.version = distribution_version(record.distribution)
 
-    def warn_failures(self) -> None:
-        """One line on stderr per plugin that failed to load."""
-        for record in self.failures():
+    def warn_failures(self, records: list[PluginRecord] | None = None) -> None:
+        """One line on stderr per plugin that failed to load (of ``records``, default all)."""
+        for record in self.failures() if records is None else records:
             self.stderr.write(
                 f"tai: plugin {record.name!r} was skipped: {record.error}\n"
                 "     (TAI_STRICT_PLUGINS=1 makes this fatal; `tai plugins` lists all)\n"

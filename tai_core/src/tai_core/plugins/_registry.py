@@ -72,6 +72,8 @@ class Registry:
     provider_types: dict[str, str] = attrs.Factory(dict)
     context_providers: dict[str, Any] = attrs.Factory(dict)
     commands: dict[str, str] = attrs.Factory(dict)
+    #: Plugin name -> the settings model it declared (``tai_plugin_settings``).
+    settings: dict[str, Any] = attrs.Factory(dict)
     owners: dict[tuple[str, str], str] = attrs.Factory(dict)
 
     def problems(self, staged: Staging) -> list[str]:
@@ -122,6 +124,11 @@ class Registry:
         for name in names:
             self.commands[name] = plugin
             self.owners["commands", name] = plugin
+
+    def add_settings(self, plugin: str, model: Any) -> None:
+        """Record that ``plugin`` declared the settings ``model``."""
+        self.settings[plugin] = model
+        self.owners["settings", plugin] = plugin
 
     def remove_plugin(self, plugin: str) -> None:
         """Forget everything ``plugin`` registered."""
