@@ -75,7 +75,6 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
     [
         ('modle = "x"\n', "unknown key 'modle'"),
         ("[go]\nhiden = []\n", "unknown key 'go.hiden'"),
-        ('[[generators]]\nname = "a"\nbase = "x"\n', "unknown key 'generators[0].base'"),
         ("model = 3\n", "key 'model' must be a string, not int"),
         ("shell = 1\n", "key 'shell' must be true or false, not int"),
         ("max_tokens = true\n", "key 'max_tokens' must be a positive integer, not bool"),

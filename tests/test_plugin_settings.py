@@ -156,3 +156,67 @@ def test_as_a_user_meets_them(tmp_path: Path, isolated_env: dict[str, str]) -> N
         f"tai: error: {work / 'tai.toml'}:2: key 'plugins.greeter.times': "
         "Input should be a valid integer\n"
     )
+
+
+class Fields(BaseModel):
+    deployment: str
+    region: str = "eu"
+
+
+class Deployed:
+    """A provider plugin whose generators take fields of its own."""
+
+    __name__ = "deployed"
+
+    def __init__(self) -> None:
+        from tests.test_plugin_contracts import EchoProvider
+
+        self.provider = EchoProvider()
+        self.provider.generator_fields = Fields
+
+    @hookimpl
+    def tai_register_providers(self, register: Any) -> None:
+        register(self.provider)
+
+
+def generators(host: PluginHost, tmp_path: Path, project: str, user: str = "") -> None:
+    """Configure ``host`` from a project ``tai.toml`` and a user one (farther)."""
+    (tmp_path / "user").mkdir(exist_ok=True)
+    (tmp_path / "user" / "tai.toml").write_text(user)
+    (tmp_path / "tai.toml").write_text(project)
+    host.configure(load_config(tmp_path, {"TAI_CONFIG_DIR": str(tmp_path / "user")}))
+
+
+def test_a_provider_s_own_generator_fields_are_checked(host: PluginHost, tmp_path: Path) -> None:
+    assert host.register(Deployed(), "deployed").status == "loaded"
+    good = '[[generators]]\nname = "e"\ntype = "echo"\ndeployment = "prod"\n'
+    generators(host, tmp_path, good)
+    wrong = '[[generators]]\nname = "a"\ntype = "echo"\n\n[[generators]]\nname = "e"\ntype = "echo"\ndeployment = 3\n'  # noqa: E501
+    with pytest.raises(ConfigError) as caught:
+        generators(host, tmp_path, good, user=wrong)  # the second entry of the user's file
+    assert str(caught.value) == (
+        f"{tmp_path / 'user' / 'tai.toml'}:8: key 'generators[1].deployment': "
+        "Input should be a valid string"
+    )
+    with pytest.raises(ConfigError, match=r"tai.toml:4: unknown key 'generators\[0\].deploy' "
+                       r"\(the 'echo' provider takes: deployment, region\)"):  # fmt: skip
+        generators(host, tmp_path, good.replace("deployment", "deploy"))
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        ('type = "openai"\nbase = "x"\n', "the 'openai' provider declares no fields of its own"),
+        ('type = "nope"\nbase = "x"\n', "no installed provider serves type 'nope'"),
+        ('base = "x"\n', "no type"),
+    ],
+)
+def test_a_misspelt_generator_key_is_still_refused(
+    host: PluginHost, tmp_path: Path, entry: str, why: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        generators(host, tmp_path, f'[[generators]]\nname = "a"\n{entry}')
+    line = 4 if entry.startswith("type") else 3
+    assert str(caught.value) == (
+        f"{tmp_path / 'tai.toml'}:{line}: unknown key 'generators[0].base' ({why})"
+    )

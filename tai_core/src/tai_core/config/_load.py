@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from tai_core.config._paths import config_files
-from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, Bounded, Schema
+from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, Schema
 
 _LIST_TYPES = ("strs", "str|strs", "tables")
 
@@ -165,6 +165,9 @@ def _check_table(
     for key, value in table.items():
         canonical = (aliases or {}).get(key, key)
         if canonical not in schema:
+            if OPEN in schema:  # checked once the plugins are known (plugins/_settings.py)
+                checked[key] = value
+                continue
             raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}")
         target = checked if canonical == key else via_alias
         target[canonical] = _check_value(value, schema[canonical], path, prefix + key)

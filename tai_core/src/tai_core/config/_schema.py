@@ -53,6 +53,9 @@ COUNT = Bounded(int, "an integer of 0 or more", inclusive=True)
 #: A sampling temperature: finite, not negative.
 TEMPERATURE = Bounded(float, "a finite number of 0 or more", inclusive=True)
 
+#: The schema key of a table whose other keys are checked later, by whom its value names.
+OPEN = "*"
+
 GENERATOR_SCHEMA: Schema = {
     "name": str,
     "type": str,
@@ -81,6 +84,9 @@ GENERATOR_SCHEMA: Schema = {
     "read_timeout": DURATION,
     "provider": "map",
     "variants": "tables",
+    # Keys of the provider's own (its generator_fields model), checked once plugins have
+    # loaded, when the provider serving the entry's type is known: plugins/_settings.py.
+    OPEN: "provider",
 }
 
 GO_SCHEMA: Schema = {

@@ -15,7 +15,12 @@ from tai_core.models._values import GenerationRequest, ModelSpec, StreamEvent
 
 
 class Provider(Protocol):
-    """A model provider as registered through ``tai_register_providers``."""
+    """A model provider as registered through ``tai_register_providers``.
+
+    It may also have ``generator_fields``: a pydantic model of the ``[[generators]]`` keys
+    of its own (a deployment, a region), checked strictly — file, line and key in every
+    message — once plugins have loaded; ``spec`` finds them, checked, in ``fields``.
+    """
 
     #: Unique among providers; the plugin's entry name.
     name: str

@@ -61,6 +61,17 @@ CONTEXT_PROVIDER: Contract = {
 }
 
 
+def _model_class(value: object) -> bool:
+    from tai_core.plugins._settings import settings_model
+
+    return settings_model(value) is None
+
+
+#: Members a provider may have: checked when present.
+PROVIDER_OPTIONAL: Contract = {
+    "generator_fields": ("a pydantic model class (the generator keys it takes)", _model_class),
+}
+
 #: Members a context provider may have: checked when present.
 CONTEXT_PROVIDER_OPTIONAL: Contract = {
     "additive": ("True or False (whether it adds parts to the primary's)", _flag),
@@ -84,7 +95,7 @@ def contract_problems(
 
 def provider_problems(provider: object) -> list[str]:
     """What ``provider`` lacks of :class:`tai_core.models.Provider`."""
-    return contract_problems(provider, PROVIDER)
+    return contract_problems(provider, PROVIDER, PROVIDER_OPTIONAL)
 
 
 def context_provider_problems(provider: object) -> list[str]:

@@ -51,26 +51,26 @@ def _where(files: Sequence[Path], key: str) -> str:
     return str(files[0]) if files else "tai.toml"
 
 
-def checked(model: Any, table: Mapping[str, Any], name: str, files: Sequence[Path]) -> Any:
-    """``table`` (the ``[plugins.NAME]`` table) as an instance of ``model``; a
-    :class:`ConfigError` naming file, line and key when it is not one."""
+def checked(
+    model: Any, table: Mapping[str, Any], prefix: str, where: Callable[[str], str], owner: str
+) -> Any:
+    """``table`` (the keys under ``prefix``) as an instance of ``model``, which ``owner``
+    declared; a :class:`ConfigError` naming the place (``where(key)``: file and line) and
+    the key when it is not one."""
     from pydantic import ValidationError
 
-    prefix = f"plugins.{name}"
     unknown = sorted(set(table) - set(model.model_fields))
     if unknown:
+        key = f"{prefix}.{unknown[0]}"
         known = ", ".join(sorted(model.model_fields)) or "none"
-        raise ConfigError(
-            f"{_where(files, f'{prefix}.{unknown[0]}')}: unknown key '{prefix}.{unknown[0]}' "
-            f"(plugin {name!r} takes: {known})"
-        )
+        raise ConfigError(f"{where(key)}: unknown key '{key}' ({owner} takes: {known})")
     try:
         return model.model_validate(dict(table), strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         key = ".".join([prefix, *(str(part) for part in first["loc"])])
-        where = _where(files, key) if table else f"{_where(files, prefix)} (no [{prefix}] table)"
-        raise ConfigError(f"{where}: key '{key}': {first['msg']}") from None
+        place = where(key) if table else f"{where(prefix)} (no [{prefix}] table)"
+        raise ConfigError(f"{place}: key '{key}': {first['msg']}") from None
 
 
 def configure(
@@ -80,7 +80,8 @@ def configure(
     warn: Callable[[str], None],
 ) -> None:
     """Check every ``[plugins.NAME]`` table of the merged configuration ``values`` (read
-    from ``files``, nearest first) and give each plugin that declared settings its own."""
+    from ``files``, nearest first) and give each plugin that declared settings its own;
+    then check the generators' keys that their providers declare."""
     tables: Mapping[str, Any] = values.get("plugins") or {}
     for name, table in tables.items():
         key = f"plugins.{name}"
@@ -92,5 +93,61 @@ def configure(
         elif record.status == "loaded" and name not in host.registry.settings:
             raise ConfigError(f"{_where(files, key)}: plugin {name!r} has no settings")
     for name, model in list(host.registry.settings.items()):
-        settings = checked(model, tables.get(name) or {}, name, files)
+        settings = checked(model, tables.get(name) or {}, f"plugins.{name}",
+                           lambda key: _where(files, key), f"plugin {name!r}")  # fmt: skip
         host.configure_plugin(name, settings)
+    for index, entry in enumerate(values.get("generators") or ()):
+        _check_generator(host, entry, *_generator_place(files, index))
+
+
+def _check_generator(
+    host: PluginHost, entry: Mapping[str, Any], prefix: str, place: Callable[[str], str]
+) -> None:
+    """The keys of a ``[[generators]]`` entry (``prefix``, as its file numbers it) that tai
+    does not know, checked against the fields the provider serving its type declares (its
+    ``generator_fields`` model)."""
+    from tai_core.config._schema import ALIASES, GENERATOR_SCHEMA
+
+    extra = {key: value for key, value in entry.items()
+             if key not in GENERATOR_SCHEMA and key not in ALIASES}  # fmt: skip
+    if not extra:
+        return
+    type_name = str(entry.get("type", "")).lower()
+    provider = host.registry.providers.get(host.registry.provider_types.get(type_name, ""))
+    model = getattr(provider, "generator_fields", None)
+    if model is None:
+        key = f"{prefix}.{sorted(extra)[0]}"
+        if provider is not None:
+            whose = f"the {type_name!r} provider declares no fields of its own"
+        else:
+            whose = f"no installed provider serves type {type_name!r}" if type_name else "no type"
+        raise ConfigError(f"{place(key)}: unknown key {key!r} ({whose})")
+    checked(model, extra, prefix, place, f"the {type_name!r} provider")
+
+
+def _generator_place(files: Sequence[Path], index: int) -> tuple[str, Callable[[str], str]]:
+    """The ``index``-th entry of the merged ``[[generators]]`` lists (they concatenate,
+    nearest file first) as its file numbers it (``generators[N]``), and where a key of it
+    is set (``file:line``)."""
+    import tomllib
+
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+            count = len(tomllib.loads(text).get("generators", []))
+        except (OSError, ValueError):
+            continue
+        if index < count:
+            return f"generators[{index}]", _placer(path, text)
+        index -= count
+    return f"generators[{index}]", lambda key: str(files[0]) if files else "tai.toml"
+
+
+def _placer(path: Path, text: str) -> Callable[[str], str]:
+    from tai_core.config._lines import line_of
+
+    def place(key: str) -> str:
+        line = line_of(text, key)
+        return f"{path}:{line}" if line is not None else str(path)
+
+    return place
