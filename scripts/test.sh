@@ -4,7 +4,7 @@
 # to pytest (-m 'not slow' for a quick loop).
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
 echo "== ruff" && uv run --no-sync ruff check . && uv run --no-sync ruff format --check .
-echo "== hook and protocol references" && uv run --no-sync python scripts/hook_docs.py --check && uv run --no-sync python scripts/protocol_docs.py --check
+echo "== hook, protocol and API references" && uv run --no-sync python scripts/hook_docs.py --check && uv run --no-sync python scripts/protocol_docs.py --check && uv run --no-sync python scripts/api_docs.py --check
 source scripts/_go_helpers.sh
 # One worker per core (pytest-xdist; -n 0 runs in this process, for -s or a debugger); each
 # worker takes the next test when it is free, so the long ones do not leave a core idle.
