@@ -47,8 +47,9 @@ def make_env(tmp_path: Path, *folders: str) -> Path:
     return venv / "bin"
 
 
-def run(bin_dir: Path, *args: str, cwd: Path, stdin: str | None = None):
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(cwd), "TAI_CONFIG_DIR": str(cwd)}
+def run(bin_dir: Path, *args: str, cwd: Path, stdin: str | None = None, **variables: str):
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(cwd), "TAI_CONFIG_DIR": str(cwd),
+           **variables}  # fmt: skip
     return subprocess.run(
         [str(bin_dir / args[0]), *args[1:]],
         cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=120,
@@ -107,3 +108,41 @@ print(result.ok, result.text)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "True Note filed in NOTES.md.\n"
     assert (tmp_path / "NOTES.md").read_text() == "## risk\n\nno tests for the parser\n\n"
+
+
+def test_the_example_provider_and_context_provider_in_a_real_run(tmp_path: Path) -> None:
+    """tai-core, tai-blocks and the two example distributions in a fresh environment: `tai
+    next` speaks Ollama's native protocol through tai-ollama-chat, with tai-changelog's
+    part (configured in tai.toml) beside the text files the `any` provider sends."""
+    from tests.servers import FakeModelServer, Reply
+
+    bin_dir = make_env(tmp_path, "tai_core", "tai_blocks", "examples/tai-ollama-chat",
+                       "examples/tai-changelog")  # fmt: skip
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.md").write_text("Deploys happen on Fridays.\n")
+    (work / "CHANGES.md").write_text("## 2.0\n- Dropped Python 3.9.\n")
+    with FakeModelServer("ollama") as server:
+        server.script(Reply(text="Python 3.9 was dropped in 2.0.\n", thoughts="Read it."))
+        (work / "tai.toml").write_text(
+            'model = "local"\n[[generators]]\nname = "local"\ntype = "ollama-chat"\n'
+            f'model = "qwen3"\nbase_url = "{server.root_url}"\nkeep_alive = "5m"\n\n'
+            '[plugins.changelog]\nfile = "CHANGES.md"\n'
+        )
+        listing = run(bin_dir, "tai", "plugins", cwd=work)
+        assert listing.returncode == 0, listing.stderr
+        assert re.search(
+            r"^changelog +tai-changelog 1\.0\.0 +context providers: changelog; "
+            r"settings \[plugins.NAME\]: file, max_bytes$",
+            listing.stdout,
+            re.M,
+        )
+        answer = run(bin_dir, "tai", "next", "chat", "What changed?", cwd=work,
+                     TAI_NO_SANDBOX="1")  # fmt: skip
+        assert answer.returncode == 0, answer.stderr
+        assert answer.stdout == "Python 3.9 was dropped in 2.0.\n"
+        (request,) = server.requests
+    assert request.path == "/api/chat" and request.body["keep_alive"] == "5m"
+    sent = "\n".join(message["content"] for message in request.body["messages"])
+    assert "begin of changelog CHANGES.md\n## 2.0\n- Dropped Python 3.9." in sent
+    assert "Deploys happen on Fridays." in sent

@@ -43,10 +43,12 @@ class Recorded:
 
 
 class FakeModelServer:
-    """Serves OpenAI, Azure, Gemini and Bedrock streaming endpoints on 127.0.0.1.
+    """Serves OpenAI, Azure, Gemini, Bedrock and Ollama's native streaming endpoints on
+    127.0.0.1.
 
     ``base_url`` is the URL to configure for the protocol named at construction
-    (``openai``: ``…/v1``; ``gemini``: ``…/v1beta``; ``azure`` and ``bedrock``: the root).
+    (``openai``: ``…/v1``; ``gemini``: ``…/v1beta``; ``azure``, ``bedrock`` and
+    ``ollama`` (``/api/chat``, NDJSON): the root).
     Use as a context manager; ``script(*replies)`` queues answers, ``requests`` records
     what came in.
     """
@@ -62,7 +64,8 @@ class FakeModelServer:
         self.stopping = threading.Event()
         self.requests: list[Recorded] = []
         self.root_url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        suffix = {"openai": "/v1", "gemini": "/v1beta", "azure": "", "bedrock": ""}[protocol]
+        suffix = {"openai": "/v1", "gemini": "/v1beta", "azure": "", "bedrock": "",
+                  "ollama": ""}[protocol]  # fmt: skip
         self.base_url = self.root_url + suffix
 
     def __enter__(self) -> FakeModelServer:
@@ -149,6 +152,10 @@ class _Handler(BaseHTTPRequestHandler):
             )
         elif route.endswith("/chat/completions") and isinstance(body, dict):
             self._serve_openai(owner._take(recorded), body)
+        elif route == "/api/chat" and isinstance(body, dict):
+            model = str(body.get("model", ""))
+            self._serve(owner._take(recorded), _wire.ollama_error, "application/x-ndjson",
+                        lambda reply: _wire.ollama_stream(reply, model))  # fmt: skip
         else:
             self._json(404, {"error": {"message": f"fake model server: no endpoint {route}"}})
 

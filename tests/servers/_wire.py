@@ -220,6 +220,27 @@ def bedrock_error(status: int, message: str) -> dict[str, Any]:
     return {"message": message}
 
 
+# -- Ollama's native /api/chat ------------------------------------------------------------
+
+
+def ollama_stream(reply: Reply, model: str) -> Iterator[bytes]:
+    """NDJSON lines of a streamed chat: a piece of ``message`` each, then ``done``."""
+    for kind, text in reply.pieces():
+        field = "thinking" if kind == "thought" else "content"
+        message = {"role": "assistant", field: text}
+        yield json.dumps({"model": model, "message": message, "done": False}).encode() + b"\n"
+    counts = reply.counts()
+    last = {"model": model, "message": {"role": "assistant", "content": ""}, "done": True,
+            "done_reason": reply.finish, "prompt_eval_count": counts["input"],
+            "eval_count": counts["output"]}  # fmt: skip
+    yield json.dumps(last).encode() + b"\n"
+
+
+def ollama_error(status: int, message: str) -> dict[str, Any]:
+    del status
+    return {"error": message}
+
+
 def stream_error(message: str) -> bytes:
     """A data line reporting an upstream failure mid-stream (OpenRouter, Gemini)."""
     return _sse({"error": {"code": 502, "message": message}})

@@ -11,7 +11,7 @@ import attrs
 
 from tai_core.blocks import BlockResult, block_prompts
 from tai_core.events import BlockFinished, Notice
-from tai_core.models import GenerationRequest, RetryPolicy
+from tai_core.models import GenerationRequest, ModelSpec, Provider, RetryPolicy
 from tai_core.pipeline import RunState
 from tai_core.plugins import PluginHost, hookimpl
 from tai_core.runtime import (
@@ -23,7 +23,6 @@ from tai_core.runtime import (
     StartSession,
     Submit,
 )
-from tai_core.testing._model import ScriptedModel
 from tai_core.tree import SessionTree
 
 #: Retries a test need not wait for: the pipeline's rules, milliseconds apart.
@@ -35,6 +34,7 @@ class SessionRun:
     """What a session did: the requests the model received, every event in order, and the
     state it ended in."""
 
+    #: The requests a :class:`ScriptedModel` received (empty for another provider).
     requests: list[GenerationRequest]
     events: list[Event]
     state: RunState | None
@@ -69,9 +69,9 @@ class SessionRun:
         return self.state.tree if self.state is not None else None
 
 
-def _on_host(host: PluginHost, model: ScriptedModel) -> None:
-    """Register ``model`` as a provider of ``host`` (in place of an earlier scripted model
-    of the same name: each session of a test may script its own)."""
+def _on_host(host: PluginHost, model: Provider) -> None:
+    """Register ``model`` as a provider of ``host`` unless it is one already (in place of an
+    earlier scripted model of the same name: each session of a test may script its own)."""
     if host.registry.providers.get(model.name) is model:
         return
     name = f"tai-testing-{model.name}"
@@ -89,7 +89,7 @@ def _on_host(host: PluginHost, model: ScriptedModel) -> None:
 
 def run_session(
     host: PluginHost,
-    model: ScriptedModel,
+    model: Provider,
     task: str,
     *,
     cwd: Path,
@@ -97,9 +97,11 @@ def run_session(
     config: Mapping[str, Any] | None = None,
     apply: bool = True,
     require_completion: bool = False,
+    spec: ModelSpec | None = None,
 ) -> SessionRun:
     """Run ``task`` as one turn of a new session of ``command`` in ``cwd``, the model being
-    ``model`` (registered on ``host`` when it is not yet): the system prompt holds the
+    ``model`` — a :class:`ScriptedModel`, or a provider under test with its ``spec`` —
+    registered on ``host`` when it is not yet: the system prompt holds the
     block kinds' sections as a run's does; change blocks go to the in-memory store and
     reach ``cwd`` when a round succeeds (``apply=False``: a run without a workspace);
     failed calls are retried milliseconds apart. ``require_completion``: the run must end
@@ -108,7 +110,7 @@ def run_session(
 
     settings = dict(config or {})
     _on_host(host, model)
-    spec = model.spec(model.name, {}, settings, {})
+    spec = spec or model.spec(model.name, {}, settings, {})
     system, _ = block_prompts(host.registry.block_kinds.values(), command)
     workspace = open_workspace(host, settings, cwd) if apply else None
     setup = make_setup(
@@ -116,7 +118,8 @@ def run_session(
         require_completion=require_completion, cwd=cwd, workspace=workspace,
     )  # fmt: skip
     setup = attrs.evolve(setup, retry_policy=QUICK_RETRIES)
-    first = len(model.requests)
+    requests: list[GenerationRequest] = getattr(model, "requests", [])
+    first = len(requests)
 
     async def scenario() -> SessionRun:
         runtime = Runtime(host.pm.hook, EventBus())
@@ -133,7 +136,7 @@ def run_session(
         state = runtime.state(session_id)
         await runtime.shutdown()
         events += subscription.take_pending()
-        return SessionRun(model.requests[first:], events, state)
+        return SessionRun(requests[first:], events, state)
 
     return asyncio.run(scenario())
 
