@@ -100,3 +100,23 @@ def test_the_fixtures_come_with_tai_core(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
     assert "2 passed" in result.stdout
+
+
+def test_contributing_s_lifecycle_example_works(host, tmp_path, monkeypatch) -> None:
+    """The lifecycle plugin CONTRIBUTING.md shows, taken from it and run as written."""
+    import re
+    import types
+
+    text = (Path(__file__).parent.parent / "CONTRIBUTING.md").read_text()
+    (code,) = [block for block in re.findall(r"```python\n(.*?)```", text, re.S)
+               if "tai_before_model_call" in block]  # fmt: skip
+    plugin = types.ModuleType("lifecycle_example")
+    exec(compile(code, "CONTRIBUTING.md", "exec"), plugin.__dict__)  # noqa: S102
+    assert host.register(plugin, "lifecycle").status == "loaded"
+    monkeypatch.chdir(tmp_path)
+    model = ScriptedModel(f"Done.\n{SUMMARY}")
+    run = run_session(host, model, "Do it.", cwd=tmp_path, command="any")
+    assert run.finished
+    assert model.requests[0].system.endswith("Write British English.")
+    assert dict(model.requests[0].headers) == {"X-Team": "docs"}
+    assert (tmp_path / "turns.log").read_text() == f"{run.terminal.session_id} finished \n"
