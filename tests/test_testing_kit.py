@@ -111,7 +111,7 @@ def test_contributing_s_lifecycle_example_works(host, tmp_path, monkeypatch) -> 
     (code,) = [block for block in re.findall(r"```python\n(.*?)```", text, re.S)
                if "tai_before_model_call" in block]  # fmt: skip
     plugin = types.ModuleType("lifecycle_example")
-    exec(compile(code, "CONTRIBUTING.md", "exec"), plugin.__dict__)  # noqa: S102
+    exec(compile(code, "CONTRIBUTING.md", "exec"), plugin.__dict__)
     assert host.register(plugin, "lifecycle").status == "loaded"
     monkeypatch.chdir(tmp_path)
     model = ScriptedModel(f"Done.\n{SUMMARY}")
