@@ -266,3 +266,16 @@ def test_kept_sessions_are_named_by_prefixes(
     assert client.until("notice")["message"] == "no session ''"
     status, _ = client.finish()
     assert status == 0
+
+
+def test_session_commands_over_json_lines(client: Client) -> None:
+    client.send(type="start", session_id="s2")
+    client.until("session_started", session_id="s2")
+    client.send(type="command", session_id="s2", command="help")
+    finished = client.until("extension_command_finished", session_id="s2", name="help")
+    assert finished["output"] == "no plugin offers session commands (/help — this list)"
+    client.send(type="command", session_id="s2", command="nope", args="x")
+    error = client.until("notice", session_id="s2", level="error")
+    assert error["message"].startswith("no command /nope")
+    status, stderr = client.finish()
+    assert status == 0, stderr

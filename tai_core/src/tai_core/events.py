@@ -244,6 +244,15 @@ class SessionExported:
     path: str
 
 
+@attrs.frozen
+class ExtensionCommandFinished:
+    """A plugin's session command (``/NAME``) ran; ``output`` is what it has to show."""
+
+    session_id: str
+    name: str
+    output: str
+
+
 Event: TypeAlias = (
     SessionStarted
     | RoundStarted
@@ -270,6 +279,7 @@ Event: TypeAlias = (
     | SessionLoaded
     | SessionDeleted
     | SessionExported
+    | ExtensionCommandFinished
 )
 
 #: Events that end a run or a session: always delivered, never merged.

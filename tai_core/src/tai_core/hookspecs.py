@@ -122,6 +122,31 @@ def tai_register_commands(cli: click.Group) -> None:
     """
 
 
+@hookspec
+def tai_register_session_commands(register: Callable[[Any], None]) -> None:
+    """Register commands users type in a session (``/NAME args``).
+
+    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`. In
+    ``tai ai`` a line starting with ``/`` runs one (``/help`` lists them); ``tai serve
+    -stdio`` runs one with ``{"type": "command", "session_id", "name", "args"}``; any client
+    of the runtime sends ``RunExtensionCommand``. Its output arrives as the event
+    ``ExtensionCommandFinished``.
+
+    :param register: call ``register(command)`` for each command, where ``command``
+        fulfils :class:`tai_core.plugins.SessionCommand` (``name``, ``description``,
+        ``run(session, args)``). A name another plugin took is refused and reported as this
+        plugin's load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: plugins that offer something to do in a session (show a
+    status, switch a setting, fetch a ticket).
+
+    Failure rule: if an implementation raises, the plugin is skipped with that as its load
+    error. (A command's own failure when it runs is one error line naming the plugin; the
+    session goes on.)
+    """
+
+
 @hookspec(firstresult=True)
 def tai_plugin_settings() -> Any:
     """Declare this plugin's settings.

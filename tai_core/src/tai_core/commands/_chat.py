@@ -5,8 +5,10 @@ Prompts come from a :class:`PromptSource`: on a terminal, prompt_toolkit (a hist
 tai's data directory, Alt-Enter or Esc Enter for a new line, Enter sends); with piped
 standard input, one prompt per line (blank lines skipped) until its end. Ctrl-C while a
 reply streams cancels that reply (nothing of its round is applied) and the chat goes on; at
-the prompt, Ctrl-C or Ctrl-D leaves. Every turn is saved by the runtime; leaving closes the
-session, so ``tai ai -continue`` takes it up again.
+the prompt, Ctrl-C or Ctrl-D leaves. A line starting with ``/`` runs the plugins' session
+command of that name (``/help`` lists them) instead of going to the model. Every turn is
+saved by the runtime; leaving closes the session, so ``tai ai -continue`` takes it up
+again.
 
 Why prompt_toolkit: it is the maintained line editor of Python's interactive tools
 (IPython, pgcli), with history, multi-line editing and an asynchronous prompt that shares
@@ -22,13 +24,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from tai_core._printable import printable
 from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.runtime import (
     Cancel,
     CloseSession,
     Command,
+    ExtensionCommandFinished,
     Notice,
+    RunExtensionCommand,
     RunFailed,
     Runtime,
     SessionLoaded,
@@ -127,6 +132,9 @@ async def chat(
     failed = False
     try:
         while (text := await prompts.read()) is not None:
+            if text.startswith("/"):
+                await _extension(runtime, subscription, session_id, text)
+                continue
             printer = new_printer()
             runtime.handle(Submit(session_id, first_text(text) if first else text, text))
             first = False
@@ -141,6 +149,21 @@ async def chat(
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
     return 1 if failed else 0
+
+
+async def _extension(
+    runtime: Runtime, subscription: Subscription, session_id: str, line: str
+) -> None:
+    """Run the session command ``line`` (``/NAME ARGS``) and print what it says."""
+    name, _, args = line[1:].partition(" ")
+    runtime.handle(RunExtensionCommand(session_id, name, args.strip()))
+    await runtime.settle()
+    for event in subscription.take_pending():
+        if isinstance(event, ExtensionCommandFinished) and event.output:
+            # a plugin's text: line by line, no escape sequence reaches the terminal
+            print("\n".join(map(printable, event.output.splitlines())), flush=True)
+        elif isinstance(event, Notice) and event.level == "error":
+            print(f"tai: error: {printable(event.message)}", file=sys.stderr, flush=True)
 
 
 def _opened(subscription: Subscription, session_id: str) -> bool | None:

@@ -184,6 +184,7 @@ def make_runtime(app: AppContext) -> Runtime:
     return Runtime(
         app.host.pm.hook, EventBus(), store=open_store if keep else None,
         schedule_interval=app.config.get("schedule_interval", 0.0),
+        extensions=app.host.registry.extensions(),
     )  # fmt: skip
 
 

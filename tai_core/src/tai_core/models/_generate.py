@@ -89,6 +89,6 @@ async def generate(
 
 def _foreign(provider: Provider, spec: ModelSpec, error: Exception) -> ProviderError:
     """``error``, raised by ``provider`` where a :class:`ProviderError` belongs, as one."""
-    where = f"provider {getattr(provider, 'name', type(provider).__name__)!r} raised"
+    where = f"provider {provider.name!r} raised"  # registration checked it has one
     return ProviderError(spec.provider, spec.model, f"{where} {type(error).__name__}: {error}",
                          retryable=True)  # fmt: skip

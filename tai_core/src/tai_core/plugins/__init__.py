@@ -19,6 +19,7 @@ from tai_core.plugins._host import (
 )
 from tai_core.plugins._markers import hookimpl
 from tai_core.plugins._registry import CATEGORIES, RegistrationError, Registry
+from tai_core.plugins._session_commands import SessionCommand
 
 __all__ = [
     "CATEGORIES",
@@ -33,6 +34,7 @@ __all__ = [
     "PluginRecord",
     "RegistrationError",
     "Registry",
+    "SessionCommand",
     "default_options",
     "hookimpl",
     "validation_problems",

@@ -52,6 +52,19 @@ PROVIDER: Contract = {
     "stream": ("a method stream(spec, request) yielding stream events", callable),
 }
 
+
+def _command_name(value: object) -> bool:
+    text = str(value)
+    return _name(value) and not any(c.isspace() for c in text) and not text.startswith("/")
+
+
+#: :class:`tai_core.plugins.SessionCommand`.
+SESSION_COMMAND: Contract = {
+    "name": ("a non-empty word without '/' (users type /NAME)", _command_name),
+    "description": ("a string (one line for /help)", _text),
+    "run": ("a function run(session, args) returning the text to show", callable),
+}
+
 #: :class:`tai_core.context.ContextProvider`.
 CONTEXT_PROVIDER: Contract = {
     "name": ("a non-empty string", _name),
@@ -96,6 +109,11 @@ def contract_problems(
 def provider_problems(provider: object) -> list[str]:
     """What ``provider`` lacks of :class:`tai_core.models.Provider`."""
     return contract_problems(provider, PROVIDER, PROVIDER_OPTIONAL)
+
+
+def session_command_problems(command: object) -> list[str]:
+    """What ``command`` lacks of :class:`tai_core.plugins.SessionCommand`."""
+    return contract_problems(command, SESSION_COMMAND)
 
 
 def context_provider_problems(provider: object) -> list[str]:

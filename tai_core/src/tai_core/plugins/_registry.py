@@ -16,10 +16,16 @@ from typing import Any
 import attrs
 
 from tai_core.blocks._kind import BlockKind, missing_members
-from tai_core.plugins._contracts import context_provider_problems, provider_problems
+from tai_core.plugins._contracts import (
+    context_provider_problems,
+    provider_problems,
+    session_command_problems,
+)
 
 #: The categories of things a plugin registers, as named in ``tai plugins``.
-CATEGORIES: tuple[str, ...] = ("block_kinds", "providers", "context_providers", "commands")
+CATEGORIES: tuple[str, ...] = (
+    "block_kinds", "providers", "context_providers", "session_commands", "commands",
+)  # fmt: skip
 
 
 #: Category -> (its label in messages, the check of the contract its things fulfil).
@@ -27,6 +33,7 @@ _CONTRACTS: dict[str, tuple[str, Callable[[Any], list[str]]]] = {
     "block_kinds": ("block kind", missing_members),
     "providers": ("provider", provider_problems),
     "context_providers": ("context provider", context_provider_problems),
+    "session_commands": ("session command", session_command_problems),
 }
 
 
@@ -42,6 +49,7 @@ class Staging:
     block_kinds: list[BlockKind] = attrs.Factory(list)
     providers: list[Any] = attrs.Factory(list)
     context_providers: list[Any] = attrs.Factory(list)
+    session_commands: list[Any] = attrs.Factory(list)
 
     def register_callback(self, category: str) -> Callable[[Any], None]:
         """The ``register`` argument of the registration hook for ``category``."""
@@ -71,6 +79,8 @@ class Registry:
     providers: dict[str, Any] = attrs.Factory(dict)
     provider_types: dict[str, str] = attrs.Factory(dict)
     context_providers: dict[str, Any] = attrs.Factory(dict)
+    #: Commands users type in a session (``/NAME``), by name.
+    session_commands: dict[str, Any] = attrs.Factory(dict)
     commands: dict[str, str] = attrs.Factory(dict)
     #: Plugin name -> the settings model it declared (``tai_plugin_settings``).
     settings: dict[str, Any] = attrs.Factory(dict)
@@ -124,6 +134,12 @@ class Registry:
         for name in names:
             self.commands[name] = plugin
             self.owners["commands", name] = plugin
+
+    def extensions(self) -> dict[str, tuple[str, Any]]:
+        """The session commands, each with the plugin that registered it (for the
+        runtime's messages)."""
+        return {name: (self.owners["session_commands", name], command)
+                for name, command in self.session_commands.items()}  # fmt: skip
 
     def add_settings(self, plugin: str, model: Any) -> None:
         """Record that ``plugin`` declared the settings ``model``."""

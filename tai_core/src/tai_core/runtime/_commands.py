@@ -138,6 +138,16 @@ class ExportSession:
     path: str
 
 
+@attrs.frozen
+class RunExtensionCommand:
+    """Run the plugins' session command ``name`` (``/NAME``) with ``args`` in session
+    ``session_id``; its output comes back as ``ExtensionCommandFinished``."""
+
+    session_id: str
+    name: str
+    args: str = ""
+
+
 Command = (
     StartSession
     | Submit
@@ -150,4 +160,5 @@ Command = (
     | LoadSession
     | DeleteSession
     | ExportSession
+    | RunExtensionCommand
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 import attrs
@@ -52,12 +53,14 @@ from tai_core.runtime._commands import (
     ListSessions,
     LoadSession,
     ResetSession,
+    RunExtensionCommand,
     SessionSetup,
     StartSession,
     Steer,
     Submit,
     UpdateSession,
 )
+from tai_core.runtime._extensions import Extensions
 from tai_core.runtime._keeper import (
     SessionKeeper,
     export_to,
@@ -95,9 +98,12 @@ class Runtime:
         *,
         schedule_interval: float = 0.0,
         store: Any = None,
+        extensions: Mapping[str, tuple[str, Any]] | None = None,
     ) -> None:
         self.hook = hook
         self.bus = bus or EventBus()
+        #: The plugins' session commands (``/NAME``): name -> (plugin, command).
+        self.extensions = Extensions(extensions or {}, self.bus)
         #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
         self.schedule_interval = schedule_interval
         self.keeper = SessionKeeper(store, self._warn)
@@ -121,6 +127,8 @@ class Runtime:
             elif isinstance(command, Cancel):
                 if session.task is not None and not session.task.done():
                     session.task.cancel()
+            elif isinstance(command, RunExtensionCommand):  # also while a turn runs
+                self._start_errand(self.extensions.run(session.setup.options, command)())
             elif isinstance(command, Steer):
                 if session.task is None or session.task.done():
                     self._notice(command.session_id, "nothing runs to steer; submit it instead")
@@ -272,7 +280,11 @@ class Runtime:
     # -- errands: the saved sessions ----------------------------------------------------
 
     def _errand(self, command: ListSessions | LoadSession | DeleteSession | ExportSession) -> None:
-        task = asyncio.get_running_loop().create_task(self._run_errand(command))
+        self._start_errand(self._run_errand(command))
+
+    def _start_errand(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as an errand: ``settle`` and ``shutdown`` wait for it."""
+        task = asyncio.get_running_loop().create_task(work)
         self._errands.add(task)
         task.add_done_callback(self._errands.discard)
 

@@ -29,6 +29,7 @@ from tai_core.runtime import (
     LoadSession,
     NoSessionStore,
     ResetSession,
+    RunExtensionCommand,
     Runtime,
     StartSession,
     Steer,
@@ -47,6 +48,7 @@ from tai_core.serve._wire import (
     Load,
     Request,
     Reset,
+    RunCommand,
     Start,
     SteerText,
     SubmitText,
@@ -206,6 +208,8 @@ def _plain_command(request: Request) -> Any:
         return ListSessions(request.limit, request.cwd)
     if isinstance(request, Delete):
         return DeleteSession(request.session_id)
+    if isinstance(request, RunCommand):
+        return RunExtensionCommand(request.session_id, request.command, request.args)
     assert isinstance(request, Export)
     return ExportSession(request.session_id, request.path)
 

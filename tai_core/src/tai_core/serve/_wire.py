@@ -136,6 +136,17 @@ class Export:
     path: str
 
 
+@attrs.frozen
+class RunCommand:
+    """Run the plugins' session command ``name`` (what ``/NAME ARGS`` runs in ``tai ai``;
+    ``help`` lists them): its output comes as ``extension_command_finished``."""
+
+    name: ClassVar[str] = "command"
+    session_id: str
+    command: str
+    args: str = ""
+
+
 Request = (
     Start
     | SubmitText
@@ -148,6 +159,7 @@ Request = (
     | Load
     | Delete
     | Export
+    | RunCommand
 )
 #: Every command, by its ``type``.
 REQUESTS: dict[str, type[Any]] = {cls.name: cls for cls in typing.get_args(Request)}

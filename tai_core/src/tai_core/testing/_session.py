@@ -122,7 +122,7 @@ def run_session(
     first = len(requests)
 
     async def scenario() -> SessionRun:
-        runtime = Runtime(host.pm.hook, EventBus())
+        runtime = Runtime(host.pm.hook, EventBus(), extensions=host.registry.extensions())
         subscription = runtime.bus.subscribe()
         session_id = setup.options.session_id
         runtime.handle(StartSession(setup))

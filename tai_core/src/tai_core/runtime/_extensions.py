@@ -1,0 +1,60 @@
+"""The plugins' session commands (``/NAME args``), run for the runtime's clients.
+
+A session command runs in a worker thread (it may block: fetch a ticket, read a file) as an
+errand of the runtime, so a streaming reply goes on meanwhile and ``settle`` waits for it.
+Its output is one :class:`ExtensionCommandFinished`; a failure is one error notice naming
+the plugin and the command, and the session goes on. ``help`` is built in: it lists the
+commands with their descriptions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from tai_core.events import ExtensionCommandFinished, Notice
+from tai_core.runtime._bus import EventBus
+from tai_core.runtime._commands import RunExtensionCommand
+
+
+class Extensions:
+    """The session commands the plugins registered: name -> (owning plugin, command)."""
+
+    def __init__(self, commands: Mapping[str, tuple[str, Any]], bus: EventBus) -> None:
+        self.commands = dict(commands)
+        self.bus = bus
+
+    def help(self) -> str:
+        """One line per command, ``/NAME — description``, and how to ask for this list."""
+        lines = [f"/{name} — {command.description}"
+                 for name, (_, command) in sorted(self.commands.items())]  # fmt: skip
+        if not lines:
+            return "no plugin offers session commands (/help — this list)"
+        return "\n".join([*lines, "/help — this list"])
+
+    def run(self, session: Any, command: RunExtensionCommand) -> Callable[[], Awaitable[None]]:
+        """The errand that runs ``command`` in the session whose options are ``session``."""
+        name = command.name.removeprefix("/")
+        session_id = command.session_id
+
+        async def errand() -> None:
+            if name == "help":
+                self.bus.publish(ExtensionCommandFinished(session_id, name, self.help()))
+                return
+            found = self.commands.get(name)
+            if found is None:
+                known = ", ".join(f"/{n}" for n in sorted(self.commands)) or "none"
+                message = f"no command /{name} (the plugins' commands: {known}; /help)"
+                self.bus.publish(Notice(session_id, "error", message))
+                return
+            plugin, extension = found
+            try:
+                output = await asyncio.to_thread(extension.run, session, command.args)
+            except Exception as error:  # noqa: BLE001 - a plugin's failure is its own
+                failure = f"plugin {plugin!r}: /{name} failed: {type(error).__name__}: {error}"
+                self.bus.publish(Notice(session_id, "error", failure))
+                return
+            self.bus.publish(ExtensionCommandFinished(session_id, name, str(output or "")))
+
+        return errand

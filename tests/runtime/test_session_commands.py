@@ -1,0 +1,128 @@
+"""The plugins' session commands (``/NAME args``): registered through their hook, checked
+like every contract, run by the runtime's ``RunExtensionCommand`` in a worker thread, their
+output an event, their failure one line naming the plugin — and typed in ``tai ai``."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from tai_core import hookimpl
+from tai_core.plugins import PluginHost, SessionCommand
+from tai_core.runtime import (
+    EventBus,
+    ExtensionCommandFinished,
+    Notice,
+    RunExtensionCommand,
+    Runtime,
+    StartSession,
+)
+from tests.conftest import run_tai
+from tests.installed import plugin_distribution
+
+
+class Commands:
+    __name__ = "commands_plugin"
+
+    def __init__(self, *commands: SessionCommand) -> None:
+        self.commands = commands
+
+    @hookimpl
+    def tai_register_session_commands(self, register: Any) -> None:
+        for command in self.commands:
+            register(command)
+
+
+def greet(session: Any, args: str) -> str:
+    return f"hello {args or 'you'} from session {session.session_id}"
+
+
+def broken(session: Any, args: str) -> str:
+    raise LookupError("no ticket " + args)
+
+
+def run(host: PluginHost, tmp_path: Path, *commands: RunExtensionCommand) -> list[Any]:
+    """Run ``commands`` in a new session; the events about them."""
+    from tai_core.commands._session import make_setup
+    from tai_core.testing import ScriptedModel
+
+    model = ScriptedModel()
+    setup = make_setup(host, {}, (model, model.spec("m", {}, {}, {})), command="ai",
+                       system="", require_completion=False, cwd=tmp_path)  # fmt: skip
+    session_id = setup.options.session_id
+
+    async def scenario() -> list[Any]:
+        runtime = Runtime(host.pm.hook, EventBus(), extensions=host.registry.extensions())
+        subscription = runtime.bus.subscribe()
+        runtime.handle(StartSession(setup))
+        for command in commands:
+            runtime.handle(RunExtensionCommand(session_id, command.name, command.args))
+        await runtime.settle()
+        events = subscription.take_pending()
+        await runtime.shutdown()
+        return [e for e in events if isinstance(e, ExtensionCommandFinished | Notice)]
+
+    return [(e, session_id) for e in asyncio.run(scenario())]
+
+
+def test_commands_run_and_say_what_they_have_to_say(host: PluginHost, tmp_path: Path) -> None:
+    plugin = Commands(SessionCommand("greet", "Say hello.", greet),
+                      SessionCommand("ticket", "Fetch a ticket.", broken))  # fmt: skip
+    assert host.register(plugin, "greeter").status == "loaded"
+    assert host.record("greeter").registers["session_commands"] == ["greet", "ticket"]
+    found = run(host, tmp_path, RunExtensionCommand("", "greet", "Ada"),
+                RunExtensionCommand("", "/help"), RunExtensionCommand("", "ticket", "T-1"),
+                RunExtensionCommand("", "nope"))  # fmt: skip
+    session_id = found[0][1]
+    said = {(type(e).__name__, getattr(e, "name", ""), getattr(e, "output", "") or e.message)
+            for e, _ in found}  # fmt: skip
+    assert said == {
+        ("ExtensionCommandFinished", "greet", f"hello Ada from session {session_id}"),
+        ("ExtensionCommandFinished", "help",
+         "/greet — Say hello.\n/ticket — Fetch a ticket.\n/help — this list"),
+        ("Notice", "", "plugin 'greeter': /ticket failed: LookupError: no ticket T-1"),
+        ("Notice", "", "no command /nope (the plugins' commands: /greet, /ticket; /help)"),
+    }  # fmt: skip
+
+
+def test_a_command_that_breaks_the_contract_is_a_load_error(host: PluginHost) -> None:
+    record = host.register(Commands(SessionCommand("two words", "x", greet)), "bad")
+    assert record.status == "failed"
+    assert "name must be a non-empty word without '/'" in (record.error or "")
+    taken = host.register(Commands(SessionCommand("greet", "x", greet)), "first")
+    again = host.register(Commands(SessionCommand("greet", "y", greet)), "second")
+    assert taken.status == "loaded" and again.status == "failed"
+    assert "session command 'greet' is already registered by 'first'" in (again.error or "")
+
+
+PLUGIN = """
+from tai_core import hookimpl
+from tai_core.plugins import SessionCommand
+
+def status(session, args):
+    return "status of " + session.command + (": " + args if args else "") + "\\x1b[31m"
+
+@hookimpl
+def tai_register_session_commands(register):
+    register(SessionCommand("status", "Show the status.", status))
+"""
+
+
+def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    plugin_distribution(tmp_path / "site", PLUGIN, name="status")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "none.replay").write_text("@@@ reply\nnever asked\n")
+    env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
+    result = run_tai("ai", "-model", "replay:none.replay", cwd=work, env=env,
+                     stdin="/status now\n/help\n/missing\n")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "status of ai: now\\x1b[31m",  # the escape sequence shown, not sent to the terminal
+        "/status — Show the status.",
+        "/help — this list",
+    ]
+    assert "tai: error: no command /missing (the plugins' commands: /status; /help)" in (
+        result.stderr
+    )
