@@ -5,6 +5,7 @@ output an event, their failure one line naming the plugin — and typed in ``tai
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -116,13 +117,70 @@ def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     (work / "none.replay").write_text("@@@ reply\nnever asked\n")
     env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
     result = run_tai("ai", "-model", "replay:none.replay", cwd=work, env=env,
-                     stdin="/status now\n/help\n/missing\n")  # fmt: skip
+                     stdin="/status now\n/help\n/missing\n/reload\n")  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == [
+    *said, reloaded = result.stdout.splitlines()
+    assert said == [
         "status of ai: now\\x1b[31m",  # the escape sequence shown, not sent to the terminal
         "/status — Show the status.",
         "/help — this list",
     ]
+    assert re.fullmatch(r"reloaded: \d+ plugins", reloaded)
     assert "tai: error: no command /missing (the plugins' commands: /status; /help)" in (
         result.stderr
     )
+
+
+def test_a_reload_waits_for_no_turn_and_keeps_everything_when_it_fails(
+    host: PluginHost, tmp_path: Path
+) -> None:
+    from tai_core.commands._session import make_setup
+    from tai_core.models import Finish, TextDelta
+    from tai_core.runtime import ExtensionsReloaded, Reloaded, ReloadExtensions, Submit
+    from tai_core.testing import ScriptedModel
+
+    release = asyncio.Event()
+
+    class Slow(ScriptedModel):
+        async def stream(self, spec: Any, request: Any) -> Any:
+            yield TextDelta("thinking…")
+            await release.wait()
+            yield Finish("stop")
+
+    model = Slow()
+    setup = make_setup(host, {}, (model, model.spec("m", {}, {}, {})), command="ai",
+                       system="", require_completion=False, cwd=tmp_path)  # fmt: skip
+    attempts: list[str] = []
+
+    def reload() -> Reloaded:
+        attempts.append("reload")
+        if len(attempts) == 1:
+            raise ValueError("tai.toml:3: unknown key 'modle'")
+        return Reloaded(hook=host.pm.hook, extensions={}, rebind=lambda s: s,
+                        plugins=("shell",), problems=("plugin 'x' was skipped: boom",))  # fmt: skip
+
+    async def scenario() -> list[Any]:
+        runtime = Runtime(host.pm.hook, EventBus(), reload=reload)
+        subscription = runtime.bus.subscribe()
+        session_id = setup.options.session_id
+        runtime.handle(StartSession(setup))
+        runtime.handle(Submit(session_id, "go", "go"))
+        while not any(type(e).__name__ == "TextReceived" for e in subscription.take_pending()):
+            await asyncio.sleep(0.01)
+        runtime.handle(ReloadExtensions())  # refused: a turn runs
+        release.set()
+        await runtime.wait(session_id)
+        runtime.handle(ReloadExtensions())  # the reload function fails: nothing changes
+        runtime.handle(ReloadExtensions())
+        events = subscription.take_pending()
+        await runtime.shutdown()
+        return [e for e in events if isinstance(e, Notice | ExtensionsReloaded)]
+
+    said = [getattr(e, "message", e) for e in asyncio.run(scenario())]
+    assert said == [
+        f"session(s) {setup.options.session_id} running: reload when they end",
+        "the extensions were not reloaded: tai.toml:3: unknown key 'modle'",
+        "plugin 'x' was skipped: boom",
+        ExtensionsReloaded(("shell",), ("plugin 'x' was skipped: boom",)),
+    ]
+    assert attempts == ["reload", "reload"]

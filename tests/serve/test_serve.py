@@ -279,3 +279,55 @@ def test_session_commands_over_json_lines(client: Client) -> None:
     assert error["message"].startswith("no command /nope")
     status, stderr = client.finish()
     assert status == 0, stderr
+
+
+GREETER = """
+from tai_core import hookimpl
+from tai_core.plugins import SessionCommand
+
+@hookimpl
+def tai_register_session_commands(register):
+    register(SessionCommand("greet", "Say hello.", lambda session, args: "hello " + args))
+"""
+
+
+def test_reload_takes_in_a_plugin_installed_and_a_configuration_changed_meanwhile(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    from tests.installed import plugin_distribution
+
+    work = tmp_path / "work"
+    work.mkdir()
+    configure(work, openai_server)
+    site = tmp_path / "site"
+    site.mkdir()
+    served = Client(work, {**isolated_env, "PYTHONPATH": str(site)})
+    try:
+        served.send(type="start", session_id="s")
+        served.until("session_started", session_id="s")
+        served.send(type="command", session_id="s", command="greet", args="you")
+        assert served.until("notice", level="error")["message"].startswith("no command /greet")
+        plugin_distribution(site, GREETER, name="greeter")  # installed while it runs
+        served.send(type="reload")
+        reloaded = served.until("extensions_reloaded")
+        assert "greeter" in reloaded["plugins"] and reloaded["problems"] == []
+        served.send(type="command", session_id="s", command="greet", args="you")
+        assert served.until("extension_command_finished", name="greet")["output"] == "hello you"
+        config = work / "tai.toml"  # top-level keys go before its [[generators]] table
+        config.write_text('disabled_plugins = ["greeter"]\nmodle = "typo"\n' + config.read_text())
+        served.send(type="reload")
+        refused = served.until("notice", level="error")["message"]
+        assert refused.startswith("the extensions were not reloaded: ") and "'modle'" in refused
+        served.send(type="command", session_id="s", command="greet", args="again")
+        assert served.until("extension_command_finished", name="greet")["output"] == "hello again"
+        config.write_text(config.read_text().replace('modle = "typo"\n', ""))
+        served.send(type="reload")
+        assert "greeter" not in served.until("extensions_reloaded")["plugins"]
+        openai_server.script(Reply(text="Still here."))
+        served.send(type="submit", session_id="s", text="hello")  # the session goes on
+        served.until("run_finished", session_id="s")
+        status, stderr = served.finish()
+        assert status == 0, stderr
+    finally:
+        served.process.kill()
+        served.process.wait(timeout=30)

@@ -253,6 +253,15 @@ class ExtensionCommandFinished:
     output: str
 
 
+@attrs.frozen
+class ExtensionsReloaded:
+    """The configuration and the plugins were read again: ``plugins`` loaded, ``problems``
+    one line per plugin that failed or warning."""
+
+    plugins: tuple[str, ...]
+    problems: tuple[str, ...]
+
+
 Event: TypeAlias = (
     SessionStarted
     | RoundStarted
@@ -280,6 +289,7 @@ Event: TypeAlias = (
     | SessionDeleted
     | SessionExported
     | ExtensionCommandFinished
+    | ExtensionsReloaded
 )
 
 #: Events that end a run or a session: always delivered, never merged.

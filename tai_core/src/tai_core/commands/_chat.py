@@ -6,7 +6,8 @@ tai's data directory, Alt-Enter or Esc Enter for a new line, Enter sends); with 
 standard input, one prompt per line (blank lines skipped) until its end. Ctrl-C while a
 reply streams cancels that reply (nothing of its round is applied) and the chat goes on; at
 the prompt, Ctrl-C or Ctrl-D leaves. A line starting with ``/`` runs the plugins' session
-command of that name (``/help`` lists them) instead of going to the model. Every turn is
+command of that name (``/help`` lists them) instead of going to the model; ``/reload``
+reads the configuration and the installed plugins again. Every turn is
 saved by the runtime; leaving closes the session, so ``tai ai -continue`` takes it up
 again.
 
@@ -32,7 +33,9 @@ from tai_core.runtime import (
     CloseSession,
     Command,
     ExtensionCommandFinished,
+    ExtensionsReloaded,
     Notice,
+    ReloadExtensions,
     RunExtensionCommand,
     RunFailed,
     Runtime,
@@ -156,10 +159,17 @@ async def _extension(
 ) -> None:
     """Run the session command ``line`` (``/NAME ARGS``) and print what it says."""
     name, _, args = line[1:].partition(" ")
-    runtime.handle(RunExtensionCommand(session_id, name, args.strip()))
+    if name == "reload":
+        runtime.handle(ReloadExtensions())
+    else:
+        runtime.handle(RunExtensionCommand(session_id, name, args.strip()))
     await runtime.settle()
     for event in subscription.take_pending():
-        if isinstance(event, ExtensionCommandFinished) and event.output:
+        if isinstance(event, ExtensionsReloaded):
+            print(f"reloaded: {len(event.plugins)} plugins", flush=True)
+        elif isinstance(event, Notice) and event.level == "warning":
+            print(f"tai: warning: {printable(event.message)}", file=sys.stderr, flush=True)
+        elif isinstance(event, ExtensionCommandFinished) and event.output:
             # a plugin's text: line by line, no escape sequence reaches the terminal
             print("\n".join(map(printable, event.output.splitlines())), flush=True)
         elif isinstance(event, Notice) and event.level == "error":

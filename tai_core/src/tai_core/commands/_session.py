@@ -180,11 +180,13 @@ def make_runtime(app: AppContext) -> Runtime:
 
         return SessionStore(sessions_path())
 
+    from tai_core.commands._reload import reloader
+
     keep = app.config.get("keep_sessions", True)
     return Runtime(
         app.host.pm.hook, EventBus(), store=open_store if keep else None,
         schedule_interval=app.config.get("schedule_interval", 0.0),
-        extensions=app.host.registry.extensions(),
+        extensions=app.host.registry.extensions(), reload=reloader(app, Path.cwd()), app=app,
     )  # fmt: skip
 
 

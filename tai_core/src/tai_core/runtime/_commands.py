@@ -103,6 +103,23 @@ class UpdateSession:
     max_output_tokens: int | None = None
     reasoning_effort: str | None = None
 
+    def problem(self) -> str:
+        """Why this update cannot be applied (``""`` when it can)."""
+        if self.temperature is not None and not 0 <= self.temperature <= 2:
+            return f"temperature {self.temperature} is not between 0 and 2"
+        if self.max_output_tokens is not None and self.max_output_tokens <= 0:
+            return f"max_output_tokens {self.max_output_tokens} is not positive"
+        return ""
+
+    def applied_to(self, spec: ModelSpec) -> ModelSpec:
+        """``spec`` with the parameters this update sets."""
+        changes = {
+            "temperature": self.temperature,
+            "max_generate_tokens": self.max_output_tokens,
+            "reasoning_effort": self.reasoning_effort,
+        }
+        return attrs.evolve(spec, **{k: v for k, v in changes.items() if v is not None})
+
 
 @attrs.frozen
 class ListSessions:
@@ -148,6 +165,36 @@ class RunExtensionCommand:
     args: str = ""
 
 
+@attrs.frozen
+class ReloadExtensions:
+    """Read the configuration and the installed plugins again, without a restart: plugins
+    installed since join, removed or newly disabled ones leave, settings are checked and
+    given again, and every session goes on with them from its next turn. Refused while a
+    session runs. A plugin that now fails is reported (``ExtensionsReloaded.problems``) and
+    the sessions go on with what loaded; a configuration that cannot be used keeps
+    everything as it was. A plugin module already imported is not imported again (Python
+    cannot do that safely, and a plugin may hold state, as the sandbox does): its edited
+    code takes effect at the next start."""
+
+
+@attrs.frozen
+class Reloaded:
+    """What a reload produced; the front-end's reload function returns it."""
+
+    #: The new plugin manager's hook relay.
+    hook: Any
+    #: The session commands now: name -> (plugin, command).
+    extensions: Mapping[str, tuple[str, Any]]
+    #: A session's setup with the new kinds, provider and context.
+    rebind: Callable[[SessionSetup], SessionSetup]
+    #: The plugins loaded, by name.
+    plugins: tuple[str, ...]
+    #: One line per plugin that failed and per warning of the configuration.
+    problems: tuple[str, ...] = ()
+    #: What the front-end builds new sessions from now (its application context).
+    app: Any = None
+
+
 Command = (
     StartSession
     | Submit
@@ -161,4 +208,5 @@ Command = (
     | DeleteSession
     | ExportSession
     | RunExtensionCommand
+    | ReloadExtensions
 )

@@ -1,10 +1,15 @@
-"""The plugins' session commands (``/NAME args``), run for the runtime's clients.
+"""The plugins' session commands (``/NAME args``), run for the runtime's clients, and the
+reload of the plugins and the configuration (:class:`ReloadExtensions`).
 
 A session command runs in a worker thread (it may block: fetch a ticket, read a file) as an
 errand of the runtime, so a streaming reply goes on meanwhile and ``settle`` waits for it.
 Its output is one :class:`ExtensionCommandFinished`; a failure is one error notice naming
 the plugin and the command, and the session goes on. ``help`` is built in: it lists the
 commands with their descriptions.
+
+A reload swaps what the runtime runs sessions with — the hook relay, the session commands,
+each session's kinds, provider and context (``Reloaded.rebind``) — all at once and only
+between turns, so no turn ever sees half of the old plugins and half of the new.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from tai_core.events import ExtensionCommandFinished, Notice
+from tai_core.events import ExtensionCommandFinished, ExtensionsReloaded, Notice
 from tai_core.runtime._bus import EventBus
-from tai_core.runtime._commands import RunExtensionCommand
+from tai_core.runtime._commands import Reloaded, RunExtensionCommand
 
 
 class Extensions:
@@ -58,3 +63,30 @@ class Extensions:
             self.bus.publish(ExtensionCommandFinished(session_id, name, str(output or "")))
 
         return errand
+
+
+def reload_extensions(runtime: Any, reload: Callable[[], Reloaded] | None) -> None:
+    """Read the configuration and the plugins again with ``reload`` (the front-end's) and
+    give ``runtime`` and its sessions what it produced; refused while a turn runs."""
+    sessions = runtime._sessions
+    running = sorted(sid for sid, s in sessions.items() if s.task is not None and not s.task.done())
+    if reload is None or running:
+        why = (f"session(s) {', '.join(running)} running: reload when they end" if running
+               else "this runtime cannot reload its extensions")  # fmt: skip
+        runtime.bus.publish(Notice("", "error", why))
+        return
+    try:
+        reloaded = reload()
+    except Exception as error:  # noqa: BLE001 - nothing changes; the user reads why
+        runtime.bus.publish(Notice("", "error", f"the extensions were not reloaded: {error}"))
+        return
+    runtime.hook = reloaded.hook
+    runtime.extensions = Extensions(reloaded.extensions, runtime.bus)
+    if reloaded.app is not None:
+        runtime.app = reloaded.app
+    for session in sessions.values():
+        session.setup = reloaded.rebind(session.setup)
+        session.pipeline = runtime._pipeline(session.setup)
+    for problem in reloaded.problems:
+        runtime.bus.publish(Notice("", "warning", problem))
+    runtime.bus.publish(ExtensionsReloaded(reloaded.plugins, reloaded.problems))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import attrs
@@ -52,6 +52,8 @@ from tai_core.runtime._commands import (
     ExportSession,
     ListSessions,
     LoadSession,
+    Reloaded,
+    ReloadExtensions,
     ResetSession,
     RunExtensionCommand,
     SessionSetup,
@@ -60,7 +62,7 @@ from tai_core.runtime._commands import (
     Submit,
     UpdateSession,
 )
-from tai_core.runtime._extensions import Extensions
+from tai_core.runtime._extensions import Extensions, reload_extensions
 from tai_core.runtime._keeper import (
     SessionKeeper,
     export_to,
@@ -99,11 +101,16 @@ class Runtime:
         schedule_interval: float = 0.0,
         store: Any = None,
         extensions: Mapping[str, tuple[str, Any]] | None = None,
+        reload: Callable[[], Reloaded] | None = None,
+        app: Any = None,
     ) -> None:
         self.hook = hook
         self.bus = bus or EventBus()
         #: The plugins' session commands (``/NAME``): name -> (plugin, command).
         self.extensions = Extensions(extensions or {}, self.bus)
+        #: What the front-end builds new sessions from (replaced by a reload).
+        self.app = app
+        self._reload = reload
         #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
         self.schedule_interval = schedule_interval
         self.keeper = SessionKeeper(store, self._warn)
@@ -116,6 +123,8 @@ class Runtime:
         self._start_ticking()
         if isinstance(command, StartSession):
             self._open(command.setup)
+        elif isinstance(command, ReloadExtensions):
+            reload_extensions(self, self._reload)
         elif isinstance(command, ListSessions | LoadSession | DeleteSession | ExportSession):
             self._errand(command)
         else:
@@ -206,19 +215,7 @@ class Runtime:
         if session_id in self._sessions:
             self._notice(session_id, f"a session {session_id!r} already exists")
             return None
-        runner = AttemptRunner(
-            provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
-            emit=self.bus.publish, session_id=session_id, command=setup.options.command,
-            disabled=setup.options.disabled, retry_policy=setup.retry_policy,
-            summarize=setup.summarize_thoughts,
-        )  # fmt: skip
-        pipeline = Pipeline(
-            runner=runner,
-            context=setup.context,
-            options=setup.options,
-            system=setup.system,
-            handoff=setup.handoff,
-        )
+        pipeline = self._pipeline(setup)
         if state is None:
             state = pipeline.start_state(workspace=setup.workspace)
             tree, _ = state.tree.add_batch([generator_node(setup.spec), *setup.opening])
@@ -227,6 +224,22 @@ class Runtime:
         self._observe("tai_session_start", session_id, session=setup.options)
         self.bus.publish(SessionStarted(session_id, setup.options.command, setup.spec.name))
         return session
+
+    def _pipeline(self, setup: SessionSetup) -> Pipeline:
+        """The pipeline that runs the turns of the session ``setup`` sets up."""
+        runner = AttemptRunner(
+            provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
+            emit=self.bus.publish, session_id=setup.options.session_id,
+            command=setup.options.command, disabled=setup.options.disabled,
+            retry_policy=setup.retry_policy, summarize=setup.summarize_thoughts,
+        )  # fmt: skip
+        return Pipeline(
+            runner=runner,
+            context=setup.context,
+            options=setup.options,
+            system=setup.system,
+            handoff=setup.handoff,
+        )
 
     def _close(self, session: _Session) -> None:
         session_id = session.setup.options.session_id
@@ -260,18 +273,13 @@ class Runtime:
         self.keeper.save(header, session.state.messages, session.state.tree)
 
     def _update(self, session: _Session, command: UpdateSession) -> None:
-        problem = _update_problem(command)
+        problem = command.problem()
         if problem:
             self._notice(command.session_id, f"update refused: {problem}")
             return
         runner = session.pipeline.runner
         provider, spec = command.model or (runner.provider, runner.spec)
-        changes = {
-            "temperature": command.temperature,
-            "max_generate_tokens": command.max_output_tokens,
-            "reasoning_effort": command.reasoning_effort,
-        }
-        spec = attrs.evolve(spec, **{k: v for k, v in changes.items() if v is not None})
+        spec = command.applied_to(spec)
         runner.provider, runner.spec = provider, spec
         session.setup = attrs.evolve(session.setup, provider=provider, spec=spec)
         self.bus.publish(SessionUpdated(command.session_id, spec.name, parameters(spec)))
@@ -425,12 +433,3 @@ class Runtime:
         )
         session.state = result.state
         return finished
-
-
-def _update_problem(command: UpdateSession) -> str:
-    """Why ``command`` cannot be applied (``""`` when it can)."""
-    if command.temperature is not None and not 0 <= command.temperature <= 2:
-        return f"temperature {command.temperature} is not between 0 and 2"
-    if command.max_output_tokens is not None and command.max_output_tokens <= 0:
-        return f"max_output_tokens {command.max_output_tokens} is not positive"
-    return ""

@@ -28,6 +28,7 @@ from tai_core.runtime import (
     ListSessions,
     LoadSession,
     NoSessionStore,
+    ReloadExtensions,
     ResetSession,
     RunExtensionCommand,
     Runtime,
@@ -46,6 +47,7 @@ from tai_core.serve._wire import (
     Export,
     ListKept,
     Load,
+    Reload,
     Request,
     Reset,
     RunCommand,
@@ -63,7 +65,7 @@ class Server:
     def __init__(
         self, app: Any, runtime: Runtime, reader: TextIO, writer: TextIO, model: str | None = None
     ) -> None:
-        self.app = app
+        self._app = app
         #: The model of a ``start`` or ``load`` that names none (``-model``).
         self.model = model
         self.runtime = runtime
@@ -71,6 +73,11 @@ class Server:
         self.writer = writer
         #: How the first submit of each new session is made (its rules and files).
         self._first: dict[str, Any] = {}
+
+    @property
+    def app(self) -> Any:
+        """What new sessions are built from: the runtime's, since a reload replaces it."""
+        return self.runtime.app if self.runtime.app is not None else self._app
 
     async def run(self) -> int:
         """Until the input ends; the exit status."""
@@ -208,6 +215,8 @@ def _plain_command(request: Request) -> Any:
         return ListSessions(request.limit, request.cwd)
     if isinstance(request, Delete):
         return DeleteSession(request.session_id)
+    if isinstance(request, Reload):
+        return ReloadExtensions()
     if isinstance(request, RunCommand):
         return RunExtensionCommand(request.session_id, request.command, request.args)
     assert isinstance(request, Export)

@@ -147,6 +147,14 @@ class RunCommand:
     args: str = ""
 
 
+@attrs.frozen
+class Reload:
+    """Read the configuration and the installed plugins again (refused while a turn runs):
+    ``extensions_reloaded`` says what loaded and what failed."""
+
+    name: ClassVar[str] = "reload"
+
+
 Request = (
     Start
     | SubmitText
@@ -160,6 +168,7 @@ Request = (
     | Delete
     | Export
     | RunCommand
+    | Reload
 )
 #: Every command, by its ``type``.
 REQUESTS: dict[str, type[Any]] = {cls.name: cls for cls in typing.get_args(Request)}
