@@ -254,6 +254,29 @@ class ExtensionCommandFinished:
 
 
 @attrs.frozen
+class PromptRequested:
+    """A running block asks the user: ``kind`` is ``confirm``, ``select`` (one of
+    ``choices``) or ``input``; answer with ``RespondToPrompt`` and ``prompt_id`` (it takes
+    ``default`` when no answer comes)."""
+
+    session_id: str
+    prompt_id: str
+    kind: str
+    message: str
+    choices: tuple[str, ...]
+    default: Any
+
+
+@attrs.frozen
+class PromptAnswered:
+    """An open question was answered (by whichever client answered first)."""
+
+    session_id: str
+    prompt_id: str
+    answer: Any
+
+
+@attrs.frozen
 class ExtensionsReloaded:
     """The configuration and the plugins were read again: ``plugins`` loaded, ``problems``
     one line per plugin that failed or warning."""
@@ -290,6 +313,8 @@ Event: TypeAlias = (
     | SessionExported
     | ExtensionCommandFinished
     | ExtensionsReloaded
+    | PromptRequested
+    | PromptAnswered
 )
 
 #: Events that end a run or a session: always delivered, never merged.

@@ -23,6 +23,7 @@ This package holds the parts every kind shares and nothing kind-specific:
 The kinds themselves live in plugins (``tai_blocks`` and third parties).
 """
 
+from tai_core.blocks._ask import ask
 from tai_core.blocks._kind import (
     COMMANDS,
     BlockKind,
@@ -53,6 +54,7 @@ __all__ = [
     "BlockResult",
     "Param",
     "RunContext",
+    "ask",
     "block_prompts",
     "disabled_notice",
     "parse_blocks",

@@ -57,6 +57,8 @@ class Context:
     command: str
     config: Mapping[str, Any]
     hook: Any = attrs.field(repr=False)
+    #: How a block asks the user (``tai_core.blocks.ask``); the runtime sets it.
+    ask: Any = attrs.field(default=None, repr=False)
 
 
 def resolve(app: AppContext, name: str | None, *, confidential: bool) -> tuple[Provider, ModelSpec]:
@@ -170,10 +172,11 @@ def run_session(
     return exit_status(event)
 
 
-def make_runtime(app: AppContext) -> Runtime:
+def make_runtime(app: AppContext, *, answers_prompts: bool = False) -> Runtime:
     """The runtime of a command: it keeps its sessions in the sessions database of tai's
     data directory unless ``keep_sessions = false`` (opened when first written, see
-    :class:`~tai_core.runtime._keeper.SessionKeeper`)."""
+    :class:`~tai_core.runtime._keeper.SessionKeeper`); ``answers_prompts`` when the
+    front-end passes the blocks' questions on to someone who answers them."""
 
     def open_store() -> Any:
         from tai_core.sessions import SessionStore, sessions_path
@@ -187,6 +190,7 @@ def make_runtime(app: AppContext) -> Runtime:
         app.host.pm.hook, EventBus(), store=open_store if keep else None,
         schedule_interval=app.config.get("schedule_interval", 0.0),
         extensions=app.host.registry.extensions(), reload=reloader(app, Path.cwd()), app=app,
+        answers_prompts=answers_prompts,
     )  # fmt: skip
 
 

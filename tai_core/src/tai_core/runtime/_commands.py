@@ -166,6 +166,16 @@ class RunExtensionCommand:
 
 
 @attrs.frozen
+class RespondToPrompt:
+    """Answer the open question ``prompt_id`` of session ``session_id`` (``PromptRequested``):
+    ``True``/``False`` to a confirm, one of the choices to a select, a string to an input."""
+
+    session_id: str
+    prompt_id: str
+    answer: Any
+
+
+@attrs.frozen
 class ReloadExtensions:
     """Read the configuration and the installed plugins again, without a restart: plugins
     installed since join, removed or newly disabled ones leave, settings are checked and
@@ -209,4 +219,5 @@ Command = (
     | ExportSession
     | RunExtensionCommand
     | ReloadExtensions
+    | RespondToPrompt
 )

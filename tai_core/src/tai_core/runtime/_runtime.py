@@ -55,6 +55,7 @@ from tai_core.runtime._commands import (
     Reloaded,
     ReloadExtensions,
     ResetSession,
+    RespondToPrompt,
     RunExtensionCommand,
     SessionSetup,
     StartSession,
@@ -70,6 +71,7 @@ from tai_core.runtime._keeper import (
     parameters,
     session_header,
 )
+from tai_core.runtime._prompts import Prompts
 
 
 @attrs.define
@@ -103,6 +105,8 @@ class Runtime:
         extensions: Mapping[str, tuple[str, Any]] | None = None,
         reload: Callable[[], Reloaded] | None = None,
         app: Any = None,
+        answers_prompts: bool = False,
+        prompt_timeout: float = 600.0,
     ) -> None:
         self.hook = hook
         self.bus = bus or EventBus()
@@ -111,6 +115,8 @@ class Runtime:
         #: What the front-end builds new sessions from (replaced by a reload).
         self.app = app
         self._reload = reload
+        #: The open questions of running blocks (answered when the front-end can).
+        self.prompts = Prompts(self.bus, answered=answers_prompts, timeout=prompt_timeout)
         #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
         self.schedule_interval = schedule_interval
         self.keeper = SessionKeeper(store, self._warn)
@@ -121,6 +127,7 @@ class Runtime:
     def handle(self, command: Command) -> None:
         """Act on ``command``; problems become :class:`Notice` events, never exceptions."""
         self._start_ticking()
+        self.prompts.loop = asyncio.get_running_loop()
         if isinstance(command, StartSession):
             self._open(command.setup)
         elif isinstance(command, ReloadExtensions):
@@ -132,10 +139,14 @@ class Runtime:
             if session is None:
                 self._notice(command.session_id, f"no session {command.session_id!r}")
             elif isinstance(command, Submit):
+                self.prompts.reopen(command.session_id)
                 self._submit(session, command)
             elif isinstance(command, Cancel):
+                self.prompts.cancel(command.session_id)
                 if session.task is not None and not session.task.done():
                     session.task.cancel()
+            elif isinstance(command, RespondToPrompt):
+                self.prompts.respond(command)
             elif isinstance(command, RunExtensionCommand):  # also while a turn runs
                 self._start_errand(self.extensions.run(session.setup.options, command)())
             elif isinstance(command, Steer):
@@ -233,9 +244,12 @@ class Runtime:
             command=setup.options.command, disabled=setup.options.disabled,
             retry_policy=setup.retry_policy, summarize=setup.summarize_thoughts,
         )  # fmt: skip
+        context = setup.context  # its blocks ask through this runtime's clients
+        if attrs.has(type(context)) and "ask" in attrs.fields_dict(type(context)):
+            context = attrs.evolve(context, ask=self.prompts.asker(setup.options.session_id))
         return Pipeline(
             runner=runner,
-            context=setup.context,
+            context=context,
             options=setup.options,
             system=setup.system,
             handoff=setup.handoff,

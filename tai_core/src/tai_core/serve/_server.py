@@ -30,6 +30,7 @@ from tai_core.runtime import (
     NoSessionStore,
     ReloadExtensions,
     ResetSession,
+    RespondToPrompt,
     RunExtensionCommand,
     Runtime,
     StartSession,
@@ -50,6 +51,7 @@ from tai_core.serve._wire import (
     Reload,
     Request,
     Reset,
+    Respond,
     RunCommand,
     Start,
     SteerText,
@@ -217,6 +219,8 @@ def _plain_command(request: Request) -> Any:
         return DeleteSession(request.session_id)
     if isinstance(request, Reload):
         return ReloadExtensions()
+    if isinstance(request, Respond):
+        return RespondToPrompt(request.session_id, request.prompt_id, request.answer)
     if isinstance(request, RunCommand):
         return RunExtensionCommand(request.session_id, request.command, request.args)
     assert isinstance(request, Export)
@@ -227,5 +231,5 @@ def serve_stdio(app: Any, model: str | None = None) -> int:
     """Serve standard input and output until the input ends (``model``: the default)."""
     from tai_core.commands._session import make_runtime
 
-    server = Server(app, make_runtime(app), sys.stdin, sys.stdout, model)
+    server = Server(app, make_runtime(app, answers_prompts=True), sys.stdin, sys.stdout, model)
     return asyncio.run(server.run())

@@ -148,6 +148,17 @@ class RunCommand:
 
 
 @attrs.frozen
+class Respond:
+    """Answer the open question ``prompt_id`` (``prompt_requested``): ``true``/``false`` to a
+    confirm, one of its choices to a select, a string to an input."""
+
+    name: ClassVar[str] = "respond"
+    session_id: str
+    prompt_id: str
+    answer: bool | str
+
+
+@attrs.frozen
 class Reload:
     """Read the configuration and the installed plugins again (refused while a turn runs):
     ``extensions_reloaded`` says what loaded and what failed."""
@@ -169,6 +180,7 @@ Request = (
     | Export
     | RunCommand
     | Reload
+    | Respond
 )
 #: Every command, by its ``type``.
 REQUESTS: dict[str, type[Any]] = {cls.name: cls for cls in typing.get_args(Request)}
