@@ -211,3 +211,21 @@ def test_a_transcript_longer_than_the_window_keeps_its_ends() -> None:
     assert len(fitted) <= 5000 * 4 and fitted.startswith("BEGIN") and fitted.endswith("END")
     assert "characters of the transcript left out to fit the model's window" in fitted
     assert fitted_transcript("short", 5000) == "short"
+
+
+def test_each_turn_of_a_chat_is_a_recorded_run(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    (tmp_path / "chat.txt").write_text("@@@ reply\nFirst.\n@@@ reply\nSecond.\n")
+    env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    result = run_tai("ai", "-model", "replay:chat.txt", "-record", "-no-memory", cwd=tmp_path,
+                     env=env, stdin="one\ntwo\n")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2:] == ["First.", "Second."]
+    runs, events = read(env)
+    assert len(runs) == 2
+    replies = [e.detail for run in events.values() for e in run if e.type == "text"]
+    assert "".join(replies).count("First.") == 1 and "".join(replies).count("Second.") == 1
+    quiet = run_tai("ai", "-model", "replay:chat.txt", "-no-memory", cwd=tmp_path, env=env,
+                    stdin="one\n")  # fmt: skip
+    assert quiet.returncode == 0 and len(read(env)[0]) == 2  # not recorded without -record

@@ -119,6 +119,7 @@ async def chat(
     *,
     first_text: Callable[[str], str],
     new_printer: Callable[[], Printer],
+    new_recorder: Callable[[str], Any] | None = None,
 ) -> int:
     """Open the session with ``opening`` (a start or a load), then submit each prompt
     until the user leaves; the exit status (1 when the session could not be opened or a
@@ -139,6 +140,9 @@ async def chat(
                 await _extension(runtime, subscription, session_id, text)
                 continue
             printer = new_printer()
+            recorder = new_recorder(text) if new_recorder is not None else None
+            recording = (asyncio.create_task(recorder.follow(runtime.bus.subscribe(), session_id))
+                         if recorder is not None else None)  # fmt: skip
             runtime.handle(Submit(session_id, first_text(text) if first else text, text))
             first = False
             # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
@@ -146,6 +150,8 @@ async def chat(
             with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
                 await printer.follow(subscription, session_id)
                 await runtime.wait(session_id)
+            if recording is not None:
+                await recording
             failed = failed or isinstance(printer.outcome, RunFailed)
     finally:
         subscription.close()

@@ -6,7 +6,8 @@ shows nothing), ``shell`` blocks run only with ``-shell`` or an ``allowed_shell_
 list, ``response`` blocks may structure an answer; the coding kinds (``change``,
 ``go-test``, ``continue`` …) are announced as disabled. Files named with ``-file`` go with
 the first message. Every turn is saved (``tai sessions``); ``-continue`` takes up the last
-session of this directory, ``-resume ID`` any session. The chat loop is ``_chat``.
+session of this directory, ``-resume ID`` any session; with ``-record`` each turn is also a
+recorded run (``tai record``). The chat loop is ``_chat``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ the question first; ask back only when the question cannot be answered without i
 @FLAGS["confidential"]
 @FLAGS["thoughts"]
 @FLAGS["summarize_thoughts"]
+@FLAGS["record"]
 @click.option("-shell", "--shell", "shell", is_flag=True, help="Let the model run shell blocks.")
 @click.option(
     "-no-memory", "--no-memory", "no_memory", is_flag=True,
@@ -80,11 +82,25 @@ def ai_command(app: Any, **params: Any) -> None:
     how = "resumed" if chosen else "new"
     click.echo(f"tai: {how} session {session_id} (tai ai -resume {session_id})", err=True)
     runtime = make_runtime(app)
+    wanted = params["record"] if params["record"] is not None else bool(app.config.get("record"))
+
+    def new_recorder(text: str) -> Any:
+        """Each turn of the chat is a run of its own in the records (-record): it begins
+        as a run of ``tai ai`` with the session's model, where a run's record begins."""
+        from tai_core.records import Recorder
+        from tai_core.runtime import SessionStarted
+
+        recorder = Recorder.open(cwd=Path.cwd(), system=setup.system, user=text) if wanted else None
+        if recorder is not None:
+            recorder.take(SessionStarted(session_id, "ai", setup.spec.name))
+        return recorder
+
     status = asyncio.run(
         chat(
             runtime, opening, session_id, prompt_source(user_data_dir()),
             first_text=chat_setup.first_text,
             new_printer=lambda: Printer(thoughts=params["thoughts"], report=False),
+            new_recorder=new_recorder,
         )
     )  # fmt: skip
     sys.exit(status)
