@@ -86,6 +86,9 @@ def test_an_observer_that_raises_is_one_warning_and_the_run_goes_on(
     warnings = [e.message for e in outcome.of(Notice) if e.level == "warning"]
     assert warnings, [type(e).__name__ for e in outcome.events]
     assert named(hook) in warnings
+    (warning,) = [e for e in outcome.of(Notice) if e.message == named(hook)][:1]
+    session = "" if hook == "tai_schedule_tick" else outcome.session_id  # ticks: no session
+    assert warning.session_id == session
     assert good.calls >= bad.calls >= 1  # the others were still called
     no_traceback(outcome)
 
