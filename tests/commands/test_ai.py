@@ -46,7 +46,7 @@ def test_a_chat_remembers_and_goes_on(
 ) -> None:
     openai_server.script(Reply(text=REMEMBER), Reply(text="You like Go."))
     out = ai(chat_dir, isolated_env, "I like Go\n\n   \nwhat do I like?\n")
-    assert out.endswith("You like Go.\n")
+    assert out == "Noted.\nYou like Go.\n"  # the memory block is not printed: bookkeeping
     assert len(openai_server.requests) == 2  # blank lines are no prompts
     first, second = contents(openai_server, 0), contents(openai_server, 1)
     assert first[0].endswith("# Task\n\nI like Go")  # the rules go with the first message

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from tai_core.commands._hidden import HiddenBlocks
 from tai_core.runtime import (
     BlockFinished,
     ChangesWritten,
@@ -40,12 +41,15 @@ class Printer:
         *,
         thoughts: bool = False,
         report: bool = True,
+        hide: frozenset[str] = frozenset(),
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.thoughts = thoughts
         #: Print the usage table when the run ends (a chat prints none after each turn).
         self.report = report
+        #: Blocks of these kinds are left out of the printed reply (``_hidden``).
+        self._hidden = HiddenBlocks(hide) if hide else None
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None
@@ -62,9 +66,11 @@ class Printer:
     def show(self, event: Event) -> None:
         """Render one event."""
         if isinstance(event, TextReceived):
-            self.out.write(event.text)
-            self.out.flush()
-            self._line_open = not event.text.endswith("\n")
+            text = self._hidden.feed(event.text) if self._hidden else event.text
+            if text:
+                self.out.write(text)
+                self.out.flush()
+                self._line_open = not text.endswith("\n")
         elif isinstance(event, ThoughtReceived):
             if self.thoughts:
                 self.err.write(event.text)
@@ -97,6 +103,9 @@ class Printer:
         self.err.flush()
 
     def _finish(self, event: RunFinished | RunFailed | RunCancelled) -> None:
+        if self._hidden is not None and (rest := self._hidden.flush()):
+            self.out.write(rest)
+            self._line_open = not rest.endswith("\n")
         self._end_line()
         self.outcome = event
         if isinstance(event, RunFinished) and event.diff:

@@ -95,12 +95,14 @@ def ai_command(app: Any, **params: Any) -> None:
             recorder.take(SessionStarted(session_id, "ai", setup.spec.name))
         return recorder
 
+    def new_printer() -> Printer:
+        """The reply is the answer: memory blocks are not printed (their result line is)."""
+        return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}))
+
     status = asyncio.run(
         chat(
             runtime, opening, session_id, prompt_source(user_data_dir()),
-            first_text=chat_setup.first_text,
-            new_printer=lambda: Printer(thoughts=params["thoughts"], report=False),
-            new_recorder=new_recorder,
+            first_text=chat_setup.first_text, new_printer=new_printer, new_recorder=new_recorder,
         )
     )  # fmt: skip
     sys.exit(status)

@@ -1,0 +1,57 @@
+"""Leaving blocks of some kinds out of a streamed reply (``tai ai`` hides ``memory``
+blocks): whatever the pieces the reply arrives in, the printed text is the reply without
+those blocks — a property over random chunkings — and text streams as it comes."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tai_core.commands._hidden import HiddenBlocks
+
+REPLY = (
+    "You like Go, noted.\n"
+    "<<甲乙 memory\n- likes Go\n- writes CLIs\n甲乙\n"
+    "<< not a block\n"
+    "Here is the <<甲乙 memory inline mention.\n"
+    '<<丙丁 response(name="x")\nkept\n丙丁\n'
+    '<<戊己 memory(scope="user")\n<<戊己 memory\nnested\n戊己\n戊己\n'
+    "tail without newline"
+)
+SHOWN = (
+    "You like Go, noted.\n"
+    "<< not a block\n"
+    "Here is the <<甲乙 memory inline mention.\n"
+    '<<丙丁 response(name="x")\nkept\n丙丁\n'
+    "tail without newline"
+)
+
+
+def printed(pieces: list[str]) -> str:
+    hidden = HiddenBlocks(frozenset({"memory"}))
+    return "".join(hidden.feed(piece) for piece in pieces) + hidden.flush()
+
+
+def cut(text: str, points: list[int]) -> list[str]:
+    edges = sorted({0, len(text), *(p % (len(text) + 1) for p in points)})
+    return [text[a:b] for a, b in itertools.pairwise(edges)]
+
+
+def test_the_reply_whole() -> None:
+    # a nested block of the same delimiter is part of the body, as the parser has it
+    assert printed([REPLY]) == SHOWN
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=40))
+def test_any_chunking_prints_the_same(points: list[int]) -> None:
+    assert printed(cut(REPLY, points)) == SHOWN
+
+
+def test_text_streams_as_it_comes_except_where_a_block_may_open() -> None:
+    hidden = HiddenBlocks(frozenset({"memory"}))
+    assert hidden.feed("Partial answ") == "Partial answ"  # no wait for the newline
+    assert hidden.feed("er\n<<甲") == "er\n"  # a line that may open a block waits
+    assert hidden.feed("乙 memory\n- x\n") == ""
+    assert hidden.feed("甲乙\nafter") == "after"
