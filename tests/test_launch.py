@@ -173,3 +173,16 @@ def test_a_cache_that_cannot_be_written_costs_only_speed(
         ran = launch("--help", cwd=tmp_path, env=env)
         assert ran.status == 0 and ran.stderr == "" and ran.loaded_plugins
         assert ran.stdout.startswith("Usage: tai")
+
+
+def test_a_reader_that_goes_away_ends_it_quietly(tmp_path: Path, env: dict[str, str]) -> None:
+    for _ in range(2):  # the full run, then the cached answer
+        process = subprocess.Popen(
+            [sys.executable, "-c", PROBE.format(args=["plugins", "--json"])], cwd=tmp_path,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader is gone before anything is written
+        errors = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 1
+        assert "Traceback" not in errors and "BrokenPipeError" not in errors

@@ -69,10 +69,21 @@ def launch() -> None:
     path = _answer_path(name)
     answer = _cached_answer(path)
     if answer is not None:
-        sys.stdout.write(answer)
-        sys.stdout.flush()
+        _print(answer)
         return
     _answer_and_keep(args, path)
+
+
+def _print(answer: str) -> None:
+    """Write ``answer`` to stdout; a reader that went away (``tai plugins | head``) ends
+    tai with status 1 and nothing said, as the full run does."""
+    try:
+        sys.stdout.write(answer)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail
+        sys.exit(1)
 
 
 def _answer_path(name: str) -> str:
@@ -179,8 +190,7 @@ def _answer_and_keep(args: Sequence[str], path: str) -> None:
         sys.stdout, sys.stderr = streams
         output, errors = (_text(stream) for stream in captured)
         sys.stderr.write(errors)
-        sys.stdout.write(output)
-        sys.stdout.flush()
+        _print(output)
     if status in (0, None) and not errors and _printable(output):
         _keep(path, output)
     sys.exit(status)
