@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-import traceback
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -31,6 +29,7 @@ from tai_core import hookspecs
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._failures import guard_plugin
 from tai_core.plugins._registry import RegistrationError, Registry, Staging
+from tai_core.plugins._tracing import Tracer, describe_exception
 
 if TYPE_CHECKING:
     import click
@@ -102,21 +101,6 @@ class PluginRecord:
     registers: dict[str, list[str]] = attrs.Factory(dict)
 
 
-def _short_repr(value: object, limit: int = 100) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _describe_exception(error: BaseException) -> str:
-    """``Type: message`` plus the innermost frame, enough to find the fault."""
-    text = f"{type(error).__name__}: {error}"
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        last = frames[-1]
-        text += f" ({last.filename}:{last.lineno})"
-    return text
-
-
 class PluginHost:
     """A pluggy plugin manager with tai's hook specs, and what its plugins registered.
 
@@ -142,9 +126,8 @@ class PluginHost:
         self.registry = Registry()
         self.records: list[PluginRecord] = []
         self._stderr = stderr
-        self._started: dict[str, float] = {}
         if self.options.trace:
-            self.pm.add_hookcall_monitoring(self._trace_before, self._trace_after)
+            Tracer(lambda: self.stderr).install(self.pm)
         if core is None:
             from tai_core.plugins import _defaults as core
         record = PluginRecord(
@@ -158,35 +141,10 @@ class PluginHost:
         for name in self.options.blocked - {CORE_PLUGIN}:
             self.pm.set_blocked(name)
 
-    # -- tracing ------------------------------------------------------------------------
-
     @property
     def stderr(self) -> TextIO:
         """Where warnings and traces go (``sys.stderr`` unless given)."""
         return self._stderr or sys.stderr
-
-    def _trace_before(
-        self, hook_name: str, impls: list[pluggy.HookImpl], kwargs: Mapping[str, Any]
-    ) -> None:
-        args = ", ".join(f"{key}={_short_repr(value)}" for key, value in kwargs.items())
-        plugins = ", ".join(impl.plugin_name for impl in impls) or "no implementation"
-        self.stderr.write(f"[tai trace] {hook_name}({args}) -> {plugins}\n")
-        self._started[hook_name] = time.perf_counter()
-
-    def _trace_after(
-        self,
-        outcome: pluggy.Result[Any],
-        hook_name: str,
-        impls: list[pluggy.HookImpl],
-        kwargs: Mapping[str, Any],
-    ) -> None:
-        del impls, kwargs
-        elapsed = (time.perf_counter() - self._started.pop(hook_name, time.perf_counter())) * 1e3
-        if outcome.exception is not None:
-            shown = f"raised {_describe_exception(outcome.exception)}"
-        else:
-            shown = f"returned {outcome.get_result()!r}"
-        self.stderr.write(f"[tai trace] {hook_name} {shown} in {elapsed:.2f} ms\n")
 
     # -- loading ------------------------------------------------------------------------
 
@@ -221,7 +179,7 @@ class PluginHost:
         try:
             plugin = entry_point.load()
         except Exception as error:  # noqa: BLE001 - any import failure is the plugin's fault
-            self._fail(record, f"import failed: {_describe_exception(error)}")
+            self._fail(record, f"import failed: {describe_exception(error)}")
             return
         self._register(plugin, record)
 
@@ -276,7 +234,7 @@ class PluginHost:
             self._withdraw(name)
             record = self.record(name)
             if record is not None:
-                self._fail(record, f"tai_configure failed: {_describe_exception(error)}")
+                self._fail(record, f"tai_configure failed: {describe_exception(error)}")
                 self.warn_failures([record])
 
     def _register(self, plugin: object, record: PluginRecord) -> None:
@@ -297,7 +255,7 @@ class PluginHost:
             described = (
                 str(error)
                 if isinstance(error, RegistrationError)
-                else f"registration failed: {_describe_exception(error)}"
+                else f"registration failed: {describe_exception(error)}"
             )
             self._fail(record, described)
 
