@@ -133,7 +133,7 @@ def test_the_example_provider_and_context_provider_in_a_real_run(tmp_path: Path)
         assert listing.returncode == 0, listing.stderr
         assert re.search(
             r"^changelog +tai-changelog 1\.0\.0 +context providers: changelog; "
-            r"settings \[plugins.NAME\]: file, max_bytes$",
+            r"settings \[plugins.changelog\]: file, max_bytes$",
             listing.stdout,
             re.M,
         )

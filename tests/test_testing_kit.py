@@ -88,6 +88,30 @@ def test_echo(tai_plugin, tai_model, tai_project, tai_run, tai_host):
 
 def test_the_plugin_is_gone_in_the_next_test(tai_host):
     assert "echo" not in tai_host.registry.block_kinds
+
+from pydantic import BaseModel
+
+class Settings(BaseModel):
+    word: str = "plain"
+
+class Configured:
+    __name__ = "configured_plugin"
+    seen = []
+
+    @hookimpl
+    def tai_plugin_settings(self):
+        return Settings
+
+    @hookimpl
+    def tai_configure(self, settings):
+        self.seen.append(settings.word)
+
+def test_settings_come_from_the_project_s_tai_toml(tai_plugin, tai_model, tai_project, tai_run):
+    tai_plugin(Configured(), "configured")
+    project = tai_project(config='[plugins.configured]\\nword = "fancy"\\n')
+    assert tai_run(tai_model("<<甲乙 summary\\n- ok\\n甲乙\\n"), "Go.", cwd=project,
+                   command="any").finished
+    assert Configured.seen == ["fancy"]
 """
 
 
@@ -99,7 +123,7 @@ def test_the_fixtures_come_with_tai_core(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
-    assert "2 passed" in result.stdout
+    assert "3 passed" in result.stdout
 
 
 def test_contributing_s_lifecycle_example_works(host, tmp_path, monkeypatch) -> None:

@@ -90,7 +90,10 @@ def test_commands_run_and_say_what_they_have_to_say(host: PluginHost, tmp_path: 
 def test_a_command_that_breaks_the_contract_is_a_load_error(host: PluginHost) -> None:
     record = host.register(Commands(SessionCommand("two words", "x", greet)), "bad")
     assert record.status == "failed"
-    assert "name must be a non-empty word without '/'" in (record.error or "")
+    assert "name must be a word without '/', not help or reload" in (record.error or "")
+    for reserved in ("help", "reload"):  # the front-ends' own
+        kept = host.register(Commands(SessionCommand(reserved, "mine", greet)), f"own-{reserved}")
+        assert kept.status == "failed" and "not help or reload" in (kept.error or "")
     taken = host.register(Commands(SessionCommand("greet", "x", greet)), "first")
     again = host.register(Commands(SessionCommand("greet", "y", greet)), "second")
     assert taken.status == "loaded" and again.status == "failed"
@@ -129,6 +132,10 @@ def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert "tai: error: no command /missing (the plugins' commands: /status; /help)" in (
         result.stderr
     )
+    listed = run_tai("plugins", cwd=work, env=env)  # how an author checks the plugin
+    assert listed.returncode == 0, listed.stderr
+    assert re.search(r"^status +status-plugin 1\.0 +session commands: status$", listed.stdout,
+                     re.M)  # fmt: skip
 
 
 def test_a_reload_waits_for_no_turn_and_keeps_everything_when_it_fails(

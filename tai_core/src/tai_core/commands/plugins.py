@@ -18,8 +18,8 @@ _LABELS = {
     "block_kinds": "block kinds",
     "providers": "providers",
     "context_providers": "context providers",
+    "session_commands": "session commands",
     "commands": "commands",
-    "settings": "settings [plugins.NAME]",
 }
 
 _NOTHING_INSTALLED = {
@@ -56,9 +56,11 @@ def _what(record: PluginRecord) -> str:
         return "not loaded (not in TAI_LOAD_PLUGINS)"
     parts = [
         f"{_LABELS[category]}: {', '.join(names)}"
-        for category in (*CATEGORIES, "settings")
+        for category in CATEGORIES
         if (names := record.registers.get(category))
     ]
+    if settings := record.registers.get("settings"):
+        parts.append(f"settings [plugins.{record.name}]: {', '.join(settings)}")
     return "; ".join(parts) or "hooks: " + (", ".join(record.hooks) or "none")
 
 
@@ -110,6 +112,7 @@ def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
             "block_kinds": sorted(registry.block_kinds),
             "providers": sorted(registry.providers),
             "context_providers": sorted(registry.context_providers),
+            "session_commands": sorted(registry.session_commands),
             "commands": sorted(registry.commands),
         }
         click.echo(json.dumps(document, indent=2))

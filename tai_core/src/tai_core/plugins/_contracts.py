@@ -53,14 +53,19 @@ PROVIDER: Contract = {
 }
 
 
+#: Session command names the front-ends keep for themselves.
+RESERVED_COMMANDS = frozenset({"help", "reload"})
+
+
 def _command_name(value: object) -> bool:
     text = str(value)
-    return _name(value) and not any(c.isspace() for c in text) and not text.startswith("/")
+    plain = not any(c.isspace() for c in text) and not text.startswith("/")
+    return _name(value) and plain and text not in RESERVED_COMMANDS
 
 
 #: :class:`tai_core.plugins.SessionCommand`.
 SESSION_COMMAND: Contract = {
-    "name": ("a non-empty word without '/' (users type /NAME)", _command_name),
+    "name": ("a word without '/', not help or reload (users type /NAME)", _command_name),
     "description": ("a string (one line for /help)", _text),
     "run": ("a function run(session, args) returning the text to show", callable),
 }

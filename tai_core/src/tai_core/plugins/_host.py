@@ -233,9 +233,8 @@ class PluginHost:
         except Exception as error:  # noqa: BLE001 - the plugin's failure is its load error
             self._withdraw(name)
             record = self.record(name)
-            if record is not None:
+            if record is not None:  # warned with the other load failures (warn_failures)
                 self._fail(record, f"tai_configure failed: {describe_exception(error)}")
-                self.warn_failures([record])
 
     def _register(self, plugin: object, record: PluginRecord) -> None:
         try:
@@ -346,9 +345,9 @@ class PluginHost:
             if record.version is None and record.distribution is not None:
                 record.version = distribution_version(record.distribution)
 
-    def warn_failures(self, records: list[PluginRecord] | None = None) -> None:
-        """One line on stderr per plugin that failed to load (of ``records``, default all)."""
-        for record in self.failures() if records is None else records:
+    def warn_failures(self) -> None:
+        """One line on stderr per plugin that failed to load."""
+        for record in self.failures():
             self.stderr.write(
                 f"tai: plugin {record.name!r} was skipped: {record.error}\n"
                 "     (TAI_STRICT_PLUGINS=1 makes this fatal; `tai plugins` lists all)\n"

@@ -104,12 +104,16 @@ def run_session(
     registered on ``host`` when it is not yet: the system prompt holds the
     block kinds' sections as a run's does; change blocks go to the in-memory store and
     reach ``cwd`` when a round succeeds (``apply=False``: a run without a workspace);
-    failed calls are retried milliseconds apart. ``require_completion``: the run must end
-    with a ``summary`` (or ``done``) block, as the default command's goal loops ask."""
+    failed calls are retried milliseconds apart. ``config`` is the configuration's values
+    (a parsed ``tai.toml``): the plugins get their ``[plugins.NAME]`` settings from it, as
+    in a real run. ``require_completion``: the run must end with a ``summary`` (or
+    ``done``) block, as the default command's goal loops ask."""
     from tai_core.commands._session import make_setup, open_workspace
+    from tai_core.config import Config
 
     settings = dict(config or {})
     _on_host(host, model)
+    host.configure(Config(values=settings))  # [plugins.NAME] checked and given, as tai does
     spec = spec or model.spec(model.name, {}, settings, {})
     system, _ = block_prompts(host.registry.block_kinds.values(), command)
     workspace = open_workspace(host, settings, cwd) if apply else None

@@ -78,12 +78,17 @@ def tai_project(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def tai_run(tai_host: PluginHost, tmp_path: Path) -> Callable[..., SessionRun]:
     """``tai_run(model, task, cwd=None, **options)``: :func:`tai_core.testing.run_session`
-    on ``tai_host`` (``cwd`` defaults to the test's project directory)."""
+    on ``tai_host`` (``cwd`` defaults to the test's project directory; ``config``, unless
+    given, is the project's ``tai.toml``, as ``tai_project(files, config)`` wrote it)."""
+    from tai_core.config import load_config
     from tai_core.testing import run_session
 
     def run(model: ScriptedModel, task: str, cwd: Path | None = None, **options: Any) -> SessionRun:
         folder = cwd or tmp_path / "project"
         folder.mkdir(parents=True, exist_ok=True)
+        if "config" not in options:  # the project's own, without the user's configuration
+            alone = {"TAI_CONFIG_DIR": str(tmp_path / "no-user-configuration")}
+            options["config"] = dict(load_config(folder, alone).values)
         return run_session(tai_host, model, task, cwd=folder, **options)
 
     return run
