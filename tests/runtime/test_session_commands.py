@@ -127,6 +127,7 @@ def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
         "status of ai: now\\x1b[31m",  # the escape sequence shown, not sent to the terminal
         "/status — Show the status.",
         "/help — this list",
+        "/reload — read the configuration and the installed plugins again",
     ]
     assert re.fullmatch(r"reloaded: \d+ plugins", reloaded)
     assert "tai: error: no command /missing (the plugins' commands: /status; /help)" in (

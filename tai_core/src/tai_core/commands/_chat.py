@@ -178,6 +178,8 @@ async def _extension(
         elif isinstance(event, ExtensionCommandFinished) and event.output:
             # a plugin's text: line by line, no escape sequence reaches the terminal
             print("\n".join(map(printable, event.output.splitlines())), flush=True)
+            if event.name == "help":  # the chat's own command beside the runtime's
+                print("/reload — read the configuration and the installed plugins again")
         elif isinstance(event, Notice) and event.level == "error":
             print(f"tai: error: {printable(event.message)}", file=sys.stderr, flush=True)
 

@@ -89,7 +89,11 @@ def configure(
             raise ConfigError(f"{_where(files, key)}: key '{key}' must be a table")
         record = host.record(name)
         if record is None:
-            warn(f"[{key}] is set, but no plugin {name!r} is installed (see tai plugins)")
+            import difflib
+
+            near = difflib.get_close_matches(name, [r.name for r in host.records], n=1)
+            meant = f"; did you mean [plugins.{near[0]}]?" if near else " (see tai plugins)"
+            warn(f"[{key}] is set, but no plugin {name!r} is installed{meant}")
         elif record.status == "loaded" and name not in host.registry.settings:
             raise ConfigError(f"{_where(files, key)}: plugin {name!r} has no settings")
     for name, model in list(host.registry.settings.items()):
