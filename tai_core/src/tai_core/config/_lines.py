@@ -11,6 +11,7 @@ it can see. Used only when there is an error to show.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _SEGMENT_TEXT = r"[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'"
@@ -65,3 +66,15 @@ def _common(path: list[str], target: list[str]) -> int:
             break
         count += 1
     return count
+
+
+def located(path: Path, key: str, text: str | None = None) -> str | None:
+    """``path:LINE`` of the line of the file ``path`` (its ``text``, when already read) that
+    sets ``key``, or ``None`` when the file cannot be read or does not set it."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+    line = line_of(text, key)
+    return None if line is None else f"{path}:{line}"

@@ -71,13 +71,9 @@ def read_file(path: Path) -> dict[str, Any]:
 def at(path: Path, key: str) -> str:
     """``path:LINE`` of the line that sets ``key`` (``path`` alone when it cannot be
     found): where a message about the key points."""
-    from tai_core.config._lines import line_of
+    from tai_core.config._lines import located
 
-    try:
-        line = line_of(path.read_text(encoding="utf-8", errors="replace"), key)
-    except OSError:
-        line = None
-    return f"{path}:{line}" if line is not None else str(path)
+    return located(path, key) or str(path)
 
 
 def _type_name(kind: Any) -> str:

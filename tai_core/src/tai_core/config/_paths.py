@@ -93,8 +93,9 @@ def config_directories_str(cwd: str, environ: Mapping[str, str] | None = None) -
     candidates = [cwd, go_module_root_str(cwd), user_config_dir_str(environ), "/etc/tai"]
     directories: list[str] = []
     for directory in candidates:
-        if directory is not None and os.path.realpath(directory) not in directories:
-            directories.append(os.path.realpath(directory))
+        real = os.path.realpath(directory) if directory is not None else None
+        if real is not None and real not in directories:
+            directories.append(real)
     return directories
 
 

@@ -39,15 +39,11 @@ def settings_model(value: object) -> str | None:
 
 def _where(files: Sequence[Path], key: str) -> str:
     """The file (and line) nearest the working directory that sets ``key``."""
-    from tai_core.config._lines import line_of
+    from tai_core.config._lines import located
 
     for path in files:
-        try:
-            line = line_of(path.read_text(encoding="utf-8", errors="replace"), key)
-        except OSError:
-            continue
-        if line is not None:
-            return f"{path}:{line}"
+        if found := located(path, key):
+            return found
     return str(files[0]) if files else "tai.toml"
 
 
@@ -101,21 +97,22 @@ def configure(
                            lambda key: _where(files, key), f"plugin {name!r}")  # fmt: skip
         host.configure_plugin(name, settings)
     for index, entry in enumerate(values.get("generators") or ()):
-        _check_generator(host, entry, *_generator_place(files, index))
+        _check_generator(host, entry, files, index)
 
 
 def _check_generator(
-    host: PluginHost, entry: Mapping[str, Any], prefix: str, place: Callable[[str], str]
+    host: PluginHost, entry: Mapping[str, Any], files: Sequence[Path], index: int
 ) -> None:
-    """The keys of a ``[[generators]]`` entry (``prefix``, as its file numbers it) that tai
-    does not know, checked against the fields the provider serving its type declares (its
-    ``generator_fields`` model)."""
+    """The keys of the ``index``-th ``[[generators]]`` entry that tai does not know,
+    checked against the fields the provider serving its type declares (its
+    ``generator_fields`` model); the files are read again only when it has such keys."""
     from tai_core.config._schema import ALIASES, GENERATOR_SCHEMA
 
     extra = {key: value for key, value in entry.items()
              if key not in GENERATOR_SCHEMA and key not in ALIASES}  # fmt: skip
     if not extra:
         return
+    prefix, place = _generator_place(files, index)
     type_name = str(entry.get("type", "")).lower()
     provider = host.registry.providers.get(host.registry.provider_types.get(type_name, ""))
     model = getattr(provider, "generator_fields", None)
@@ -148,10 +145,6 @@ def _generator_place(files: Sequence[Path], index: int) -> tuple[str, Callable[[
 
 
 def _placer(path: Path, text: str) -> Callable[[str], str]:
-    from tai_core.config._lines import line_of
+    from tai_core.config._lines import located
 
-    def place(key: str) -> str:
-        line = line_of(text, key)
-        return f"{path}:{line}" if line is not None else str(path)
-
-    return place
+    return lambda key: located(path, key, text) or str(path)
