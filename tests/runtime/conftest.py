@@ -21,6 +21,7 @@ from tai_core.runtime import (
     StartSession,
     Submit,
 )
+from tai_core.testing import SessionRun
 
 FAST_RETRIES = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.01)
 
@@ -37,23 +38,12 @@ def transcript(path: Path, replies: Sequence[str]) -> Path:
 
 
 @attrs.frozen
-class Outcome:
-    """What a session published, and its state when it ended."""
+class Outcome(SessionRun):
+    """What a session published and its state when it ended (the testing kit's
+    :class:`SessionRun`), with the runtime that ran it."""
 
-    events: list[Event]
     runtime: Runtime
     session_id: str
-
-    def of(self, cls: type) -> list[Any]:
-        return [event for event in self.events if isinstance(event, cls)]
-
-    @property
-    def terminal(self) -> Event:
-        return next(e for e in self.events if isinstance(e, TERMINAL_EVENTS))
-
-    @property
-    def state(self):
-        return self.runtime.state(self.session_id)
 
 
 def run_replay(
@@ -109,11 +99,12 @@ def run_replay(
             if isinstance(event, TERMINAL_EVENTS):
                 break
         await runtime.wait(session_id)
+        state = runtime.state(session_id)
         if linger is not None:
             await asyncio.sleep(linger)
             await runtime.shutdown()
             events += subscription.take_pending()
-        return Outcome(events, runtime, session_id)
+        return Outcome([], events, state, runtime, session_id)
 
     return asyncio.run(scenario())
 
