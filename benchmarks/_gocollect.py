@@ -42,9 +42,9 @@ def child(root: Path) -> None:
     sys.path.insert(0, str(HERE))
     from _phases import Phases
 
-    from tai_blocks.go._docsession import processes_started
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
     from tai_core.context import ContextRequest
+    from tai_go._docsession import processes_started
 
     phases = Phases().install()
     start = time.perf_counter()
@@ -63,7 +63,7 @@ def measure(root: Path, base: Path, runs: int) -> tuple[str, int, float]:
     from _timing import alternate, ratio
 
     helper_cache = environment(base / "helper")
-    subprocess.run([sys.executable, "-m", "tai_blocks.go._godoc", "--install"], cwd=root,
+    subprocess.run([sys.executable, "-m", "tai_go._godoc", "--install"], cwd=root,
                    env=helper_cache, check=True, capture_output=True)  # fmt: skip
     helper_bin = Path(helper_cache["XDG_CACHE_HOME"], "tai", "bin")
     warm_env = environment(base / "warm", go_cache=True)

@@ -18,10 +18,10 @@ from typing import Any
 
 #: The phases, each as (module, attribute) of the function that stands for it.
 WRAPPED = {
-    "go list": ("tai_blocks.go._load", "go_list"),
-    "reading files": ("tai_blocks.go._load", "_snapshot"),
-    "waiting for docs": ("tai_blocks.go._collect", "_Docs.get"),
-    "outlines (tree-sitter)": ("tai_blocks.go._collect", "focus_outline"),
+    "go list": ("tai_go._load", "go_list"),
+    "reading files": ("tai_go._load", "_snapshot"),
+    "waiting for docs": ("tai_go._collect", "_Docs.get"),
+    "outlines (tree-sitter)": ("tai_go._collect", "focus_outline"),
 }
 
 

@@ -36,8 +36,9 @@ def environment(base: Path, go_cache: bool = False) -> dict[str, str]:
 
 
 def compile_sources() -> None:
-    for folder in ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox"):
-        compileall.compile_dir(REPO / folder / "src", quiet=1)
+    for pattern in ("tai_core/src", "tai_sandbox/src", "libs/*/src", "plugins/*/src"):
+        for folder in REPO.glob(pattern):
+            compileall.compile_dir(folder, quiet=1)
 
 
 def run(command: list[str], env: dict[str, str], cwd: Path | str) -> str:

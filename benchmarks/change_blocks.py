@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report import finish
 from _timing import Series, ratio
 
-from tai_blocks.changes import apply_change, finish_changes
+from tai_changes import apply_change, finish_changes
 from tai_core import Block
 from tai_core.store import FileStore
 

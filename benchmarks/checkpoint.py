@@ -1,6 +1,6 @@
 """The cost of a checkpoint of a 10,000-file tree: nothing changed, and 10 files changed.
 
-A checkpoint (``tai_blocks.checkpoints``) walks the tree with git's ignore rules, stats
+A checkpoint (``tai_checkpoints``) walks the tree with git's ignore rules, stats
 every file, hashes only files whose stat changed since the last one and appends a
 manifest. Baseline, measured in the same run: a bare walk that only stats every file
 (``os.walk`` + ``lstat``), the floor of any checkpoint that notices every change. Targets:
@@ -37,7 +37,7 @@ def bare_walk(root: Path) -> float:
 
 
 def main() -> None:
-    from tai_blocks.checkpoints._store import CheckpointStore
+    from tai_checkpoints._store import CheckpointStore
 
     with tempfile.TemporaryDirectory() as directory:
         root = make_tree(Path(directory))

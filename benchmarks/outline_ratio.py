@@ -22,7 +22,7 @@ TARGET = "< 0.5"
 
 
 def main() -> None:
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
     from tai_core.context import ContextRequest
     from tai_core.models import estimate_tokens
 

@@ -25,7 +25,7 @@ TARGET = "—"
 
 
 def context_text(root: Path, focus: tuple[str, ...]) -> str:
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
     from tai_core.context import ContextRequest
 
     parts = PROVIDER.collect(ContextRequest(cwd=root, command="go", focus=focus))

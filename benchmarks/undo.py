@@ -28,7 +28,7 @@ LIMIT = 10 * 1024 * 1024
 
 
 def main() -> None:
-    from tai_blocks.checkpoints._store import CheckpointStore
+    from tai_checkpoints._store import CheckpointStore
 
     with tempfile.TemporaryDirectory() as directory:
         root = make_tree(Path(directory))

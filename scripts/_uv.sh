@@ -48,4 +48,4 @@ _ticking "uv sync" "$("$UV" cache dir 2>/dev/null || true)" -- "$UV" sync --lock
 # tai's own sources are installed editable, which --compile-bytecode leaves alone: they are
 # compiled here, so that a run with PYTHONDONTWRITEBYTECODE=1 (or a read-only checkout)
 # starts as fast as an installed tai.
-"$UV" run --no-sync python -m compileall -q -j 0 tai_core/src tai_blocks/src tai_providers/src tai_sandbox/src
+"$UV" run --no-sync python -m compileall -q -j 0 tai_core/src tai_sandbox/src libs/*/src plugins/*/src

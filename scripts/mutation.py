@@ -83,7 +83,12 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".mutation"
 TARGETS = ROOT / "scripts" / "mutation_targets.toml"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.toml"
-MEMBERS = ("tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
+#: The workspace members whose sources are staged: the folders holding a ``src``.
+MEMBERS = tuple(
+    str(folder.parent.relative_to(ROOT))
+    for pattern in ("tai_core/src", "tai_sandbox/src", "libs/*/src", "plugins/*/src")
+    for folder in sorted(ROOT.glob(pattern))
+)
 #: Stored results, checked in: a run takes longer than a working session, and a result
 #: that is stale (its module or tests changed) says so by its fingerprint.
 RESULTS = ROOT / "scripts" / "mutation_results"

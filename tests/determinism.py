@@ -156,7 +156,7 @@ def block_prompts() -> str:
 
 def go_context(root: str, focus: str, max_tokens: str = "") -> str:
     """The Go provider's parts and the whole prompt for the module at ``root``."""
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
     from tai_core.context import ContextRequest
     from tai_core.context._prompt import build_prompt
 
@@ -178,7 +178,7 @@ def go_context(root: str, focus: str, max_tokens: str = "") -> str:
 
 def any_context(root: str) -> str:
     """The any-text provider's parts for the tree at ``root``."""
-    from tai_blocks.anytext import provider
+    from tai_context_any import provider
     from tai_core.context import ContextRequest
 
     parts = provider.collect(ContextRequest(cwd=Path(root), command="any"))

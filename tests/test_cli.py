@@ -33,7 +33,7 @@ def test_plugins_lists_every_builtin(tmp_path: Path, isolated_env: dict[str, str
     result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 0, result.stderr
     assert "Block kinds (12): change, continue, done, go-src, go-test, ingest" in result.stdout
-    assert re.search(r"^shell +tai-blocks 0\.1\.0 +block kinds: shell$", result.stdout, re.M)
+    assert re.search(r"^shell +tai-kind-shell 0\.1\.0 +block kinds: shell$", result.stdout, re.M)
     assert "Providers (17): aliyun, azure, baidu, bedrock, deepseek, gemini" in result.stdout
     assert result.stderr == ""
 
@@ -43,7 +43,7 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     document = json.loads(result.stdout)
     assert len(document["block_kinds"]) == 12
     shell = next(p for p in document["plugins"] if p["name"] == "shell")
-    assert shell["distribution"] == "tai-blocks"
+    assert shell["distribution"] == "tai-kind-shell"
     assert shell["version"] == "0.1.0"
     assert shell["status"] == "loaded"
     assert shell["block_kinds"] == ["shell"]
@@ -66,7 +66,7 @@ def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str])
     result = run_tai("-p", "no:shell", "-pno:memory", "plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 0, result.stderr
     assert "Block kinds (10):" in result.stdout
-    assert re.search(r"^shell +tai-blocks 0\.1\.0 +blocked", result.stdout, re.M)
+    assert re.search(r"^shell +tai-kind-shell 0\.1\.0 +blocked", result.stdout, re.M)
 
 
 def test_bad_dash_p_is_a_usage_error(tmp_path: Path, isolated_env: dict[str, str]) -> None:

@@ -1,4 +1,5 @@
-"""The distributions as users install them: tai-core alone, and a third-party plugin.
+"""The distributions as users install them: tai-core alone, a minimal set of plugins, and
+third-party plugins.
 
 Each test builds a fresh virtual environment with uv from the repository's folders, so
 what is checked is the packaging (dependencies, entry points), not this checkout's
@@ -58,7 +59,7 @@ def run(bin_dir: Path, *args: str, cwd: Path, stdin: str | None = None, **variab
 
 def test_tai_core_runs_alone(tmp_path: Path) -> None:
     bin_dir = make_env(tmp_path, "tai_core")
-    for other in ("tai_blocks", "tai_providers", "tai_sandbox"):
+    for other in ("tai_kind_shell", "tai_provider_openai", "tai_sandbox", "tai_block_kit"):
         probe = run(bin_dir, "python", "-c", f"import {other}", cwd=tmp_path)
         assert probe.returncode != 0, f"{other} should not be installed"
     result = run(bin_dir, "tai", "plugins", cwd=tmp_path)
@@ -73,8 +74,53 @@ def test_tai_core_runs_alone(tmp_path: Path) -> None:
     assert "shell — unknown kind" in parsed.stdout
 
 
+SHELL_REPLY = """\
+I will look first.
+
+<<紫藤 shell
+printf 'ran inside %s\\n' "$TAI_IN_SANDBOX" > proof.txt && cat proof.txt
+紫藤
+"""
+
+
+def test_a_minimal_set_is_a_working_tool(tmp_path: Path) -> None:
+    """``uv pip install tai-core tai-kind-shell tai-provider-openai`` (the workspace's
+    folders of those three, nothing else named): the shell kind brings its sandbox and its
+    kit, the provider its HTTP kit, and nothing pulls tree-sitter-go or litellm; a real
+    session then runs a shell block from a local OpenAI-compatible server, sandboxed, and
+    feeds its output back."""
+    from tests.servers import FakeModelServer, Reply
+
+    bin_dir = make_env(tmp_path, "tai_core", "plugins/tai-kind-shell",
+                       "plugins/tai-provider-openai")  # fmt: skip
+    absent = run(bin_dir, "python", "-c", (
+        "import importlib.util as u; print(' '.join(m for m in ('tree_sitter_go', 'litellm', "
+        "'tai_changes', 'tai_go', 'tai_kind_change', 'tai_provider_gemini') if u.find_spec(m)))"
+    ), cwd=tmp_path)  # fmt: skip
+    assert absent.returncode == 0 and absent.stdout == "\n", absent.stdout + absent.stderr
+    listing = json.loads(run(bin_dir, "tai", "plugins", "--json", cwd=tmp_path).stdout)
+    assert listing["block_kinds"] == ["shell"]
+    assert listing["providers"] == ["openai"]
+    work = tmp_path / "work"
+    work.mkdir()
+    with FakeModelServer("openai") as server:
+        server.script(Reply(text=SHELL_REPLY), Reply(text="It printed what it wrote.\n"))
+        (work / "tai.toml").write_text(
+            'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
+            f'model = "m"\nbase_url = "{server.base_url}"\napi_key = "k"\n'
+        )
+        result = run(bin_dir, "tai", "-shell", "chat", "What is in proof.txt?", cwd=work)
+        requests = list(server.requests)
+    assert result.returncode == 0, result.stderr
+    assert "tai: note: no context provider serves this directory" in result.stderr
+    assert (work / "proof.txt").read_text() == "ran inside 1\n"  # by the sandbox's shell
+    assert len(requests) == 2
+    fed_back = requests[1].body["messages"][-1]["content"]
+    assert "ran inside 1" in fed_back
+
+
 def test_third_party_kind_is_installed_listed_and_parsed(tmp_path: Path) -> None:
-    bin_dir = make_env(tmp_path, "tai_core", "tai_blocks", "examples/tai-note")
+    bin_dir = make_env(tmp_path, "tai_core", "families/tai-blocks", "examples/tai-note")
     listing = run(bin_dir, "tai", "plugins", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr
     assert re.search(r"^note +tai-note 1\.0\.0 +block kinds: note$", listing.stdout, re.M)
@@ -116,7 +162,7 @@ def test_the_example_provider_and_context_provider_in_a_real_run(tmp_path: Path)
     part (configured in tai.toml) beside the text files the `any` provider sends."""
     from tests.servers import FakeModelServer, Reply
 
-    bin_dir = make_env(tmp_path, "tai_core", "tai_blocks", "examples/tai-ollama-chat",
+    bin_dir = make_env(tmp_path, "tai_core", "families/tai-blocks", "examples/tai-ollama-chat",
                        "examples/tai-changelog")  # fmt: skip
     work = tmp_path / "work"
     work.mkdir()

@@ -30,6 +30,6 @@ def test_versions_match() -> None:
 def test_load_returns_the_module_or_attribute() -> None:
     (shell,) = [ep for ep in find_entry_points("tai") if ep.name == "shell"]
     module = shell.load()
-    assert module.__name__ == "tai_blocks.kinds.shell"
+    assert module.__name__ == "tai_kind_shell"
     scripts = {ep.name: ep for ep in find_entry_points("console_scripts")}
     assert callable(scripts["tai"].load())

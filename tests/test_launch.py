@@ -25,8 +25,8 @@ launch()
 """
 
 #: What loading plugins imports and a cached answer must not.
-LOADING = ("click", "pluggy", "attr", "attrs", "tai_blocks", "tai_providers", "tai_sandbox",
-           "pathlib", "typing")  # fmt: skip
+LOADING = ("click", "pluggy", "attr", "attrs", "tai_kind_shell", "tai_provider_openai",
+           "tai_sandbox", "pathlib", "typing")  # fmt: skip
 
 
 class Launched:
@@ -42,7 +42,7 @@ class Launched:
 
     @property
     def loaded_plugins(self) -> bool:
-        return "tai_blocks" in self.modules
+        return any(name.startswith("tai_kind_") for name in self.modules)
 
 
 @pytest.fixture

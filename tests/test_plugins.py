@@ -55,7 +55,7 @@ def test_every_builtin_kind_is_its_own_plugin(host: PluginHost) -> None:
     for kind in BUILTIN_KINDS:
         record = host.record(kind)
         assert record is not None and record.status == "loaded"
-        assert record.distribution == "tai-blocks"
+        assert record.distribution == f"tai-kind-{kind}"
         assert record.registers["block_kinds"] == [kind]
         assert host.registry.owners["block_kinds", kind] == kind
 
@@ -113,7 +113,7 @@ def test_strict_mode_makes_a_failure_fatal() -> None:
 def test_import_failure_is_reported_and_others_still_load(stderr: io.StringIO) -> None:
     points = [
         EntryPoint(name="broken", value="tai_no_such_module_xyz", group="tai"),
-        EntryPoint(name="shell", value="tai_blocks.kinds.shell", group="tai"),
+        EntryPoint(name="shell", value="tai_kind_shell", group="tai"),
     ]
     plugin_host = PluginHost(LoadOptions(), stderr=stderr)
     plugin_host.load_entry_points(points)
@@ -266,7 +266,7 @@ def test_environment_flags() -> None:
 
 
 def test_tracing_shows_every_hook_call(stderr: io.StringIO) -> None:
-    points = [EntryPoint(name="shell", value="tai_blocks.kinds.shell", group="tai")]
+    points = [EntryPoint(name="shell", value="tai_kind_shell", group="tai")]
     plugin_host = PluginHost(LoadOptions(trace=True), stderr=stderr)
     plugin_host.load_entry_points(points)
     trace = stderr.getvalue()
@@ -278,8 +278,8 @@ def test_tracing_shows_every_hook_call(stderr: io.StringIO) -> None:
 
 def test_duplicate_plugin_name_is_reported(stderr: io.StringIO) -> None:
     points = [
-        EntryPoint(name="shell", value="tai_blocks.kinds.shell", group="tai"),
-        EntryPoint(name="shell", value="tai_blocks.kinds.summary", group="tai"),
+        EntryPoint(name="shell", value="tai_kind_shell", group="tai"),
+        EntryPoint(name="shell", value="tai_kind_summary", group="tai"),
     ]
     plugin_host = PluginHost(LoadOptions(), stderr=stderr)
     plugin_host.load_entry_points(points)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes.goimports import go_build_line
+from tai_changes.goimports import go_build_line
 from tai_core.progress import Progress, run_counted
 
 
@@ -155,7 +155,7 @@ def test_a_block_s_command_running_over_a_second_is_named_on_stderr(
 ) -> None:
     """The command sleeps 1.5 s, so it always runs past the one second after which the
     user is told; a command that ends at once is not mentioned."""
-    from tai_blocks.kinds._run import run_captured
+    from tai_block_kit.run import run_captured
 
     run_captured([sys.executable, "-c", "pass"], tmp_path, 60, what="a quick one")
     run_captured([sys.executable, "-c", "import time; time.sleep(1.5)"], tmp_path, 60)

@@ -14,13 +14,14 @@ import sys
 
 import pytest
 
-_PACKAGES = ("tai", "tai_core", "tai_blocks", "tai_providers", "tai_sandbox")
+#: The prefixes of tai's own packages (tai_core, tai_sandbox, tai_kind_shell, …).
+_PREFIX = "tai"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     for name, module in list(sys.modules.items()):
-        if module is None or name.partition(".")[0] not in _PACKAGES:
+        if module is None or not name.partition(".")[0].startswith(_PREFIX):
             continue
         for value in list(vars(module).values()):
             clear = getattr(value, "cache_clear", None)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.anytext import provider
+from tai_context_any import provider
 from tai_core.context import TIER_CONTEXT, TIER_HINTS, ContextError, ContextPart, ContextRequest
 from tai_core.plugins import PluginHost
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tai_blocks.anytext import provider
+from tai_context_any import provider
 from tai_core.context import TIER_CONTEXT, ContextRequest
 
 from .conftest import write_tree

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import apply_change
+from tai_changes import apply_change
 from tai_core import Block
 from tai_core.store import FileStore
 

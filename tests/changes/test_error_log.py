@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import ChangeError, apply_change
-from tai_blocks.changes._error_log import write_error_log
+from tai_changes import ChangeError, apply_change
+from tai_changes._error_log import write_error_log
 from tai_core.store import FileStore
 
 from .conftest import block, write_files

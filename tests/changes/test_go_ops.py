@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import ChangeError, apply_change, finish_changes
-from tai_blocks.changes.goimports import go_binary
+from tai_changes import ChangeError, apply_change, finish_changes
+from tai_changes.goimports import go_binary
 from tai_core.plugins import PluginHost
 from tai_core.store import FileStore, pending_diff
 

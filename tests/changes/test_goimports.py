@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import goimports
-from tai_blocks.changes.goimports import ToolError, goimports_binary
+from tai_changes import goimports
+from tai_changes.goimports import ToolError, goimports_binary
 
 
 @pytest.fixture(autouse=True)
@@ -50,12 +50,12 @@ def test_an_unwritable_destination_is_a_clear_error(monkeypatch: pytest.MonkeyPa
 
 def test_the_install_command() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tai_blocks.changes.goimports", "--install"],
+        [sys.executable, "-m", "tai_changes.goimports", "--install"],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("goimports: /") and done.stderr == ""
     usage = subprocess.run(
-        [sys.executable, "-m", "tai_blocks.changes.goimports"], capture_output=True, text=True
+        [sys.executable, "-m", "tai_changes.goimports"], capture_output=True, text=True
     )
     assert usage.returncode == 2 and "usage:" in usage.stderr

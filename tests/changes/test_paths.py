@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import ChangeError, apply_change
+from tai_changes import ChangeError, apply_change
 from tai_core import hookimpl
 from tai_core.plugins import PluginHost
 from tai_core.store import FileStore, PathError, host_policy

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import ChangeError, apply_change
+from tai_changes import ChangeError, apply_change
 from tai_core.context import secret_name
 from tai_core.store import FileStore
 from tests.conftest import run_tai

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.changes import ChangeError, apply_change
+from tai_changes import ChangeError, apply_change
 from tai_core.store import FileStore
 
 from .conftest import block, run_round, write_files

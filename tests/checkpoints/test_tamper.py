@@ -112,7 +112,7 @@ def test_checkpoints_of_another_key_are_refused(tree: Path, env) -> None:
 
 
 def test_without_a_key_checkpoints_are_skipped_with_one_warning(monkeypatch, tmp_path) -> None:
-    from tai_blocks import checkpoints
+    import tai_checkpoints as checkpoints
     from tai_core.store import _key
 
     data = tmp_path / "data"

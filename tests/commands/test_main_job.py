@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_providers._transcript import parse
+from tai_provider_replay._transcript import parse
 from tests.conftest import REPO, run_tai
 from tests.servers import FakeModelServer, Reply
 

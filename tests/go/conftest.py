@@ -122,7 +122,7 @@ def request(cwd: Path, **fields: object) -> ContextRequest:
 
 
 def collect(cwd: Path, **fields: object) -> tuple[ContextPart, ...]:
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
 
     return PROVIDER.collect(request(cwd, **fields))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tai_blocks.go._budget import (
+from tai_core.models import estimate_tokens
+from tai_go._budget import (
     ALL,
     CODE,
     DOC,
@@ -15,7 +16,6 @@ from tai_blocks.go._budget import (
     allocate,
     context_budget,
 )  # fmt: skip
-from tai_core.models import estimate_tokens
 
 
 @given(st.integers(min_value=0, max_value=10**9))

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.go._symbols import HEADER
-from tai_blocks.kinds.go_src import GoSrcKind
 from tai_core import Block, BlockResult
 from tai_core.plugins import PluginHost
+from tai_go._symbols import HEADER
+from tai_kind_go_src import GoSrcKind
 from tests.conftest import run_context
 from tests.go.conftest import GO_MOD, collect, write
 

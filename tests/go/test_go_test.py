@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.kinds.go_test import GoTestKind, split_arguments
 from tai_core import Block, BlockResult
 from tai_core.plugins import PluginHost
+from tai_kind_go_test import GoTestKind, split_arguments
 from tests.conftest import run_context
 from tests.go.conftest import GO_MOD, write
 

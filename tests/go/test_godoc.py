@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.go import _docsession, _gocmd, _godoc
-from tai_blocks.go._load import Load, Package, load
+from tai_go import _docsession, _gocmd, _godoc
+from tai_go._load import Load, Package, load
 from tests.go.conftest import BASIC, collect, write
 from tests.go.oddmodule import CGO, MODULE
 
@@ -243,7 +243,7 @@ def test_the_build_goes_into_place_at_once_and_is_reused(
 def test_prepare_isolation_builds_the_helper_in_a_go_module(
     basic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
-    from tai_blocks.go.provider import tai_prepare_isolation
+    from tai_context_go import tai_prepare_isolation
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     tai_prepare_isolation(cwd=str(tmp_path), config={})  # not a Go module: nothing
@@ -261,10 +261,10 @@ def test_the_wheel_carries_the_helper_source(tmp_path: Path) -> None:
     from tests.conftest import uv_executable
 
     subprocess.run(
-        [uv_executable(), "build", "-q", "--wheel", "--out-dir", str(tmp_path), "tai_blocks"],
+        [uv_executable(), "build", "-q", "--wheel", "--out-dir", str(tmp_path), "libs/tai-go"],
         cwd=REPO, check=True, capture_output=True, timeout=300,
     )  # fmt: skip
-    (wheel,) = tmp_path.glob("tai_blocks-*.whl")
+    (wheel,) = tmp_path.glob("tai_go-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    sources = {f"tai_blocks/go/godoc/{name}" for name in _godoc.source_files()}
+    sources = {f"tai_go/godoc/{name}" for name in _godoc.source_files()}
     assert sources and sources <= names

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.go import _render
+from tai_go import _render
 from tests.go.conftest import GO_MOD, collect, part_with, write
 
 SOURCE = """\

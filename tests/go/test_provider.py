@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.go.provider import PROVIDER
+from tai_context_go import PROVIDER
 from tai_core.context import (
     TIER_CONTEXT,
     TIER_EXTERNAL,
@@ -225,7 +225,7 @@ def test_go_sum_is_never_touched(tmp_path: Path) -> None:
 
 
 def test_doc_environment_never_adds_mod_mod() -> None:
-    from tai_blocks.go._gocmd import environments
+    from tai_go._gocmd import environments
 
     listing, doc = environments({"GOFLAGS": "-tags=x"}, workspace=False)
     assert listing["GOFLAGS"] == "-tags=x -mod=mod" and doc["GOFLAGS"] == "-tags=x"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tai_blocks.go import snapshot
-from tai_blocks.go._symbols import requested_source
 from tai_core.context import hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.plugins import PluginHost
+from tai_go import snapshot
+from tai_go._symbols import requested_source
 from tests.conftest import run_tai
 from tests.servers import FakeModelServer, Reply
 

@@ -175,7 +175,7 @@ def test_a_window_too_small_sends_nothing(
 
 
 def test_room_is_kept_for_the_conversation_unless_the_context_needs_it(sized: Path) -> None:
-    from tai_blocks.go.provider import PROVIDER
+    from tai_context_go import PROVIDER
     from tai_core.commands._assemble import within_window
     from tai_core.context._prompt import Prompt
     from tai_core.models import Window

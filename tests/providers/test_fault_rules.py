@@ -1,4 +1,4 @@
-"""The rules that turn a failed call into one ProviderError line (tai_providers._faults),
+"""The rules that turn a failed call into one ProviderError line (tai_provider_kit._faults),
 rule by rule: which statuses may pass when repeated, where the provider's own words are,
 how a long message is cut, when Retry-After counts."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tai_core.models import ModelSpec
-from tai_providers._faults import (
+from tai_provider_kit._faults import (
     MESSAGE_LIMIT,
     failure,
     provider_message,

@@ -21,7 +21,7 @@ def test_every_provider_is_its_own_plugin(tmp_path: Path, isolated_env: dict[str
     assert document["providers"] == PROVIDERS
     for name in PROVIDERS:
         (plugin,) = [p for p in document["plugins"] if p["name"] == name]
-        assert plugin["distribution"] == "tai-providers"
+        assert plugin["distribution"] == f"tai-provider-{name}"
         assert plugin["providers"] == [name]
         assert plugin["status"] == "loaded"
 

@@ -168,8 +168,8 @@ def test_a_failing_path_policy_refuses(host: PluginHost) -> None:
 
 
 def test_a_failing_shell_policy_refuses_the_command(host: PluginHost, tmp_path: Path) -> None:
-    from tai_blocks.kinds.shell import ShellKind
     from tai_core.blocks import parse_blocks
+    from tai_kind_shell import ShellKind
     from tests.conftest import run_context
 
     pair(host, "tai_shell_policy")
@@ -180,7 +180,7 @@ def test_a_failing_shell_policy_refuses_the_command(host: PluginHost, tmp_path: 
 
 
 def test_a_failing_block_process_hook_fails_the_block(host: PluginHost, tmp_path: Path) -> None:
-    from tai_blocks.kinds._run import run_captured
+    from tai_block_kit.run import run_captured
     from tai_core.plugins import PluginHookError
     from tests.conftest import run_context
 

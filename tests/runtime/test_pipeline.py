@@ -527,7 +527,7 @@ def test_a_kinds_own_error_speaks_for_itself() -> None:
 
 def reshaped(monkeypatch, change) -> None:
     """Let the replay provider's streams pass through ``change(events)`` first."""
-    from tai_providers.replay import ReplayProvider
+    from tai_provider_replay import ReplayProvider
 
     stream = ReplayProvider.stream
 

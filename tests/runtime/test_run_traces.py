@@ -365,7 +365,7 @@ def test_kinds_that_run_programs_plugin_adjustments_and_a_failing_finish(
     runner counted once per round, until its limit ends the run), plugins adding system
     text and headers in order, the model's settings on every request, and a workspace that
     refuses to finish once."""
-    from tai_providers.replay import ReplayProvider
+    from tai_provider_replay import ReplayProvider
 
     host.register(Adjuster("first"), "trace-adjuster-1")
     host.register(Adjuster("second"), "trace-adjuster-2")

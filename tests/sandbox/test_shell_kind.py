@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tai_blocks.kinds._run import run_captured
-from tai_blocks.kinds.shell import ShellKind, shell_enabled
+from tai_block_kit.run import run_captured
 from tai_core import Block
 from tai_core.plugins import LoadOptions, PluginHost
+from tai_kind_shell import ShellKind, shell_enabled
 
 from ..conftest import run_context
 from ..processes import group_members, running, wait_for

@@ -59,8 +59,8 @@ def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
         plugin is refused and reported as that plugin's load error.
     :return: nothing; results are ignored.
 
-    Where it may be implemented: block-kind plugins (``tai_blocks`` registers one entry
-    point per built-in kind through this very hook).
+    Where it may be implemented: block-kind plugins (each built-in kind is a distribution,
+    ``tai-kind-NAME``, registering its kind through this very hook).
     """
 
 
@@ -82,7 +82,7 @@ def tai_register_providers(register: Callable[[Any], None]) -> None:
         plugin's load error.
     :return: nothing; results are ignored.
 
-    Where it may be implemented: provider plugins (``tai_providers`` and third parties).
+    Where it may be implemented: provider plugins (``tai-provider-NAME`` and third parties).
     """
 
 
@@ -653,7 +653,7 @@ def tai_checkpoint(
     :param config: the merged configuration of the run (``checkpoint_max_file_bytes``).
     :return: nothing; results are ignored.
 
-    Where it may be implemented: the checkpoint plugin (``checkpoints`` in tai-blocks);
+    Where it may be implemented: the checkpoint plugin (``checkpoints``, tai-checkpoints);
     plugins that keep the tree elsewhere (a VCS snapshot, a backup service).
 
     Failure rule: if an implementation raises, the failure is one warning naming the

@@ -20,7 +20,7 @@ This package holds the parts every kind shares and nothing kind-specific:
 * ``_processes`` — the programs blocks are running (:func:`running`), stopped at once when
   a run is cancelled (:func:`stop_all`); ``_environment`` — the environment they get.
 
-The kinds themselves live in plugins (``tai_blocks`` and third parties).
+The kinds themselves live in plugins (``tai-kind-NAME`` distributions and third parties).
 """
 
 from tai_core.blocks._ask import ask

@@ -40,8 +40,32 @@ class Selection:
     all_src: bool = False
 
 
-#: What a command says when no context provider serves the directory.
-NO_PROVIDER = "no context provider serves this directory (install tai-blocks, or see `tai plugins`)"
+#: What the default command says when no context provider serves the directory (a set
+#: of plugins without one: ``tai-core tai-kind-shell tai-provider-openai``).
+NO_PROVIDER = (
+    "no context provider serves this directory: the model gets the task and the -file files "
+    "alone (tai-context-any sends a directory's text files, tai-context-go a Go module's "
+    "outline; see `tai plugins`)"
+)
+
+
+class TaskAlone:
+    """The context of a directory no provider serves: nothing beyond the task and the
+    ``-file`` files, said once (:data:`NO_PROVIDER`) rather than refused, since a set of
+    plugins without a context provider is still a working tool."""
+
+    name = "none"
+    description = "no context provider: the task and the -file files alone"
+
+    def applies(self, cwd: Path) -> bool:
+        """Always: it stands in when nothing else applies."""
+        del cwd
+        return True
+
+    def collect(self, request: ContextRequest) -> tuple[ContextPart, ...]:
+        """No parts."""
+        del request
+        return ()
 
 
 def provider_for(app: AppContext, cwd: Path) -> ContextProvider | None:

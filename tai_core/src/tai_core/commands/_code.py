@@ -34,6 +34,7 @@ from tai_core.app import AppContext
 from tai_core.commands._assemble import (
     NO_PROVIDER,
     Selection,
+    TaskAlone,
     assembled,
     context_request,
     provider_for,
@@ -56,7 +57,7 @@ from tai_core.commands._session import (
     resolve,
     thought_summarizer,
 )
-from tai_core.context import ContextError, hook_check
+from tai_core.context import ContextError, ContextProvider, hook_check
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.store import render_diff
@@ -88,6 +89,9 @@ The task runs in loops; each loop starts afresh from the files as they are. When
 task is done and verified (the tests pass), write a done block with a summary; the next \
 loop will re-read the files to confirm. Write done only when it is really done."""
 
+#: The kinds whose block completes a reply.
+COMPLETING = frozenset({"summary", "done"})
+
 REVIEW_TASK = (
     "Review the following changes made for the task below. Fix every bug, omission or "
     "inconsistency you find, with change blocks; if everything is right, say so and change "
@@ -117,8 +121,9 @@ class CodeRun:
         self.cwd = Path.cwd()
         provider = provider_for(app, self.cwd)
         if provider is None:
-            raise click.ClickException(NO_PROVIDER)
-        self.provider = provider
+            click.echo(f"tai: note: {NO_PROVIDER}", err=True)
+            provider = TaskAlone()
+        self.provider: ContextProvider = provider
         self.command = "go" if self.provider.name == "go" else "any"
         overrides = {"shell": True} if options.shell else {}
         self.config: Mapping[str, Any] = {**app.config.values, **flag_settings(flags), **overrides}
@@ -132,6 +137,9 @@ class CodeRun:
             n for n, k in kinds.items()
             if not k.available(self.config) or (not self.flushes and k.runs_programs)
         )  # fmt: skip
+        #: Whether a reply must complete (a summary or done block): only when a kind that
+        #: completes one is there to be written; without one, a reply of text ends the run.
+        self.completes = bool(COMPLETING & (kinds.keys() - self.disabled))
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
         is_writable = writable(app)
@@ -183,7 +191,8 @@ class CodeRun:
         workspace = open_workspace(self.app.host, self.config, self.cwd)
         setup = make_setup(
             self.app.host, self.config, model or self.model, command=self.command,
-            system=prompt.system, require_completion=True, cwd=self.cwd, workspace=workspace,
+            system=prompt.system, require_completion=self.completes, cwd=self.cwd,
+            workspace=workspace,
             handoff=self.handoff,
             summarize=thought_summarizer(self.app, self.config, self.flags.fast_model, self.model),
             describe=(

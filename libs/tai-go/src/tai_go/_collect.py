@@ -1,0 +1,391 @@
+"""``collect``: from a load to the tiered parts of the first request (reference 5.2-5.5).
+
+Files the load withheld as secrets are named in withheld parts (the prompt's closing
+list); a package with a withheld Go file shows a note instead of its ``go doc`` text
+(:meth:`~tai_go._load.Load.doc`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from tai_core.context import (
+    TIER_CONTEXT,
+    TIER_EXTERNAL,
+    TIER_FILES,
+    TIER_FOCUS,
+    TIER_HINTS,
+    ContextError,
+    ContextPart,
+    ContextRequest,
+    withheld,
+)
+from tai_core.models import estimate_tokens
+from tai_core.progress import Progress
+from tai_go import _budget as budget
+from tai_go._load import Load, Package, distances, git_counts, load
+from tai_go._render import file_block, focus_outline, package_block, problems_block
+from tai_go._select import (
+    CONTEXT,
+    DIRECT_IMPORT,
+    FOCUS,
+    OTHER_MODULE,
+    SAME_MODULE,
+    STDLIB,
+    UNREACHED,
+    excluded,
+    hidden,
+    matches,
+    sort_key,
+)
+from tai_go._window import Plan, fit
+
+_MINIMUM = {
+    FOCUS: budget.DOC, CONTEXT: budget.CODE, SAME_MODULE: budget.DOC,
+    DIRECT_IMPORT: budget.DOC, STDLIB: budget.INVISIBLE, OTHER_MODULE: budget.INVISIBLE,
+}  # fmt: skip
+
+
+class _Docs:
+    """``go doc`` of the load's packages, computed once each, failures as ``None``; the
+    misses of one collection all go to one documentation helper process, and a prefetch
+    returns at once (the texts are waited for when first read)."""
+
+    def __init__(self, loaded: Load, progress: Progress) -> None:
+        self.load = loaded
+        self.progress = progress
+        self.texts: dict[tuple[str, ...], str | None] = {}
+        self.errors: dict[tuple[str, ...], str] = {}
+        self.pending: dict[tuple[str, ...], Future[str | ContextError]] = {}
+        self.helper = loaded.helper()
+
+    def get(self, path: str, *flags: str) -> str | None:
+        key = (path, *flags)
+        if key not in self.texts:
+            if key not in self.pending:
+                self.prefetch([key])
+            result = self.pending.pop(key).result()
+            if isinstance(result, ContextError):
+                self.texts[key], self.errors[key] = None, str(result)
+            else:
+                self.texts[key] = result
+        return self.texts[key]
+
+    def prefetch(self, jobs: list[tuple[str, ...]]) -> None:
+        wanted = [j for j in dict.fromkeys(jobs) if j not in self.texts and j not in self.pending]
+        futures = self.load.request_docs([(job[1:], job[0]) for job in wanted], self.helper)
+        for future in futures:
+            future.add_done_callback(lambda _: self.progress.count("packages documented"))
+        self.pending.update(zip(wanted, futures, strict=True))
+
+    def close(self) -> None:
+        self.helper.close()
+
+
+class _Context:
+    """One collection: the load, the request's filters and what was decided so far."""
+
+    def __init__(
+        self,
+        request: ContextRequest,
+        loaded: Load,
+        changes: Mapping[str, int],
+        progress: Progress,
+    ) -> None:
+        self.request = request
+        self.load = loaded
+        go_config = request.config.get("go") or {}
+        self.hidden = tuple(go_config.get("hidden", ()))
+        self.expressions = [re.compile(e) for e in request.match]
+        explicit = (*loaded.focus, *loaded.context)
+        self.distance = distances(loaded.packages, loaded.focus)
+        self.packages = self._reachable(explicit)
+        self.changes = {
+            p.path: sum(changes.get(f, 0) for f in (*p.go_files, *p.test_files, *p.other_files))
+            for p in self.packages.values()
+        }
+        self.docs = _Docs(loaded, progress)
+        self.costs: dict[tuple[str, int], int] = {}
+
+    def _reachable(self, explicit: tuple[str, ...]) -> dict[str, Package]:
+        packages = self.load.packages
+        found = {}
+        for path in distances(packages, explicit):
+            package = packages.get(path)
+            if package is None or hidden(path, self.hidden):
+                continue
+            if not package.standard or path in explicit:
+                found[path] = package
+        return found
+
+    def keep(self, file: str) -> bool:
+        return not excluded(file, self.load.dir, self.request.ignore) and matches(
+            file, self.expressions
+        )
+
+    def display(self, file: str | Path) -> str:
+        return self.load.shown(file)
+
+    def category(self, package: Package) -> int:
+        if package.path in self.load.focus:
+            return FOCUS
+        if package.path in self.load.context:
+            return CONTEXT
+        if self.root(package):
+            return SAME_MODULE
+        if any(
+            package.path in self.packages[f].imports for f in self.load.focus if f in self.packages
+        ):
+            return DIRECT_IMPORT
+        return STDLIB if package.standard else OTHER_MODULE
+
+    def root(self, package: Package) -> bool:
+        return package.module_dir is not None and package.module_dir in self.load.module_roots
+
+    def tier(self, package: Package) -> int:
+        if not self.root(package):
+            return TIER_EXTERNAL
+        return TIER_FOCUS if package.path in self.load.focus else TIER_CONTEXT
+
+    def key(self, package: Package, file: str = "") -> str:
+        changes = self.changes.get(package.path, 0) if self.root(package) else 0
+        is_go = not file or file.endswith(".go")
+        distance = self.distance.get(package.path, UNREACHED)
+        return sort_key(changes, is_go, distance, package.path, file)
+
+    def read_only(self, file: str | Path) -> bool:
+        return not self.request.is_writable(Path(file))
+
+    def file_parts(self, package: Package, level: int) -> list[ContextPart]:
+        role = "focus file" if package.path in self.load.focus else "context file"
+        files = list(package.go_files)
+        if level == budget.ALL:  # test files of other modules are never sent whole
+            files += [*(package.test_files if self.root(package) else ()), *package.other_files]
+        parts = []
+        for file in files:
+            if not self.keep(file) or file in self.load.withheld:
+                continue
+            read_only = self.read_only(file)
+            text = file_block(role, self.display(file), self.load.files.get(file, b""), read_only)
+            parts.append(
+                ContextPart(
+                    self.tier(package),
+                    self.key(package, file),
+                    text,
+                    self.display(file),
+                    read_only,
+                )
+            )
+        return parts
+
+    def doc_part(self, package: Package, level: int) -> list[ContextPart]:
+        flags = ("-all", "-cmd") if level == budget.DOC else ("-cmd",)
+        doc = self.docs.get(package.path, *flags)
+        if not doc:
+            return []
+        text = package_block("context package", package.path, doc)
+        return [ContextPart(self.tier(package), self.key(package), text, str(package.dir))]
+
+    def parts_at(self, package: Package, level: int) -> list[ContextPart]:
+        if level in (budget.SHORT_DOC, budget.DOC):
+            return self.doc_part(package, level)
+        return self.file_parts(package, level) if level else []
+
+    def cost(self, package: Package) -> Callable[[int], int]:
+        """The tokens of a context package's parts at a level (computed once each)."""
+        return self.memo(package.path, lambda level: self.parts_at(package, level))
+
+    def focus_cost(self, package: Package) -> Callable[[int], int]:
+        """The tokens of a focus package's parts at a focus level."""
+        return self.memo(f"focus {package.path}", lambda level: self.focus_parts(package, level))
+
+    def doc_cost(self, path: str) -> Callable[[int], int]:
+        """The tokens of a ``-doc`` package's part at a level."""
+        return self.memo(f"doc {path}", lambda level: self.doc_parts(path, level))
+
+    def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
+        def at(level: int) -> int:
+            if (key, level) not in self.costs:
+                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
+            return self.costs[key, level]
+
+        return at
+
+    def focus_parts(self, package: Package, level: int) -> list[ContextPart]:
+        """A focus package's parts: its files at ``FOCUS_SOURCE``, else its outline."""
+        if level == budget.FOCUS_SOURCE:
+            return self.file_parts(package, budget.ALL)
+        return [self.focus_part(package, level)]
+
+    def focus_part(self, package: Package, level: int) -> ContextPart:
+        files = [*package.go_files, *package.test_files, *package.other_files]
+        read_only = bool(files) and self.read_only(files[0])
+        flags = budget.FOCUS_FLAGS[level]
+        full = level == budget.FOCUS_FULL
+        reduced = "" if full else (
+            f"(Shown as its {budget.FOCUS_NAMES[level]} to fit the model's window: a go-src "
+            f"block naming {package.path} returns its full documentation.)\n\n"
+        )  # fmt: skip
+        text = focus_outline(
+            package.path,
+            doc=self.docs.get(package.path, *flags),
+            error=self.docs.errors.get((package.path, *flags), ""),
+            sources={f: self.load.files.get(f, b"") for f in package.go_files}
+            if level <= budget.FOCUS_PACKAGE else {},
+            tests={f: self.load.files.get(f, b"") for f in package.test_files}
+            if level <= budget.FOCUS_PACKAGE else {},
+            file_names=[
+                self.display(f)
+                for f in files
+                if (f.endswith(".go") or self.keep(f)) and f not in self.load.withheld
+            ],
+            read_only=read_only,
+            note=reduced,
+        )  # fmt: skip
+        shown = self.display(package.dir)
+        return ContextPart(TIER_FOCUS, self.key(package), text, shown, read_only)
+
+    def doc_parts(self, path: str, level: int) -> list[ContextPart]:
+        """A ``-doc`` package's documentation part (none when invisible)."""
+        if level == budget.INVISIBLE:
+            return []
+        doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
+        text = package_block("documentation of package", path, doc)
+        return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
+
+
+def _markdown_part(context: _Context) -> list[ContextPart]:
+    loaded = context.load
+    roots = sorted({*(r for r in loaded.module_roots if r == loaded.cwd), *loaded.workspace})
+    parts = []
+    for root in roots:
+        names = sorted(
+            path.name for path in root.iterdir()
+            if path.name.lower().endswith(".md") and not path.name.startswith("_")
+            and path.is_file() and context.keep(str(path))
+        )  # fmt: skip
+        if not names:
+            continue
+        listing = "".join(f"- {context.display(root / n)}\n" for n in names)
+        text = package_block(
+            "module markdown files", context.display(root) if root != loaded.cwd else ".",
+            f"{listing}(fetch them with ingest blocks)\n",
+        )  # fmt: skip
+        key = sort_key(0, False, 0, "", str(root))
+        parts.append(ContextPart(TIER_CONTEXT, key, text, str(root)))
+    return parts
+
+
+def _withheld_parts(context: _Context) -> list[ContextPart]:
+    """A withheld part for each secret file of the packages the context reaches."""
+    reasons = context.load.withheld
+    return [
+        withheld(context.display(file), reasons[file])
+        for package in context.packages.values()
+        for file in package.withheld
+    ]
+
+
+def _problem_parts(context: _Context) -> list[ContextPart]:
+    """The packages that failed to load, closing the focus tier (a fix changes nothing
+    before it)."""
+    problems = context.load.problems
+    if not problems:
+        return []
+    names = ", ".join(sorted(problems)[:3]) + (" …" if len(problems) > 3 else "")
+    notice = f"{len(problems)} Go package(s) failed to load and are named to the model: {names}"
+    text = problems_block(problems)
+    return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
+
+
+def hint_part(cwd: Path) -> ContextPart:
+    """Where the run works, and how file paths are written."""
+    text = (
+        f"Working directory: {cwd}\nWrite file paths relative to this directory (or "
+        "absolute paths under it) in change blocks and every other block.\n"
+    )
+    return ContextPart(TIER_HINTS, "go working directory", text, str(cwd))
+
+
+def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
+    """``-doc`` packages in order while they fit ``allowance`` (then none)."""
+    levels = dict.fromkeys(context.request.docs, budget.INVISIBLE)
+    for path in context.request.docs:
+        allowance -= context.doc_cost(path)(budget.DOC)
+        if allowance < 0:  # the first that does not fit closes the list
+            break
+        levels[path] = budget.DOC
+    return levels
+
+
+def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
+    """The parts of a Go project's first request (see :mod:`tai_go`), within
+    ``request.max_tokens`` when it is set (:mod:`._window`)."""
+    with Progress("collecting the Go context") as progress:
+        with ThreadPoolExecutor(1) as pool:
+            changes = pool.submit(git_counts, request.cwd)
+            loaded = load(
+                request.cwd, request.focus, request.context, request.config, request.secret
+            )
+            progress.count("packages loaded", len(loaded.packages))
+            context = _Context(request, loaded, changes.result(), progress)
+        try:
+            return _parts(context)
+        finally:
+            context.docs.close()
+
+
+def _parts(context: _Context) -> tuple[ContextPart, ...]:
+    request, loaded = context.request, context.load
+    ordered = sorted(
+        context.packages.values(),
+        key=lambda p: (context.category(p), context.distance.get(p.path, UNREACHED), p.path),
+    )
+    focus = [p for p in ordered if p.path in loaded.focus]
+    others = [p for p in ordered if p.path not in loaded.focus]
+    top = budget.FOCUS_SOURCE if request.all_src else budget.FOCUS_FULL
+    jobs: list[tuple[str, ...]] = (
+        [] if request.all_src else [(p.path, *budget.FOCUS_FLAGS[top]) for p in focus]
+    )
+    jobs += [
+        (p.path, "-all", "-cmd") for p in others if _MINIMUM[context.category(p)] == budget.DOC
+    ]
+    context.docs.prefetch(jobs)
+    parts = [
+        *_markdown_part(context), *_withheld_parts(context), *_problem_parts(context),
+        hint_part(loaded.cwd),
+    ]  # fmt: skip
+    fixed = sum(estimate_tokens(p.text) for p in parts)
+    focus_levels = dict.fromkeys((p.path for p in focus), top)
+    focus_tokens = sum(context.focus_cost(p)(top) for p in focus)
+    candidates = [
+        budget.Candidate(
+            p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p)
+        )
+        for p in others
+    ]
+
+    def planned(allowance: int) -> Plan:
+        levels = budget.allocate(candidates, allowance)
+        return Plan(
+            focus, others, dict(focus_levels), levels, _doc_levels(context, allowance), fixed
+        )
+
+    allowance = budget.context_budget(focus_tokens)
+    plan = usual = planned(allowance)
+    limit = request.max_tokens
+    if limit is not None:
+        if limit - fixed - focus_tokens < allowance:
+            plan = planned(max(0, limit - fixed - focus_tokens))
+        note = fit(context, plan, usual, limit)
+        parts += [note] if note else []
+    for package in focus:
+        parts += context.focus_parts(package, plan.focus_levels[package.path])
+    for package in others:
+        parts += context.parts_at(package, plan.levels[package.path])
+    for path, level in plan.docs.items():
+        parts += context.doc_parts(path, level)
+    return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

@@ -1,0 +1,213 @@
+"""``tai undo`` and ``tai checkpoints``: the working directory's checkpoints, for people.
+
+``tai undo`` exits 0 when the tree is as it was at the checkpoint (or already was), 1 when
+some files were kept (edited after the run ended, or refused by the path checks; each is
+named), 2 when there is nothing to undo to (no checkpoint here, no such round, a damaged
+store, checkpoints that are not tai's: one line says which).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tai_checkpoints._scan import max_file_bytes
+from tai_checkpoints._store import CheckpointStore, StoreError
+
+_REASONS = {"write": "before writing", "run": "before programs", "end": "as the run ended"}
+
+
+def _fail(message: str) -> None:
+    click.echo(f"tai: {message}", err=True)
+    sys.exit(2)
+
+
+def _last_run(store: CheckpointStore) -> list[dict[str, Any]]:
+    """The checkpoints of the last run, each tai's and none missing; or exit 2 saying why.
+    A line of that run that is not tai's is named on stderr and not used."""
+    entries = _log(store)
+    if not entries:
+        _fail(
+            f"no checkpoints of {store.root}: tai records one before a run writes files or "
+            "runs programs here"
+        )
+    named = [entry for entry in entries if entry["session"] is not None]
+    if not named:
+        _fail(f"the checkpoint log of {store.root} is damaged: no line of it is readable")
+    session = named[-1]["session"]
+    lines = [entry for entry in named if entry["session"] == session]
+    good, seen = [], set()
+    for entry in lines:
+        if entry["problem"] is None and entry["mac"] not in seen:
+            seen.add(entry["mac"])
+            good.append(entry)
+    bad = [entry for entry in lines if entry["problem"] is not None]
+    previous = (-1, "")
+    for entry in good:
+        if (entry["number"], entry["previous"]) != (previous[0] + 1, previous[1]):
+            break
+        previous = (entry["number"], entry["mac"])
+    else:
+        if any(entry["reason"] != "end" for entry in good):
+            for entry in bad:
+                click.echo(f"tai: warning: {_describe(store, entry)}; not used", err=True)
+            return good
+    if bad:
+        _fail(f"run {session}'s checkpoints are not tai's: {_describe(store, bad[0])}; "
+              "undo does not use them, nothing was undone")  # fmt: skip
+    _fail(
+        f"run {session}'s checkpoints are incomplete: checkpoint {previous[0] + 2} of the "
+        f"run is missing from {store.directory / 'log.jsonl'}; nothing was undone"
+    )
+    raise AssertionError  # unreachable: _fail exits
+
+
+def _log(store: CheckpointStore) -> list[dict[str, Any]]:
+    from tai_core.store import StoreError as KeyUnreadable
+
+    try:
+        return store.log()
+    except KeyUnreadable as error:
+        _fail(f"the checkpoints of {store.root} cannot be checked: {error}")
+        raise AssertionError from None  # unreachable: _fail exits
+
+
+def _describe(store: CheckpointStore, entry: dict[str, Any]) -> str:
+    what = f"round {entry['round']}, {_REASONS.get(entry['reason'], entry['reason'])}"
+    return f"{store.directory / 'log.jsonl'} line {entry['line']} ({what}) {entry['problem']}"
+
+
+def _target(run: list[dict[str, Any]], round_number: int | None) -> dict[str, Any]:
+    points = [entry for entry in run if entry["reason"] != "end"]
+    if round_number is None:
+        return points[0]
+    later = [entry for entry in points if entry["round"] >= round_number]
+    if not later:
+        rounds = ", ".join(sorted({str(entry["round"]) for entry in points}))
+        _fail(
+            f"run {run[0]['session']} has no checkpoint at or after round {round_number} "
+            f"(checkpointed rounds: {rounds})"
+        )
+    return later[0]
+
+
+@click.command("undo")
+@click.option(
+    "-round",
+    "--round",
+    "round_number",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Restore the tree as it was before round N of the last run (default: before the run).",
+)
+@click.pass_obj
+def undo_command(app: Any, round_number: int | None) -> None:
+    """Restore the working tree as it was before the last run (or one of its rounds).
+
+    Files the run created are removed, files it deleted or changed are restored; files
+    edited after the run ended are kept and named. Ignored files and files over
+    checkpoint_max_file_bytes are never touched.
+    """
+    from tai_checkpoints._restore import Tree, now_of, restore
+    from tai_core.store import PathError, PathGuard, host_policy
+
+    config = app.config.values if app is not None else {}
+    store = CheckpointStore(Path.cwd())
+    run = _last_run(store)
+    target = _target(run, round_number)
+    ends = [entry for entry in run if entry["reason"] == "end"]
+    guard = PathGuard.create(
+        store.root,
+        config.get("protected_paths") or (),
+        host_policy(app.host) if app is not None else None,
+    )
+
+    def check(path: str, operation: str) -> None:
+        try:
+            guard.check(path, operation)
+        except PathError as error:
+            raise ValueError(str(error)) from None
+
+    try:
+        wanted = Tree(store.manifest(target["manifest"]), store.outside(target["outside"]))
+        if ends:
+            end = Tree(store.manifest(ends[-1]["manifest"]), store.outside(ends[-1]["outside"]))
+            now = now_of(store.root, wanted, end)
+        else:
+            end = Tree(*store.scan_all(max_file_bytes(config)))
+            now = Tree(end.files, {**end.outside, **now_of(store.root, wanted, end).outside})
+        outcome = restore(store, wanted, end, now, check)
+    except (StoreError, OSError) as error:
+        _fail(f"undo failed: {error}")
+    if not ends:
+        click.echo(
+            "tai: the run recorded no end (was tai killed?): files edited since cannot be "
+            "told apart from the run's edits and are restored too",
+            err=True,
+        )
+    for path in outcome.restored:
+        click.echo(f"restored {path}")
+    for path in outcome.removed:
+        click.echo(f"removed {path}")
+    for path, why in outcome.kept:
+        click.echo(f"kept {path}: {why}")
+    where = f"before round {round_number}" if round_number else "before the run"
+    counts = f"{len(outcome.restored)} restored, {len(outcome.removed)} removed"
+    click.echo(
+        f"undo of run {target['session']} ({where}): {counts}, {len(outcome.kept)} kept",
+        err=True,
+    )
+    sys.exit(1 if outcome.kept else 0)
+
+
+@click.command("checkpoints")
+def checkpoints_command() -> None:
+    """List the checkpoints of the working directory, oldest first: run, round, time,
+    reason and how many files changed between it and the next one."""
+    store = CheckpointStore(Path.cwd())
+    entries = _log(store)
+    if not entries:
+        click.echo(f"no checkpoints of {store.root}")
+        return
+    manifests: dict[str, dict[str, Any]] = {}
+
+    def manifest(digest: str) -> dict[str, Any] | None:
+        if digest not in manifests:
+            try:
+                manifests[digest] = store.manifest(digest)
+            except StoreError:
+                return None
+        return manifests[digest]
+
+    click.echo(f"{'run':<14}{'round':>5}  {'time':<19}  {'reason':<17}{'changed':>8}")
+    good = [entry for entry in entries if entry["problem"] is None]
+    refused = 0
+    for entry in entries:
+        if entry["problem"] is not None:
+            refused += 1
+            if entry["session"] is None:
+                continue
+        later = [e for e in good if e["session"] == entry["session"] and e["line"] > entry["line"]]
+        changed = "-"
+        if later and entry["problem"] is None:
+            mine, theirs = manifest(entry["manifest"]), manifest(later[0]["manifest"])
+            if mine is not None and theirs is not None:
+                keys = mine.keys() | theirs.keys()
+                changed = str(sum(mine.get(k) != theirs.get(k) for k in keys))
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry["time"]))
+        reason = _REASONS.get(entry["reason"], entry["reason"])
+        if entry["problem"] is not None:
+            reason = "NOT TAI'S"
+        click.echo(
+            f"{entry['session'][:13]:<14}{entry['round']:>5}  {when:<19}  {reason:<17}{changed:>8}"
+        )
+    click.echo(f"(checkpoints of {store.root}; 'changed' counts files up to the next one)")
+    if refused:
+        click.echo(
+            f"({refused} line(s) of {store.directory / 'log.jsonl'} are not tai's "
+            "checkpoints — not signed with its key — and undo does not use them)"
+        )

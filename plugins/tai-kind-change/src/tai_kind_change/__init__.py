@@ -1,0 +1,174 @@
+"""The ``change`` kind: edits to files, applied to an in-memory store while the reply streams.
+
+Change blocks are the one streaming kind: each is applied as soon as it is parsed
+(:meth:`ChangeKind.apply`), to a :class:`~tai_core.store.FileStore` that reaches the disk
+only when the whole round succeeds. Validation here is what can be known from the header
+alone (an operation that needs ``find`` has one, a Go operation names a Go file); whether
+the target exists is known only when applying. The operations live in
+:mod:`tai_changes`, imported only when a block is applied, so loading this plugin
+stays cheap. The plugin also adds the ``tai patch`` command, and installs goimports before
+the sandbox starts (``tai_prepare_isolation``), since inside it cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from tai_block_kit.common import CODE_COMMANDS
+from tai_core import Block, BlockKind, Param, hookimpl
+
+if TYPE_CHECKING:
+    import click
+
+    from tai_core.store import FileStore
+
+GO_OPS = ("MODIFY", "ADD_BEFORE", "ADD_AFTER", "DELETE")
+FILE_OPS = ("WRITE", "RENAME")
+TEXT_OPS = ("REPLACE", "INSERT_BEFORE", "INSERT_AFTER")
+OPS = GO_OPS + FILE_OPS + TEXT_OPS
+
+_NEEDS_TARGET = frozenset({*GO_OPS, "RENAME"})
+_NEEDS_BODY = frozenset(
+    {"MODIFY", "ADD_BEFORE", "ADD_AFTER", "WRITE", "INSERT_BEFORE", "INSERT_AFTER"}
+)
+_EDGES = ("BEGIN", "END")
+
+
+class ChangeKind(BlockKind):
+    """Edit, create, delete or rename a file."""
+
+    name = "change"
+    params = (
+        Param("op", "The operation.", required=True, choices=OPS),
+        Param(
+            "target",
+            "Go: the declaration (F, T, T.M, *T.M, package, import, BEGIN, END); "
+            "RENAME: the new path; DELETE of a whole file: *.",
+        ),
+        Param(
+            "file-path",
+            "The file to change (absolute, or relative to the working directory).",
+            required=True,
+        ),
+        Param("find", "REPLACE / INSERT_BEFORE / INSERT_AFTER: text that occurs exactly once."),
+    )
+    streams = True
+    triggers_round = False
+    commands = CODE_COMMANDS
+    prompt_section = """\
+# change blocks
+
+Edit files with `change` blocks. Parameters: `op` (required), `file-path` (required),
+`target`, `find`. One entity per block; prefer a precise operation to rewriting a file.
+
+Go files, by declaration (`target` names a function `F`, a method `T.M` or `*T.M`, a type,
+a constant or a variable; or `package`, `import`, `BEGIN`, `END`):
+- MODIFY replaces the declaration with the body (doc comment included).
+- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration.
+- DELETE removes the declaration; with `target="*"` it deletes the whole file.
+The body is Go source; the declaration keyword may be left out. The result must parse; it
+is formatted with gofmt and goimports.
+
+A MODIFY or DELETE whose target does not exist fails. MODIFY of `import` replaces all
+imports (an empty body removes them); MODIFY of `package` takes `package NAME` or `NAME`.
+ADD_BEFORE / ADD_AFTER of `BEGIN` put the body after the imports, of `END` at the end;
+an ADD of a name that already exists replaces it.
+
+Any file:
+- WRITE replaces (or creates) the whole file with the body.
+- RENAME moves `file-path` to `target`.
+- DELETE with `target="*"` deletes the file.
+
+Other files (not Go):
+- REPLACE swaps `find` for the body (an empty body deletes it); INSERT_BEFORE /
+  INSERT_AFTER put the body on lines of its own before or after `find`. `find` must occur
+  exactly once in the file.
+- ADD_BEFORE / ADD_AFTER with `target="BEGIN"` or `"END"` add the body at the start or the
+  end (creating the file).
+
+Changes reach the disk after a round succeeds, all together; a failing block fails the
+round and you will be told which block failed and why."""
+    restatement = (
+        "change blocks: op and file-path always; target for Go declarations and RENAME; "
+        "find (occurring exactly once) for REPLACE and INSERT_*."
+    )
+    disabled_notice = (
+        "files cannot be changed now; describe the edit in prose instead of writing a block."
+    )
+
+    def check_body(self, block: Block) -> list[str]:
+        op = block.params.get("op", "")
+        target = block.params.get("target", "")
+        go_file = block.params.get("file-path", "").strip().endswith(".go")
+        problems = []
+        if op in _NEEDS_TARGET and not target:
+            problems.append(f"change op {op} needs a target")
+        if op in TEXT_OPS and not block.params.get("find"):
+            problems.append(f"change op {op} needs find (text occurring exactly once)")
+        if op not in TEXT_OPS and "find" in block.params:
+            problems.append(f"change op {op} takes no find; only REPLACE and INSERT_* do")
+        if op in _NEEDS_BODY and not block.body and not (op == "MODIFY" and target == "import"):
+            problems.append(f"change op {op} needs a body")
+        if go_file and op in TEXT_OPS:
+            problems.append(
+                f"change op {op} does not work on Go files: use MODIFY, ADD_BEFORE, ADD_AFTER "
+                "or DELETE with a declaration as target"
+            )
+        if not go_file and target and op in GO_OPS and target != "*" and target not in _EDGES:
+            problems.append(
+                f"change op {op} with a declaration target works on Go files only; in other "
+                "files use WRITE, REPLACE, INSERT_*, ADD_* with BEGIN/END or DELETE with *"
+            )
+        return problems
+
+    def apply(self, block: Block, workspace: FileStore) -> FileStore:
+        """Apply ``block`` to the store ``workspace`` (while the reply streams) and return
+        the new store; raises :class:`tai_changes.ChangeError` (one line naming op,
+        target and file) when the block cannot be applied — first of all when it names a
+        file withheld as a secret, which the store judges with the run's
+        ``tai_secret_file`` hook (this method is handed no run context: the store carries
+        the check, see :mod:`tai_changes._apply`). The Go files changed are
+        formatted (goimports) when the store is finished or flushed."""
+        from tai_changes import apply_change
+
+        return apply_change(workspace, block)
+
+
+@hookimpl
+def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
+    """Register the change kind."""
+    register(ChangeKind())
+
+
+@hookimpl
+def tai_register_commands(cli: click.Group) -> None:
+    """Add ``tai patch``."""
+    from tai_changes._patch import patch_command
+
+    cli.add_command(patch_command)
+
+
+@hookimpl
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+    """In a Go module, install goimports now if it is missing: inside the sandbox the
+    directory of tai's helper programs is read-only (nothing a model runs may replace a
+    program tai runs later)."""
+    del config
+    from pathlib import Path
+
+    from tai_core.config import go_module_root
+
+    if go_module_root(Path(cwd).resolve()) is None:
+        return
+    from tai_changes.goimports import ToolError, goimports_binary, installed
+
+    if installed() is not None:
+        return
+    import click
+
+    click.echo("tai: installing goimports into tai's cache (once, before the sandbox)", err=True)
+    try:
+        goimports_binary()
+    except ToolError as error:
+        click.echo(f"tai: warning: {error}", err=True)

@@ -1,1 +1,0 @@
-"""One module per block kind; each module is a plugin (see the distribution's entry points)."""
