@@ -76,12 +76,14 @@ def one_run(cwd: Path, env: dict[str, str], server: Served, rss: list[float],
 
 
 def configure(folder: Path, server: Served) -> dict[str, str]:
-    """Point the model ``local`` of ``folder`` at ``server``; the environment of a run."""
+    """Point the model ``local`` of ``folder`` at ``server``; the environment of a run,
+    whose tai directories (configuration, data, cache) lie beside ``folder``, not in it,
+    as a user's do: inside, they would be part of the context the run sends."""
     Path(folder, "tai.toml").write_text(
         'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
         f'model = "m"\nbase_url = "{server.base_url}"\napi_key = "k"\n'
     )
-    return environment(folder / ".home")
+    return environment(folder.parent / f"{folder.name}.home")
 
 
 def measure(cwd: Path, server: Served, runs: int) -> tuple[Series, Series, float, int]:
@@ -104,7 +106,8 @@ def measure(cwd: Path, server: Served, runs: int) -> tuple[Series, Series, float
 def main() -> None:
     compile_sources()
     with Served(report=True, text="hi\n") as server, tempfile.TemporaryDirectory() as temp:
-        cwd = Path(temp)
+        cwd = Path(temp) / "work"
+        cwd.mkdir()
         latency, over_bare, rss, _ = measure(cwd, server, RUNS)
         probe = subprocess.Popen(
             [sys.executable, "-c", PROBE], cwd=cwd, env=configure(cwd, server),

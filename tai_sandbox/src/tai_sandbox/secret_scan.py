@@ -28,7 +28,8 @@ so they are sent.
 A line that carries detect-secrets' own marker ``pragma: allowlist secret`` (or follows a
 ``pragma: allowlist nextline secret`` line) is not a finding: the escape hatch for a
 fixture that looks like a key and is not. Results are cached by the content's digest, so
-goal loops that collect the same files again scan nothing twice.
+goal loops that collect the same files again scan nothing twice, and kept across runs,
+signed (:mod:`._verdicts`), so an unchanged project is not scanned at all.
 """
 
 from __future__ import annotations
@@ -112,7 +113,15 @@ def tai_secret_file(path: str, data: bytes | None, config: Mapping[str, Any]) ->
     with _lock:
         if digest in _cache:
             return _cache[digest]
-    found = find_secret(path, data.decode("utf-8", "replace"))
+    from tai_sandbox import _verdicts
+
+    key = _verdicts.key_of(repr(PLUGINS), path, data)
+    kept = _verdicts.recall(key)
+    if kept is None:
+        found = find_secret(path, data.decode("utf-8", "replace"))
+        _verdicts.keep(key, found or _verdicts.CLEAN)
+    else:
+        found = None if kept == _verdicts.CLEAN else kept
     reason = f"holds what looks like {_article(found)} {found}" if found else None
     with _lock:
         if len(_cache) >= CACHE_ENTRIES:

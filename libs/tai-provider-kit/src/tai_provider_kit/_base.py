@@ -64,6 +64,9 @@ class ProviderBase:
     key_env: tuple[str, ...] = ()
     #: False for services that work without a key (local servers, AWS credentials).
     needs_key: bool = True
+    #: True for providers whose calls go through :mod:`tai_provider_kit._http`: resolving
+    #: one of their models starts building the TLS context (:mod:`tai_provider_kit._tls`).
+    speaks_http: bool = False
     #: What the entry point names: the plugin registering this provider.
     plugin: ProviderPlugin = attrs.field(init=False, repr=False)
 
@@ -81,7 +84,12 @@ class ProviderBase:
         and the bundled facts of the model."""
         from tai_provider_kit._spec import build_spec
 
-        return build_spec(self, name, fields, config, environ)
+        spec = build_spec(self, name, fields, config, environ)
+        if self.speaks_http:
+            from tai_provider_kit._tls import prepare
+
+            prepare(trust_env=not spec.no_proxy)
+        return spec
 
     def stream(self, spec: ModelSpec, request: GenerationRequest) -> AsyncIterator[StreamEvent]:
         """Send ``request``; each provider family speaks its own protocol."""

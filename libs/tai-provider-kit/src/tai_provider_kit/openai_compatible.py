@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 class OpenAICompatibleProvider(ProviderBase):
     """A service reached through ``POST {base_url}/chat/completions``."""
 
+    speaks_http: bool = True
     #: The body field of the output limit.
     max_tokens_key: str = "max_tokens"
     #: Send the reasoning effort as ``reasoning: {effort}`` (OpenRouter).

@@ -34,6 +34,8 @@ _PRO = {
 class GeminiProvider(ProviderBase):
     """Gemini's ``streamGenerateContent`` API."""
 
+    speaks_http: bool = True
+
     def spec(
         self,
         name: str,
