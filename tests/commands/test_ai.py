@@ -109,3 +109,20 @@ def test_resume_and_continue_refusals(chat_dir: Path, isolated_env: dict[str, st
     nothing = run_tai("ai", "-continue", cwd=chat_dir, env=isolated_env, stdin="")
     assert nothing.returncode == 1
     assert nothing.stderr == f"tai: error: no kept session in {chat_dir} to continue\n"
+
+
+def test_compact_in_a_chat_replaces_the_conversation_by_its_summary(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text="One."), Reply(text="Two."),
+                         Reply(text="The user counts to two."), Reply(text="Three."))  # fmt: skip
+    out = ai(chat_dir, isolated_env, "say one\nsay two\n/compact keep the count\nsay three\n")
+    assert out == ("One.\nTwo.\ncompacted: 4 messages into a summary of 23 characters\nThree.\n")
+    summary_call = contents(openai_server, 2)[0]
+    assert summary_call.endswith("The user adds: keep the count")
+    opening, last = contents(openai_server, 0)[0], contents(openai_server, 3)
+    rules = opening[: opening.index("# Task\n\n")]  # the chat's rules and files stay
+    assert rules and last[0] == (
+        f"{rules}# Task\n\nConversation summary before compaction:\nThe user counts to two."
+    )
+    assert last[2] == "say three"

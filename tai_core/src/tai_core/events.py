@@ -215,6 +215,19 @@ class SessionReset:
 
 
 @attrs.frozen
+class SessionCompacted:
+    """The session's conversation was replaced by its summary (``reason``: ``"auto"``
+    when the turn's request neared the window, ``"requested"`` by the compact command);
+    the session tree keeps what was said before, and the summary as an event node."""
+
+    session_id: str
+    reason: str
+    messages_before: int
+    messages_after: int
+    summary: str
+
+
+@attrs.frozen
 class SessionsListed:
     """The saved sessions asked for, newest first."""
 
@@ -307,6 +320,7 @@ Event: TypeAlias = (
     | SessionStatusChanged
     | SessionUpdated
     | SessionReset
+    | SessionCompacted
     | SessionsListed
     | SessionLoaded
     | SessionDeleted

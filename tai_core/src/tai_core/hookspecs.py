@@ -431,6 +431,54 @@ def tai_after_model_call(
 
 
 @hookspec
+def tai_before_compaction(
+    session: Any, messages: Sequence[Mapping[str, Any]], reason: str
+) -> Mapping[str, Any] | None:
+    """The session's conversation is about to be replaced by its summary.
+
+    Called by the runtime before the summary call of a compaction: at the start of a turn
+    whose request nears the model's window (``[auto_compact]``), or on the compact
+    command. Synchronous.
+
+    :param session: the session view.
+    :param messages: the conversation (read-only), each ``{"role", "text"}``.
+    :param reason: ``"auto"`` or ``"requested"``.
+    :return: ``None``, or a mapping with any of the keys ``skip`` (true: the conversation
+        is kept as it is — a plugin that manages the history itself; one plugin's skip
+        is enough) and ``instructions`` (text added to what the summary is asked to keep;
+        the texts of all plugins are joined). Another answer is one warning and ignored.
+
+    Where it may be implemented: plugins that keep notes or memories of long sessions.
+
+    Failure rule: if an implementation raises, the conversation is not compacted, one
+    warning names the plugin, and the turn goes on.
+    """
+
+
+@hookspec
+def tai_after_compaction(
+    session: Any, reason: str, messages_before: int, messages_after: int, summary: str
+) -> None:
+    """The session's conversation was replaced by its summary.
+
+    Called by the runtime after a compaction succeeded (never after one that failed or
+    was skipped). Fire-and-forget.
+
+    :param session: the session view.
+    :param reason: ``"auto"`` or ``"requested"``.
+    :param messages_before: the messages of the conversation before.
+    :param messages_after: the messages after (the summary and its acknowledgement).
+    :param summary: the summary's text.
+    :return: nothing.
+
+    Where it may be implemented: observers, plugins that archive summaries.
+
+    Failure rule: if an implementation raises, the failure is one warning naming the
+    plugin and the hook; the other plugins are still called and the run goes on.
+    """
+
+
+@hookspec
 def tai_schedule_tick(now: float) -> None:
     """A periodic tick of the runtime, for background work.
 

@@ -7,7 +7,8 @@ standard input, one prompt per line (blank lines skipped) until its end. Ctrl-C 
 reply streams cancels that reply (nothing of its round is applied) and the chat goes on; at
 the prompt, Ctrl-C or Ctrl-D leaves. A line starting with ``/`` runs the plugins' session
 command of that name (``/help`` lists them) instead of going to the model; ``/reload``
-reads the configuration and the installed plugins again. Every turn is
+reads the configuration and the installed plugins again, ``/compact [what to keep]``
+replaces the conversation by its summary now. Every turn is
 saved by the runtime; leaving closes the session, so ``tai ai -continue`` takes it up
 again.
 
@@ -32,6 +33,7 @@ from tai_core.runtime import (
     Cancel,
     CloseSession,
     Command,
+    CompactSession,
     ExtensionCommandFinished,
     ExtensionsReloaded,
     Notice,
@@ -39,6 +41,7 @@ from tai_core.runtime import (
     RunExtensionCommand,
     RunFailed,
     Runtime,
+    SessionCompacted,
     SessionLoaded,
     SessionStarted,
     Submit,
@@ -167,12 +170,18 @@ async def _extension(
     name, _, args = line[1:].partition(" ")
     if name == "reload":
         runtime.handle(ReloadExtensions())
+    elif name == "compact":
+        runtime.handle(CompactSession(session_id, args.strip()))
+        await runtime.wait(session_id)
     else:
         runtime.handle(RunExtensionCommand(session_id, name, args.strip()))
     await runtime.settle()
     for event in subscription.take_pending():
         if isinstance(event, ExtensionsReloaded):
             print(f"reloaded: {len(event.plugins)} plugins", flush=True)
+        elif isinstance(event, SessionCompacted):
+            print(f"compacted: {event.messages_before} messages into a summary of "
+                  f"{len(event.summary)} characters", flush=True)  # fmt: skip
         elif isinstance(event, Notice) and event.level == "warning":
             print(f"tai: warning: {printable(event.message)}", file=sys.stderr, flush=True)
         elif isinstance(event, ExtensionCommandFinished) and event.output:
@@ -180,6 +189,7 @@ async def _extension(
             print("\n".join(map(printable, event.output.splitlines())), flush=True)
             if event.name == "help":  # the chat's own command beside the runtime's
                 print("/reload — read the configuration and the installed plugins again")
+                print("/compact [what to keep] — replace the conversation by its summary")
         elif isinstance(event, Notice) and event.level == "error":
             print(f"tai: error: {printable(event.message)}", file=sys.stderr, flush=True)
 

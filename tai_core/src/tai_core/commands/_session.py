@@ -33,6 +33,7 @@ from tai_core.plugins import PluginHost
 from tai_core.runtime import (
     Cancel,
     CloseSession,
+    CompactionSettings,
     EventBus,
     RunCancelled,
     RunFailed,
@@ -43,6 +44,7 @@ from tai_core.runtime import (
 )
 
 if TYPE_CHECKING:
+    from tai_core.config import Config
     from tai_core.records import Recorder
 
 #: Exit status of a cancelled run (as a shell reports SIGINT).
@@ -172,6 +174,22 @@ def run_session(
     return exit_status(event)
 
 
+def compaction_settings(config: Config) -> CompactionSettings:
+    """``[auto_compact]`` of ``config``; a target ratio not below the threshold is a usage
+    error naming the file and line that set it."""
+    from tai_core.config._lines import located
+
+    try:
+        return CompactionSettings.of(config.values)
+    except ValueError as error:
+        where = next(
+            (found for path in config.files
+             if (found := located(path, "auto_compact.target_ratio"))),
+            None,
+        )  # fmt: skip
+        raise click.UsageError(f"{where}: {error}" if where else str(error)) from None
+
+
 def make_runtime(app: AppContext, *, answers_prompts: bool = False) -> Runtime:
     """The runtime of a command: it keeps its sessions in the sessions database of tai's
     data directory unless ``keep_sessions = false`` (opened when first written, see
@@ -189,6 +207,7 @@ def make_runtime(app: AppContext, *, answers_prompts: bool = False) -> Runtime:
     return Runtime(
         app.host.pm.hook, EventBus(), store=open_store if keep else None,
         schedule_interval=app.config.get("schedule_interval", 0.0),
+        compaction=compaction_settings(app.config),
         extensions=app.host.registry.extensions(), reload=reloader(app, Path.cwd()), app=app,
         answers_prompts=answers_prompts,
     )  # fmt: skip

@@ -36,10 +36,12 @@ class Bounded:
     minimum: float = 0
     #: Whether ``minimum`` itself is allowed.
     inclusive: bool = False
+    #: The largest value allowed (itself included).
+    maximum: float = math.inf
 
     def accepts(self, value: float) -> bool:
         """True when ``value`` (already of :attr:`type`) is finite and in range."""
-        if not math.isfinite(value):
+        if not math.isfinite(value) or value > self.maximum:
             return False
         return value >= self.minimum if self.inclusive else value > self.minimum
 
@@ -52,6 +54,9 @@ SIZE = Bounded(int, "a positive integer")
 COUNT = Bounded(int, "an integer of 0 or more", inclusive=True)
 #: A sampling temperature: finite, not negative.
 TEMPERATURE = Bounded(float, "a finite number of 0 or more", inclusive=True)
+
+#: A share of the model's window: above 0, at most 1.
+RATIO = Bounded(float, "a number above 0 and at most 1", maximum=1.0)
 
 #: The schema key of a table whose other keys are checked later, by whom its value names.
 OPEN = "*"
@@ -133,6 +138,13 @@ CONFIG_SCHEMA: Schema = {
     "log_level": str,
     "proxy": str,
     "schedule_interval": DURATION,
+    # Compaction of long conversations (tai_core.runtime._compaction): on by default; a
+    # turn whose request holds threshold_ratio of the window compacts first, to a summary
+    # of at most target_ratio of it.
+    "auto_compact": (
+        "table",
+        {"enabled": bool, "threshold_ratio": RATIO, "target_ratio": RATIO},
+    ),
     "disabled_plugins": "strs",
     # [plugins.NAME]: each plugin's own settings, checked against the model it declares
     # (tai_plugin_settings) once plugins have loaded: tai_core.plugins._settings.

@@ -26,6 +26,9 @@ from tai_core.context._secrets import withheld_section
 
 #: What opens the line of the prompt that tells the time.
 CLOCK_PREFIX = "Current time: "
+#: What opens the task in a first message: all before it is the rules and the files that
+#: came with the task (compaction keeps them: ``tai_core.runtime._compaction``).
+TASK_HEADING = "# Task\n\n"
 
 
 @attrs.frozen
@@ -109,7 +112,7 @@ def build_prompt(
     dynamic = [
         f"# Feedback from the previous loop\n\n{feedback.strip()}" if feedback.strip() else "",
         f"{CLOCK_PREFIX}{now}" if now else "",
-        f"# Task\n\n{task.strip()}",
+        f"{TASK_HEADING}{task.strip()}",
     ]
     shown = [part for part in ordered(parts) if not part.withheld]
     sent = {part.path for part in shown}  # a file the user named with -file is sent

@@ -68,6 +68,8 @@ RULES: dict[str, str] = {
     "tai_round_end": "observe",
     "tai_before_model_call": "decide",
     "tai_after_model_call": "observe",
+    "tai_before_compaction": "decide",
+    "tai_after_compaction": "observe",
     "tai_schedule_tick": "observe",
     "tai_prepare_isolation": "observe",
     "tai_enter_isolation": "decide",

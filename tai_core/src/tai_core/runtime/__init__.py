@@ -6,6 +6,8 @@ never prints. Delivery rules are in ``_bus``; the event types in :mod:`tai_core.
 
 * ``_commands`` — the commands, and the setup a session starts from;
 * ``_runtime`` — what each command does, one task per running session;
+* ``_compaction`` — a long conversation replaced by its summary, at a turn's start or on
+  request;
 * ``_keeper`` — sessions saved to and read from the sessions database, off the loop;
 * ``_bus`` — delivery to the clients.
 """
@@ -29,6 +31,7 @@ from tai_core.events import (
     RunFailed,
     RunFinished,
     SessionClosed,
+    SessionCompacted,
     SessionDeleted,
     SessionExported,
     SessionLoaded,
@@ -48,6 +51,7 @@ from tai_core.runtime._commands import (
     Cancel,
     CloseSession,
     Command,
+    CompactSession,
     DeleteSession,
     ExportSession,
     ListSessions,
@@ -63,6 +67,7 @@ from tai_core.runtime._commands import (
     Submit,
     UpdateSession,
 )
+from tai_core.runtime._compaction import CompactionSettings
 from tai_core.runtime._keeper import NoSessionStore
 from tai_core.runtime._runtime import Runtime
 
@@ -75,6 +80,8 @@ __all__ = [
     "ChangesWritten",
     "CloseSession",
     "Command",
+    "CompactSession",
+    "CompactionSettings",
     "DeleteSession",
     "Event",
     "EventBus",
@@ -100,6 +107,7 @@ __all__ = [
     "RunFinished",
     "Runtime",
     "SessionClosed",
+    "SessionCompacted",
     "SessionDeleted",
     "SessionExported",
     "SessionLoaded",

@@ -122,6 +122,18 @@ class UpdateSession:
 
 
 @attrs.frozen
+class CompactSession:
+    """Replace the session's conversation by its summary now (``/compact`` in ``tai
+    ai``), asked to keep what ``instructions`` say; refused while the session runs. Done
+    as a turn would start one when the request nears the window
+    (:mod:`tai_core.runtime._compaction`): ``SessionCompacted``, or a warning saying why
+    the conversation was kept."""
+
+    session_id: str
+    instructions: str = ""
+
+
+@attrs.frozen
 class ListSessions:
     """List the saved sessions, newest first (of directory ``cwd`` when given)."""
 
@@ -213,6 +225,7 @@ Command = (
     | CloseSession
     | ResetSession
     | UpdateSession
+    | CompactSession
     | ListSessions
     | LoadSession
     | DeleteSession

@@ -41,6 +41,7 @@ from tai_core.events import (
     SessionStatusChanged,
     SessionUpdated,
 )
+from tai_core.models import window_of
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
 from tai_core.plugins._failures import PluginHookError
 from tai_core.plugins._observe import observe
@@ -48,6 +49,7 @@ from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import (
     Cancel,
     Command,
+    CompactSession,
     DeleteSession,
     ExportSession,
     ListSessions,
@@ -63,6 +65,7 @@ from tai_core.runtime._commands import (
     Submit,
     UpdateSession,
 )
+from tai_core.runtime._compaction import CompactionSettings, compact, due, request_estimate
 from tai_core.runtime._extensions import Extensions, reload_extensions
 from tai_core.runtime._keeper import (
     SessionKeeper,
@@ -101,6 +104,7 @@ class Runtime:
         bus: EventBus | None = None,
         *,
         schedule_interval: float = 0.0,
+        compaction: CompactionSettings | None = None,
         store: Any = None,
         extensions: Mapping[str, tuple[str, Any]] | None = None,
         reload: Callable[[], Reloaded] | None = None,
@@ -119,6 +123,8 @@ class Runtime:
         self.prompts = Prompts(self.bus, answered=answers_prompts, timeout=prompt_timeout)
         #: Seconds between ``tai_schedule_tick`` calls while a run is going (0: none).
         self.schedule_interval = schedule_interval
+        #: When a turn compacts the conversation first (``[auto_compact]``).
+        self.compaction = compaction or CompactionSettings()
         self.keeper = SessionKeeper(store, self._warn)
         self._sessions: dict[str, _Session] = {}
         self._errands: set[asyncio.Task[None]] = set()
@@ -163,6 +169,11 @@ class Runtime:
                 self._set_status(session, "idle")
             elif isinstance(command, UpdateSession):
                 self._update(session, command)
+            elif isinstance(command, CompactSession):
+                self._set_status(session, "streaming")
+                session.task = asyncio.get_running_loop().create_task(
+                    self._compact_now(session, command.instructions)
+                )
             else:
                 self._close(session)
 
@@ -433,8 +444,34 @@ class Runtime:
             for line in failures:
                 self._warn("", line)
 
+    async def _compact(self, session: _Session, reason: str, instructions: str = "") -> None:
+        """Compact the session's conversation (:mod:`._compaction`) and save it."""
+        runner = session.pipeline.runner
+        options = session.setup.options
+        state = await compact(
+            options=options, state=session.state, provider=runner.provider, spec=runner.spec,
+            settings=self.compaction, hook=self.hook, publish=self.bus.publish,
+            observe=lambda hook, **kw: self._observe(hook, options.session_id, **kw),
+            reason=reason, instructions=instructions,
+        )  # fmt: skip
+        if state is not None:
+            session.state = state
+            self._save(session)
+
+    async def _compact_now(self, session: _Session, instructions: str) -> None:
+        """The compact command's task: the session is idle again when it has ended."""
+        try:
+            await self._compact(session, "requested", instructions)
+        finally:
+            self._set_status(session, "idle")
+
     async def _finished_run(self, session: _Session, command: Submit) -> RunFinished:
         pipeline = session.pipeline
+        runner = pipeline.runner
+        estimate = request_estimate(pipeline.system, session.state.messages, command.text)
+        window = window_of(runner.spec).request_tokens
+        if due(self.compaction, window, estimate, session.state.messages):
+            await self._compact(session, "auto")
         start = pipeline.with_input(session.state, command.text, command.shown or command.text)
         result = await pipeline.run(start)
         describe = session.setup.describe_changes

@@ -23,6 +23,7 @@ from tai_core.events import Notice
 from tai_core.runtime import (
     Cancel,
     CloseSession,
+    CompactSession,
     DeleteSession,
     ExportSession,
     ListSessions,
@@ -43,6 +44,7 @@ from tai_core.serve._wire import (
     BadRequest,
     CancelRun,
     Close,
+    Compact,
     Delete,
     Encoder,
     Export,
@@ -213,6 +215,8 @@ def _plain_command(request: Request) -> Any:
         return CloseSession(request.session_id)
     if isinstance(request, Reset):
         return ResetSession(request.session_id)
+    if isinstance(request, Compact):
+        return CompactSession(request.session_id, request.instructions)
     if isinstance(request, ListKept):
         return ListSessions(request.limit, request.cwd)
     if isinstance(request, Delete):

@@ -88,6 +88,17 @@ class Reset:
 
 
 @attrs.frozen
+class Compact:
+    """Replace the session's conversation by its summary now, keeping what
+    ``instructions`` ask (refused while a turn runs): ``session_compacted``, or a warning
+    ``notice`` saying why the conversation was kept."""
+
+    name: ClassVar[str] = "compact"
+    session_id: str
+    instructions: str = ""
+
+
+@attrs.frozen
 class Update:
     """Change the model or call parameters from the next model call on."""
 
@@ -173,6 +184,7 @@ Request = (
     | CancelRun
     | Close
     | Reset
+    | Compact
     | Update
     | ListKept
     | Load
