@@ -128,6 +128,7 @@ def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
         "/status — Show the status.",
         "/help — this list",
         "/reload — read the configuration and the installed plugins again",
+        "/compact [what to keep] — replace the conversation by its summary",
     ]
     assert re.fullmatch(r"reloaded: \d+ plugins", reloaded)
     assert "tai: error: no command /missing (the plugins' commands: /status; /help)" in (
