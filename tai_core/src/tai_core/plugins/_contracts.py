@@ -54,7 +54,7 @@ PROVIDER: Contract = {
 
 
 #: Session command names the front-ends keep for themselves.
-RESERVED_COMMANDS = frozenset({"help", "reload"})
+RESERVED_COMMANDS = frozenset({"help", "reload", "compact"})
 
 
 def _command_name(value: object) -> bool:
@@ -65,7 +65,7 @@ def _command_name(value: object) -> bool:
 
 #: :class:`tai_core.plugins.SessionCommand`.
 SESSION_COMMAND: Contract = {
-    "name": ("a word without '/', not help or reload (users type /NAME)", _command_name),
+    "name": ("a word without '/', not help, reload or compact (users type /NAME)", _command_name),
     "description": ("a string (one line for /help)", _text),
     "run": ("a function run(session, args) returning the text to show", callable),
 }
