@@ -127,16 +127,18 @@ def drive_server_session(
     *,
     run_options: dict[str, Any] | None = None,
     generator: dict[str, Any] | None = None,
+    more_generators: list[dict[str, Any]] | None = None,
     **runtime_options: Any,
 ) -> list[Event]:
     """Start session ``s`` (command ``next``, no completion needed) with a model served by
     ``server`` (a :class:`tests.servers.FakeModelServer`), run ``await scenario(runtime)``,
     shut the runtime down; every event it published. ``generator``: more fields of the
-    model's generator entry (``context_tokens``)."""
+    model's generator entry (``context_tokens``); ``more_generators``: other entries."""
     config = {
         "generators": [
             {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
-             "api_key": "k", "read_timeout": 60.0, **(generator or {})}
+             "api_key": "k", "read_timeout": 60.0, **(generator or {})},
+            *(more_generators or []),
         ]
     }  # fmt: skip
     spec = resolve_model("local", config, host.registry.providers, {})

@@ -152,6 +152,53 @@ def test_messages_a_provider_cannot_take_fail_the_run_with_the_reason(
     assert openai_server.requests == []
 
 
+class Switcher:
+    """Sends the calls whose last message asks for it to the model ``big``."""
+
+    @hookimpl
+    def tai_before_model_call(self, session: Any, model: str, messages: Any) -> Any:
+        return {"model": self.to} if "think hard" in messages[-1]["text"] else None
+
+    def __init__(self, to: str) -> None:
+        self.to = to
+
+
+def test_a_plugin_switches_one_call_to_another_model(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    big = {"name": "big", "type": "openai", "model": "m-big", "base_url": openai_server.base_url,
+           "api_key": "k"}  # fmt: skip
+    host.register(Switcher("big"), "switcher")
+    openai_server.script(Reply(text="Quick."), Reply(text="Deep."), Reply(text="Quick again."))
+
+    async def scenario(runtime: Runtime) -> None:
+        for text in ("hi", "think hard about it", "bye"):
+            runtime.handle(Submit("s", text))
+            await runtime.wait("s")
+
+    events = drive(host, openai_server, tmp_path, scenario, more_generators=[big])
+    assert [r.body["model"] for r in openai_server.requests] == ["m", "m-big", "m"]
+    assert sum(isinstance(e, RunFinished) for e in events) == 3
+    # the session's conversation goes on whole, whichever model answered
+    assert [m["content"] for m in openai_server.requests[2].body["messages"][1:]] == [
+        "hi", "Quick.", "think hard about it", "Deep.", "bye"]  # fmt: skip
+
+
+def test_a_model_that_does_not_resolve_fails_the_run_naming_it(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    host.register(Switcher("nowhere"), "switcher")
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(Submit("s", "think hard"))
+        await runtime.wait("s")
+
+    events = drive(host, openai_server, tmp_path, scenario)
+    (failed,) = [e for e in events if isinstance(e, RunFailed)]
+    assert "tai_before_model_call asked for the model 'nowhere'" in failed.message
+    assert openai_server.requests == []
+
+
 class Ticks:
     __name__ = "ticks"
 

@@ -405,14 +405,14 @@ class BadTagger:
 
     @hookimpl
     def tai_before_model_call(self):
-        return {"model": "other"}
+        return {"temperature": 2}
 
 
 def test_unknown_adjustments_fail_the_run(host, replay) -> None:
     host.register(BadTagger(), "bad-tagger")
     failed = replay([SUMMARY]).terminal
     assert isinstance(failed, RunFailed)
-    assert "unknown keys ['model']" in failed.message
+    assert "unknown keys ['temperature']" in failed.message
 
 
 class Ticks:

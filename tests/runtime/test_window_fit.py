@@ -56,8 +56,9 @@ def test_the_window_is_what_the_figures_say(pipeline) -> None:
 
 
 def test_a_request_that_fills_the_window_exactly_is_sent(pipeline) -> None:
-    request = pipeline._request(conversation(REQUEST_TOKENS - 2))
+    request, _, spec = pipeline._request(conversation(REQUEST_TOKENS - 2))
     assert request.system == SYSTEM and len(request.messages) == 1
+    assert spec is pipeline.spec
 
 
 def test_a_request_one_token_over_the_window_is_refused(pipeline) -> None:

@@ -393,11 +393,14 @@ def tai_before_model_call(
     :return: ``None``, or a mapping with any of the keys ``system_text`` (appended to the
         system prompt for this call only; the texts of all plugins are joined with
         newlines), ``headers`` (extra HTTP headers for this call; later plugins win on
-        the same header) and ``messages`` (the messages this call sends instead, each
+        the same header), ``messages`` (the messages this call sends instead, each
         ``{"role": "user" | "assistant", "text": …}``, the last one the user's: a plugin
         injects or removes messages; the session's own conversation is unchanged; the
-        last plugin's list wins). Other keys, or messages not so shaped, fail the run
-        with an error naming them.
+        last plugin's list wins) and ``model`` (the model this one call goes to instead of
+        the session's, named as ``-model`` takes it — a generator's name or
+        ``PREFIX:MODEL`` — and resolved against the configuration, confidential mode
+        included; the last plugin's wins). Other keys, messages not so shaped, or a model
+        that does not resolve fail the run with an error naming them.
 
     Where it may be implemented: plugins that add instructions or tag requests.
 

@@ -131,4 +131,6 @@ def flag_settings(flags: GenerationFlags) -> dict[str, Any]:
         settings["summary_language"] = flags.summary_language
     if flags.summarize_thoughts:
         settings["summarize_thoughts"] = True
+    if flags.confidential:  # every model the run resolves later is held to it too
+        settings["confidential_mode"] = True
     return settings

@@ -139,10 +139,21 @@ def make_setup(
     options = RunOptions(
         command=command, session_id=uuid.uuid4().hex[:12], require_completion=require_completion
     )
+
+    def named_model(name: str) -> tuple[Provider, ModelSpec]:
+        """A model a plugin switches one call to, resolved as ``-model`` is (confidential
+        mode, ``-confidential`` or tai.toml's, holds it to zero data retention too)."""
+        found = resolve_model(
+            name, config, host.registry.providers, os.environ,
+            confidential=bool(config.get("confidential_mode")),
+        )  # fmt: skip
+        return host.registry.providers[found.provider], found
+
     return SessionSetup(
         options=options, provider=provider, spec=spec, kinds=host.registry.block_kinds,
         system=system, context=Context(cwd, command, config, host.pm.hook), workspace=workspace,
         handoff=handoff, describe_changes=describe, summarize_thoughts=summarize,
+        resolve_model=named_model,
     )  # fmt: skip
 
 

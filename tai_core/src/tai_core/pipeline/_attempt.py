@@ -108,8 +108,13 @@ class AttemptRunner:
             )
         )
 
-    async def run(self, request: GenerationRequest, round_no: int, workspace: Any) -> Attempt:
-        """Stream one reply to ``request``; the attempt's outcome, failed or not."""
+    async def run(
+        self, request: GenerationRequest, round_no: int, workspace: Any,
+        model: tuple[Provider, ModelSpec] | None = None,
+    ) -> Attempt:  # fmt: skip
+        """Stream one reply to ``request`` (from ``model``, else the session's); the
+        attempt's outcome, failed or not."""
+        provider, spec = model or (self.provider, self.spec)
         parser = BlockParser()
         text: list[str] = []
         self.streamed = text
@@ -138,8 +143,8 @@ class AttemptRunner:
         failure: ProviderError | BlockApplyError | RunError | None = None
         try:
             async for event in generate(
-                self.provider,
-                self.spec,
+                provider,
+                spec,
                 request,
                 policy=self.retry_policy,
                 on_retry=self._notice_retry,

@@ -34,13 +34,14 @@ from tai_core.models import (
     GenerationRequest,
     Message,
     ModelSpec,
+    Provider,
     Usage,
     estimate_tokens,
     request_tokens,
     window_of,
 )
 from tai_core.pipeline import _notes as notes
-from tai_core.pipeline._answers import plugin_messages
+from tai_core.pipeline._answers import call_changes
 from tai_core.pipeline._attempt import AttemptRunner, applies
 from tai_core.pipeline._execute import BlockExecutor
 from tai_core.pipeline._record import DONE, RECORDED, SUMMARY, next_plan_entry, record_reply
@@ -88,8 +89,11 @@ class Pipeline:
         options: RunOptions,
         system: str,
         handoff: Handoff | None = None,
+        resolve_model: Callable[[str], tuple[Provider, ModelSpec]] | None = None,
     ) -> None:
         self.runner = runner
+        #: Resolves the model a plugin switches one call to (``tai_before_model_call``).
+        self.resolve_model = resolve_model
         #: The session's kinds, hooks and event sink: the runner's, shared, never copied.
         self.kinds = runner.kinds
         self.hook = runner.hook
@@ -209,15 +213,16 @@ class Pipeline:
                 self.emit(RoundStarted(self.options.session_id, state.round, attempt_no))
                 self._observe("tai_round_start", session=self.options, round_number=state.round)
                 started = time.perf_counter()
+                request, provider, spec = self._request(base)
                 attempt = await self.steering.race(
-                    self.runner.run(self._request(base), state.round, base.workspace)
+                    self.runner.run(request, state.round, base.workspace, (provider, spec))
                 )
                 if attempt is None:
                     snapshot = base = self._steered(base)
                     self._round_end(state.round, "retry")
                     steered += 1
                     continue
-                base = self._account(base, attempt, attempt_no - steered, started)
+                base = self._account(base, attempt, attempt_no - steered, started, spec)
                 verdict = self._verdict(attempt)
                 if verdict == "success":
                     attempt, verdict = self._finish_workspace(attempt)
@@ -264,56 +269,48 @@ class Pipeline:
         self.emit(RoundEnded(self.options.session_id, round_no, outcome))
         self._observe("tai_round_end", session=self.options, round_number=round_no, outcome=outcome)
 
-    def _request(self, state: RunState) -> GenerationRequest:
-        """The request of an attempt, with what ``tai_before_model_call`` plugins add."""
+    def _request(self, state: RunState) -> tuple[GenerationRequest, Provider, ModelSpec]:
+        """The request of an attempt, with what ``tai_before_model_call`` plugins change,
+        and the model it goes to (the session's, unless a plugin switched this call)."""
         try:
-            adjustments = self.hook.tai_before_model_call(
+            answers = self.hook.tai_before_model_call(
                 session=self.options, model=self.spec.name,
                 messages=[{"role": m.role, "text": m.text} for m in state.messages],
             )  # fmt: skip
         except PluginHookError as error:  # the call it decides is not made
             raise RunError(f"{error}; the model was not called") from error
-        system_texts: list[str] = []
-        headers: dict[str, str] = {}
-        messages = state.messages
-        for adjustment in reversed(adjustments):  # registration order: later plugins win
-            unknown = set(adjustment) - {"system_text", "headers", "messages"}
-            if unknown:
-                raise RunError(f"tai_before_model_call returned unknown keys {sorted(unknown)}")
-            if adjustment.get("system_text"):
-                system_texts.append(str(adjustment["system_text"]))
-            headers.update(adjustment.get("headers") or {})
-            if "messages" in adjustment:
-                messages = plugin_messages(adjustment["messages"])
+        changes = call_changes(answers, self.resolve_model)
+        provider, spec = changes.model or (self.runner.provider, self.spec)
         request = GenerationRequest(
-            system="\n".join([self.system, *system_texts]),
-            messages=messages,
-            max_output_tokens=self.spec.max_generate_tokens,
-            temperature=self.spec.temperature,
-            reasoning_effort=self.spec.reasoning_effort,
-            headers=headers,
+            system="\n".join([self.system, *changes.system_texts]),
+            messages=state.messages if changes.messages is None else changes.messages,
+            max_output_tokens=spec.max_generate_tokens,
+            temperature=spec.temperature,
+            reasoning_effort=spec.reasoning_effort,
+            headers=changes.headers,
         )
-        window = window_of(self.spec)
+        window = window_of(spec)
         needed = request_tokens(request)
         if needed > window.request_tokens:
             raise RunError(
                 f"the next request would hold about {needed} tokens, more than "
                 f"{window.describe()}; nothing was sent"
             )
-        return request
+        return request, provider, spec
 
     def _account(
-        self, state: RunState, attempt: Attempt, attempt_no: int, started: float
-    ) -> RunState:
+        self, state: RunState, attempt: Attempt, attempt_no: int, started: float,
+        spec: ModelSpec,
+    ) -> RunState:  # fmt: skip
         usage = attempt.usage
         outcome = "error" if attempt.failure else (attempt.finish or "stop")
-        cost = usage.cost(self.spec.prices) if usage is not None else None
+        cost = usage.cost(spec.prices) if usage is not None else None
         if usage is not None:
             self.emit(UsageReported(self.options.session_id, state.round, usage, cost))
         seconds = time.perf_counter() - started
         row = UsageRow(state.round, attempt_no, usage or Usage(), cost, seconds, outcome)
         self._observe(
-            "tai_after_model_call", session=self.options, model=self.spec.name,
+            "tai_after_model_call", session=self.options, model=spec.name,
             finish_reason=outcome, usage=attrs.asdict(usage) if usage else {},
         )  # fmt: skip
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))

@@ -41,6 +41,9 @@ class SessionSetup:
     #: Nodes a new session's tree starts with, after the generator's event node (a goal
     #: loop's ``goal`` node: which loop, and what the previous one came to).
     opening: tuple[NodeSpec, ...] = ()
+    #: Resolves a model named as ``-model`` takes it, for the one call a plugin switches
+    #: to it (``tai_before_model_call``'s ``model``); ``None``: no switching.
+    resolve_model: Callable[[str], tuple[Provider, ModelSpec]] | None = None
 
 
 @attrs.frozen

@@ -264,6 +264,7 @@ class Runtime:
             options=setup.options,
             system=setup.system,
             handoff=setup.handoff,
+            resolve_model=setup.resolve_model,
         )
 
     def _close(self, session: _Session) -> None:
