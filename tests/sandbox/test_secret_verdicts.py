@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +159,75 @@ def test_a_verdict_planted_from_inside_a_sandboxed_run_lets_nothing_out(
     sent = "\n".join(message["content"] for message in request.body["messages"])
     assert "Deploys happen on Fridays." in sent
     assert AWS_KEY not in sent and "deploy.txt" in sent.split("withheld", 1)[1]
+
+
+def test_a_signed_verdict_moved_to_another_file_is_not_believed(files: Path, cache_env) -> None:
+    """The MAC covers the key and the verdict: tai's own "clean" line for one file, its key
+    swapped for the key of a file that holds a credential, is refused."""
+    scan(files, cache_env, "notes.md")
+    _, mac, verdict = verdicts_file(cache_env).read_text().split(" ", 2)
+    key = forged_line("deploy.txt", (files / "deploy.txt").read_bytes()).split()[0]
+    verdicts_file(cache_env).write_text(f"{key} {mac} {verdict}")
+    assert scan(files, cache_env, "deploy.txt") == ([FOUND], True)
+
+
+def test_the_key_is_the_scanner_the_path_and_the_bytes() -> None:
+    """The key format is part of the file's format (``FORMAT``): pinned here, so that a
+    change to it is a change of ``FORMAT`` too."""
+    import hashlib
+    from importlib import metadata
+
+    from tai_sandbox import _verdicts
+
+    version = metadata.version("detect-secrets")
+    expected = hashlib.blake2b(f"1\0{version}\0P\0".encode(), digest_size=16)
+    expected.update(b"a.txt\0" + b"data")
+    assert _verdicts.key_of("P", "a.txt", b"data") == expected.hexdigest()
+    assert _verdicts.key_of("Q", "a.txt", b"data") != _verdicts.key_of("P", "a.txt", b"data")
+
+
+@pytest.fixture
+def store(monkeypatch: pytest.MonkeyPatch, cache_env, tmp_path: Path) -> Any:
+    """The verdict store of this process, over ``cache_env``'s directories (in a cache
+    directory not made yet), read afresh."""
+    from tai_sandbox import _verdicts
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-yet" / "cache"))
+    monkeypatch.setenv("TAI_DATA_DIR", cache_env["TAI_DATA_DIR"])
+    monkeypatch.setattr(_verdicts, "_lines", None)
+    return _verdicts
+
+
+def test_kept_in_a_new_directory_private_and_known_at_once(store: Any, tmp_path: Path) -> None:
+    assert store.recall("0" * 32) is None  # the file is read (and absent) first
+    store.keep("0" * 32, "AWS Access Key")
+    assert store.recall("0" * 32) == "AWS Access Key"  # this process knows it at once
+    path = tmp_path / "not-yet" / "cache" / "tai" / store.FILE_NAME
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_verdict_with_a_line_break_is_not_kept(store: Any, tmp_path: Path) -> None:
+    store.keep("1" * 32, "-\n" + "2" * 32)
+    assert not (tmp_path / "not-yet").exists()
+
+
+def test_lines_of_any_shape_and_bytes_are_ignored(store: Any, tmp_path: Path) -> None:
+    store.keep("3" * 32, "-")
+    path = tmp_path / "not-yet" / "cache" / "tai" / store.FILE_NAME
+    kept = path.read_bytes()
+    path.write_bytes(b"\xff\xfe not text\n" + b"4" * 32 + b"\n" + b"5" * 32 + b" x\n" + kept)
+    store._lines = None
+    assert store.recall("3" * 32) == "-"
+    assert store.recall("4" * 32) is None and store.recall("5" * 32) is None
+
+
+def test_exactly_the_bound_is_not_trimmed(
+    store: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(store, "MAX_LINES", 3)
+    keys = [f"{number:032x}" for number in range(3)]
+    for key in keys:
+        store.keep(key, "-")
+    store._lines = None
+    assert [store.recall(key) for key in keys] == ["-", "-", "-"]
