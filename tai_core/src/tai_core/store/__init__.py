@@ -28,26 +28,33 @@ replacement) belongs to the kinds that edit, which build on :meth:`FileStore.loa
 :meth:`FileStore.write`, raise subclasses of :class:`ApplyError`, and may attach a
 finisher (:meth:`FileStore.with_finisher`) that the flush runs first — how Go files get
 formatted without the pipeline knowing about Go.
+
+The names are imported on first use (``tai_core._lazy``): the command line reads the
+journal key before the sandbox starts, and a command that never flushes (``tai next``)
+need not import the store for it.
 """
 
-from tai_core.store._diff import Change, render_diff
-from tai_core.store._errors import ApplyError, ConflictError, FlushError, PathError, StoreError
-from tai_core.store._journal import Recovery, recover
-from tai_core.store._paths import (
-    BUILTIN_PROTECTED,
-    JOURNAL_DIR,
-    PathGuard,
-    host_policy,
-    shown_path,
-)
-from tai_core.store._store import FileStore, Seen
+from tai_core._lazy import lazy_exports
 
-
-def pending_diff(store: FileStore, color: bool = False) -> str:
-    """The unified diff of ``store``'s finished pending edits against the disk
-    (``-no-apply``)."""
-    return render_diff(store.finished().pending(), color)
-
+TYPE_CHECKING = False  # not typing's: see tai_core._lazy
+if TYPE_CHECKING:
+    from tai_core.store._diff import Change, pending_diff, render_diff
+    from tai_core.store._errors import (
+        ApplyError,
+        ConflictError,
+        FlushError,
+        PathError,
+        StoreError,
+    )
+    from tai_core.store._journal import Recovery, recover
+    from tai_core.store._paths import (
+        BUILTIN_PROTECTED,
+        JOURNAL_DIR,
+        PathGuard,
+        host_policy,
+        shown_path,
+    )
+    from tai_core.store._store import FileStore, Seen
 
 __all__ = [
     "BUILTIN_PROTECTED",
@@ -68,3 +75,15 @@ __all__ = [
     "render_diff",
     "shown_path",
 ]
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "tai_core.store._diff": ["Change", "pending_diff", "render_diff"],
+        "tai_core.store._errors": ["ApplyError", "ConflictError", "FlushError", "PathError",
+                                   "StoreError"],
+        "tai_core.store._journal": ["Recovery", "recover"],
+        "tai_core.store._paths": ["BUILTIN_PROTECTED", "JOURNAL_DIR", "PathGuard",
+                                  "host_policy", "shown_path"],
+        "tai_core.store._store": ["FileStore", "Seen"],
+    },
+)  # fmt: skip

@@ -9,8 +9,12 @@ are added only on request (a terminal), never to piped output.
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
 import attrs
+
+if TYPE_CHECKING:
+    from tai_core.store._store import FileStore
 
 #: Lines of context around each hunk.
 CONTEXT = 3
@@ -86,3 +90,9 @@ def render_diff(changes: tuple[Change, ...] | list[Change], color: bool) -> str:
         lines[:2] = [f"--- {old_name}\n", f"+++ {new_name}\n"]
         out.extend(_paint(line, color) for line in lines)
     return "".join(out)
+
+
+def pending_diff(store: FileStore, color: bool = False) -> str:
+    """The unified diff of ``store``'s finished pending edits against the disk
+    (``-no-apply``)."""
+    return render_diff(store.finished().pending(), color)
