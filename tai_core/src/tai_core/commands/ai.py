@@ -45,6 +45,10 @@ the question first; ask back only when the question cannot be answered without i
     help="Neither use nor update the profile of you that the model keeps.",
 )  # fmt: skip
 @click.option(
+    "-trust-memory", "--trust-memory", "trust_memory", is_flag=True,
+    help="Show the memory entries tai did not write (your edits) and sign them, then chat.",
+)  # fmt: skip
+@click.option(
     "-resume", "--resume", "resume", metavar="ID",
     help="Take up the kept session ID (or an unambiguous prefix of it).",
 )  # fmt: skip
@@ -68,6 +72,8 @@ def ai_command(app: Any, **params: Any) -> None:
     if params["resume"] is not None and not params["resume"].strip():
         raise click.UsageError("-resume needs a session id (see tai sessions)")
     memory = not (params["no_memory"] or app.config.get("no_memory"))
+    if params["trust_memory"]:
+        _trust_memory()
     chat_setup = make_chat_setup(
         app, params["model"], shell=params["shell"], memory=memory, files=params["files"],
         confidential=params["confidential"], summarize_thoughts=params["summarize_thoughts"],
@@ -193,3 +199,21 @@ def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> str | None:
     if not found:
         raise click.ClickException(f"no kept session in {cwd} to continue")
     return found[0].id
+
+
+def _trust_memory() -> None:
+    """Sign the profiles file's entries tai did not write, showing each on stderr."""
+    from tai_core._printable import printable
+    from tai_core.memory import ProfileDamaged, memory_path, sign_all
+    from tai_core.store import StoreError
+
+    try:
+        signed = sign_all(memory_path())
+    except (ProfileDamaged, StoreError, OSError) as error:
+        raise click.ClickException(f"the memory cannot be signed: {error}") from None
+    for entry in signed:
+        click.echo(f"tai: signed the memory of {printable(entry.model)} ({entry.time}):", err=True)
+        for item in entry.items:
+            click.echo(f"  - {printable(item)}", err=True)
+    if not signed:
+        click.echo("tai: every memory entry is tai's already; nothing to sign", err=True)

@@ -10,7 +10,9 @@ Why a plugin of the session, not code in the chat loop
 Why a JSON file and not the sessions database
     The profile outlives sessions and is small; it keeps the original tai's file format
     (``ai-memory.json``), so a user can read and edit it, with a lock and atomic
-    replacement for concurrent sessions (``_profile``).
+    replacement for concurrent sessions (``_profile``); each entry is signed by tai, and
+    one it did not sign (a hand edit, or a plant by a command a model ran) is used only
+    once the user has signed it (``tai ai -trust-memory``).
 
 * ``_profile`` — the profiles file: reading, bounding, merging, appending;
 * ``_keeper`` — the session's plugin.
@@ -29,6 +31,8 @@ from tai_core.memory._profile import (
     profile,
     read_entries,
     record,
+    sign_all,
+    untrusted,
 )
 
 __all__ = [
@@ -47,4 +51,6 @@ __all__ = [
     "profile_section",
     "read_entries",
     "record",
+    "sign_all",
+    "untrusted",
 ]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tai_core.blocks import Block, BlockKind
-from tai_core.memory._profile import ProfileDamaged, profile, read_entries, record
+from tai_core.memory._profile import ProfileDamaged, profile, read_entries, record, untrusted
 from tai_core.plugins._markers import hookimpl
 
 PROFILE_HEADING = "# What you know about the user"
@@ -49,6 +49,8 @@ class SessionMemory:
         self._warn = warn
         self.model: str | None = None
         self._pending: list[str] | None = None
+        #: Whether the entries tai did not sign were reported (once per session).
+        self._reported = False
 
     def _ours(self, session: Any) -> bool:
         return getattr(session, "session_id", None) == self.session_id
@@ -56,10 +58,19 @@ class SessionMemory:
     def profile(self, model: str) -> tuple[str, ...]:
         """``model``'s profile now (empty, with a warning, when the file is damaged)."""
         try:
-            return profile(read_entries(self.path), model)
+            entries = read_entries(self.path)
         except ProfileDamaged as error:
             self._warn(f"the memory file is damaged and is ignored: {error}")
             return ()
+        foreign = untrusted(entries)
+        if foreign and not self._reported:
+            self._reported = True
+            self._warn(
+                f"{self.path} holds {len(foreign)} entries tai did not write as they are (an "
+                "edit by hand, or a command a model ran); they are not used. If they are "
+                "yours, `tai ai -trust-memory` shows and signs them."
+            )
+        return profile(entries, model)
 
     @hookimpl
     def tai_before_model_call(
@@ -97,7 +108,9 @@ class SessionMemory:
         items, self._pending = self._pending, None
         if outcome != "success" or not items or self.model is None:
             return
+        from tai_core.store import StoreError
+
         try:
             record(self.path, self.model, items)
-        except OSError as error:
+        except (OSError, StoreError) as error:  # StoreError: tai's key cannot be read
             self._warn(f"the memory could not be saved: {error}")

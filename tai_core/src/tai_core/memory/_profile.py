@@ -11,7 +11,12 @@ The file lives in a directory the sandbox lets commands write, and its items go 
 later prompt of that model: so it is read defensively (a damaged file is reported and
 counts as empty, never a crash) and bounded (:data:`MAX_ITEMS` items of at most
 :data:`MAX_ITEM_CHARS` characters), so that a hostile or runaway update can neither stop
-tai nor crowd the model's window.
+tai nor crowd the model's window. And every entry tai writes carries a ``Mac``: HMAC-SHA256
+of its time, model and items under tai's key (:func:`tai_core.store._key.mac`, a purpose
+of its own), which the sandbox hides from what a model runs. A profile is the items of the
+model's last *signed* entry: an entry planted by a command inside a sandboxed run, or one
+edited by hand, is not used until the user signs it (:func:`sign_all`, ``tai ai
+-trust-memory``), so a model cannot leave instructions in every later prompt.
 """
 
 from __future__ import annotations
@@ -38,13 +43,38 @@ class ProfileDamaged(ValueError):
     """The profiles file is not what tai writes."""
 
 
+#: The purpose of the entries' MACs (a key of its own, derived from tai's).
+PURPOSE = "ai-memory"
+
+
 @attrs.frozen
 class Entry:
-    """One update of one model's profile."""
+    """One update of one model's profile; ``mac`` as written (empty when none)."""
 
     time: str
     model: str
     items: tuple[str, ...]
+    mac: str = ""
+
+    def _message(self) -> bytes:
+        return "\0".join([self.time, self.model, *self.items]).encode()
+
+    def signed(self) -> Entry:
+        """This entry with tai's MAC (:class:`~tai_core.store.FlushError` without the key)."""
+        from tai_core.store._key import mac
+
+        return attrs.evolve(self, mac=mac(self._message(), PURPOSE))
+
+    @property
+    def trusted(self) -> bool:
+        """Whether tai wrote this entry as it is (never, when tai's key cannot be read)."""
+        from tai_core.store import StoreError
+        from tai_core.store._key import check
+
+        try:
+            return bool(self.mac) and check(self._message(), PURPOSE, self.mac)
+        except StoreError:
+            return False
 
 
 def memory_path() -> Path:
@@ -77,16 +107,37 @@ def read_entries(path: Path) -> list[Entry]:
             and all(isinstance(item, str) for item in items)
         ):
             raise ProfileDamaged(f"{path}: an entry is not {{Time, Model, Items}}")
-        found.append(Entry(entry["Time"], entry["Model"], bounded(items)))
+        mac = entry.get("Mac")
+        found.append(Entry(entry["Time"], entry["Model"], bounded(items),
+                           mac if isinstance(mac, str) else ""))  # fmt: skip
     return found
 
 
 def profile(entries: Sequence[Entry], model: str) -> tuple[str, ...]:
-    """The items of ``model``'s last entry (none when it has none)."""
+    """The items of ``model``'s last entry tai signed (none when it has none)."""
     for entry in reversed(entries):
-        if entry.model == model:
+        if entry.model == model and entry.trusted:
             return entry.items
     return ()
+
+
+def untrusted(entries: Sequence[Entry]) -> list[Entry]:
+    """The entries tai did not write as they are."""
+    return [entry for entry in entries if not entry.trusted]
+
+
+def sign_all(path: Path) -> list[Entry]:
+    """Sign every entry of the profiles file as it is now (the user's word that they are
+    theirs), under its lock; the entries that were not signed before."""
+    import fcntl
+
+    with path.with_name(path.name + ".lock").open("a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        entries = read_entries(path)
+        newly = untrusted(entries)
+        if newly:
+            _write(path, [entry if entry.trusted else entry.signed() for entry in entries])
+    return newly
 
 
 def bounded(items: Iterable[str]) -> tuple[str, ...]:
@@ -120,14 +171,17 @@ def record(path: Path, model: str, items: Sequence[str]) -> tuple[str, ...]:
         except ProfileDamaged:
             entries = []
         profile_now = merged(items, profile(entries, model))
-        entries.append(Entry(now(), model, profile_now))
+        entries.append(Entry(now(), model, profile_now).signed())
         _write(path, entries)
     return profile_now
 
 
 def _write(path: Path, entries: Sequence[Entry]) -> None:
     data = {
-        "Entries": [{"Time": e.time, "Model": e.model, "Items": list(e.items)} for e in entries]
+        "Entries": [
+            {"Time": e.time, "Model": e.model, "Items": list(e.items), "Mac": e.mac}
+            for e in entries
+        ]
     }
 
     def write(file: TextIO) -> None:

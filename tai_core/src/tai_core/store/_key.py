@@ -55,8 +55,21 @@ def _read_or_make(directory: Path) -> bytes:
     fresh = secrets.token_bytes(_KEY_BYTES)
     temporary = directory / f".{_KEY_FILE}.{os.getpid()}"
     write_synced(temporary, fresh, 0o600)
-    temporary.replace(path)
-    return fresh
+    try:
+        if data:  # a damaged key (the wrong length) is replaced
+            temporary.replace(path)
+            return fresh
+        try:  # a new key: the first process to make one wins, the others read it
+            os.link(temporary, path)
+        except FileExistsError:
+            winner = path.read_bytes()
+            if len(winner) == _KEY_BYTES:
+                return winner
+            temporary.replace(path)
+            return fresh
+        return fresh
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def journal_key() -> bytes:
