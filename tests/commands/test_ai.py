@@ -126,3 +126,22 @@ def test_compact_in_a_chat_replaces_the_conversation_by_its_summary(
         f"{rules}# Task\n\nConversation summary before compaction:\nThe user counts to two."
     )
     assert last[2] == "say three"
+
+
+def test_trust_memory_signs_the_users_own_edit(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text=REMEMBER), Reply(text="Hi."), Reply(text="Hi again."))
+    ai(chat_dir, isolated_env, "I like Go\n")
+    path = Path(isolated_env["TAI_DATA_DIR"]) / "ai-memory.json"
+    data = json.loads(path.read_text())
+    data["Entries"][-1]["Items"].append("prefers tabs")
+    path.write_text(json.dumps(data))
+    untrusted = run_tai("ai", cwd=chat_dir, env=isolated_env, stdin="hello\n")
+    assert "1 entries tai did not write" in untrusted.stderr
+    assert "# What you know about the user" not in system_of(openai_server, 1)
+    trusted = run_tai("ai", "-trust-memory", cwd=chat_dir, env=isolated_env, stdin="hello\n")
+    assert trusted.returncode == 0, trusted.stderr
+    assert "tai: signed the memory of local" in trusted.stderr
+    assert "  - prefers tabs" in trusted.stderr
+    assert system_of(openai_server, 2).endswith("- likes Go\n- prefers tabs")
