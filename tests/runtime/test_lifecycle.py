@@ -148,7 +148,9 @@ def test_messages_a_provider_cannot_take_fail_the_run_with_the_reason(
 
     events = drive(host, openai_server, tmp_path, scenario)
     (failed,) = [e for e in events if isinstance(e, RunFailed)]
-    assert f"tai_before_model_call returned messages {reason}" in failed.message
+    assert f"plugin 'injector': tai_before_model_call returned messages {reason}" in (
+        failed.message
+    )
     assert openai_server.requests == []
 
 
@@ -195,7 +197,9 @@ def test_a_model_that_does_not_resolve_fails_the_run_naming_it(
 
     events = drive(host, openai_server, tmp_path, scenario)
     (failed,) = [e for e in events if isinstance(e, RunFailed)]
-    assert "tai_before_model_call asked for the model 'nowhere'" in failed.message
+    assert "plugin 'switcher': tai_before_model_call asked for the model 'nowhere'" in (
+        failed.message
+    )
     assert openai_server.requests == []
 
 

@@ -412,7 +412,26 @@ def test_unknown_adjustments_fail_the_run(host, replay) -> None:
     host.register(BadTagger(), "bad-tagger")
     failed = replay([SUMMARY]).terminal
     assert isinstance(failed, RunFailed)
-    assert "unknown keys ['temperature']" in failed.message
+    assert "plugin 'bad-tagger': tai_before_model_call returned unknown keys ['temperature']" in (
+        failed.message
+    )
+
+
+class ListTagger:
+    __name__ = "list-tagger"
+
+    @hookimpl
+    def tai_before_model_call(self):
+        return ["system_text", "be brief"]
+
+
+def test_an_answer_that_is_no_mapping_fails_the_run_naming_the_plugin(host, replay) -> None:
+    host.register(ListTagger(), "list-tagger")
+    failed = replay([SUMMARY]).terminal
+    assert isinstance(failed, RunFailed)
+    assert "plugin 'list-tagger': tai_before_model_call returned list, not a mapping" in (
+        failed.message
+    )
 
 
 class Ticks:

@@ -400,7 +400,7 @@ def tai_before_model_call(
         the session's, named as ``-model`` takes it — a generator's name or
         ``PREFIX:MODEL`` — and resolved against the configuration, confidential mode
         included; the last plugin's wins). Other keys, messages not so shaped, or a model
-        that does not resolve fail the run with an error naming them.
+        that does not resolve fail the run with an error naming the plugin and them.
 
     Where it may be implemented: plugins that add instructions or tag requests.
 

@@ -38,35 +38,43 @@ class CallChanges:
 
 
 def call_changes(
-    answers: Sequence[Mapping[str, Any]],
+    answers: Sequence[tuple[str, Any]],
     resolve: Callable[[str], tuple[Provider, ModelSpec]] | None,
 ) -> CallChanges:
-    """The answers (in registration order: later plugins win) merged; :class:`RunError`
-    for an answer tai cannot carry out."""
+    """The answers, each with its plugin's name, in registration order (later plugins
+    win), merged; :class:`RunError` naming the plugin of an answer tai cannot carry out."""
     system_texts: list[str] = []
     headers: dict[str, str] = {}
     messages: tuple[Message, ...] | None = None
-    model: str | None = None
-    for answer in reversed(answers):
+    model: tuple[str, str] | None = None
+    for plugin, answer in answers:
+        if not isinstance(answer, Mapping):
+            raise RunError(
+                f"plugin {plugin!r}: tai_before_model_call returned {type(answer).__name__}, "
+                "not a mapping"
+            )
         unknown = set(answer) - KEYS
         if unknown:
-            raise RunError(f"tai_before_model_call returned unknown keys {sorted(unknown)}")
+            raise RunError(
+                f"plugin {plugin!r}: tai_before_model_call returned unknown keys {sorted(unknown)}"
+            )
         if answer.get("system_text"):
             system_texts.append(str(answer["system_text"]))
         headers.update(answer.get("headers") or {})
         if "messages" in answer:
-            messages = plugin_messages(answer["messages"])
+            messages = plugin_messages(answer["messages"], plugin)
         if answer.get("model") is not None:
-            model = str(answer["model"])
+            model = (plugin, str(answer["model"]))
     return CallChanges(tuple(system_texts), headers, messages, _switched(model, resolve))
 
 
 def _switched(
-    name: str | None, resolve: Callable[[str], tuple[Provider, ModelSpec]] | None
+    asked: tuple[str, str] | None, resolve: Callable[[str], tuple[Provider, ModelSpec]] | None
 ) -> tuple[Provider, ModelSpec] | None:
-    if name is None:
+    if asked is None:
         return None
-    where = f"tai_before_model_call asked for the model {name!r}"
+    plugin, name = asked
+    where = f"plugin {plugin!r}: tai_before_model_call asked for the model {name!r}"
     if resolve is None:
         raise RunError(f"{where}, but this session cannot switch models")
     try:
@@ -75,10 +83,10 @@ def _switched(
         raise RunError(f"{where}: {error}") from None
 
 
-def plugin_messages(value: Any) -> tuple[Message, ...]:
-    """The messages of a ``tai_before_model_call`` answer; :class:`RunError` when they are
-    not a conversation a provider can take."""
-    where = "tai_before_model_call returned messages"
+def plugin_messages(value: Any, plugin: str = "?") -> tuple[Message, ...]:
+    """The messages of ``plugin``'s ``tai_before_model_call`` answer; :class:`RunError`
+    when they are not a conversation a provider can take."""
+    where = f"plugin {plugin!r}: tai_before_model_call returned messages"
     if not isinstance(value, list | tuple) or not value:
         raise RunError(f"{where} that are not a non-empty list")
     messages = []

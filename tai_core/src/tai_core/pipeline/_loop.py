@@ -57,7 +57,7 @@ from tai_core.pipeline._state import (
 )
 from tai_core.pipeline._steer import Steering, interrupted, with_steering
 from tai_core.plugins._failures import PluginHookError
-from tai_core.plugins._observe import observe
+from tai_core.plugins._observe import named_answers, observe
 from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
 #: Finish reasons that mean the reply was cut by its length limit.
@@ -273,8 +273,8 @@ class Pipeline:
         """The request of an attempt, with what ``tai_before_model_call`` plugins change,
         and the model it goes to (the session's, unless a plugin switched this call)."""
         try:
-            answers = self.hook.tai_before_model_call(
-                session=self.options, model=self.spec.name,
+            answers = named_answers(
+                self.hook.tai_before_model_call, session=self.options, model=self.spec.name,
                 messages=[{"role": m.role, "text": m.text} for m in state.messages],
             )  # fmt: skip
         except PluginHookError as error:  # the call it decides is not made

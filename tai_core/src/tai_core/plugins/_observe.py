@@ -9,6 +9,10 @@ instead, newest registered first as pluggy would; a failure (named by the failur
 called. A hook with a wrapper among its implementations is called whole, as the wrapper
 needs: then a failure still ends up as one reported line, but the implementations after
 it in the call are not called.
+
+A decision hook whose answers are merged (``tai_before_model_call``) is called the same
+way by :func:`named_answers`, so that an answer tai cannot carry out is reported with the
+name of the plugin that gave it.
 """
 
 from __future__ import annotations
@@ -38,3 +42,19 @@ def _reported(call: Callable[[], object], hook: str, report: Callable[[str], Non
         report(str(error))
     except Exception as error:  # noqa: BLE001 - observers never end a run
         report(f"{hook} failed: {type(error).__name__}: {error}")
+
+
+def named_answers(caller: Any, **kwargs: Any) -> list[tuple[str, Any]]:
+    """Every implementation's answer to the hook ``caller`` but ``None``, each with its
+    plugin's name, oldest registered first (a later plugin's answer wins where answers are
+    merged). A failure is raised as it comes (:class:`PluginHookError`, naming the plugin);
+    a hook with a wrapper is called whole, its answers then named ``"?"``."""
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return [("?", answer) for answer in reversed(caller(**kwargs))]
+    named = []
+    for impl in impls:
+        answer = impl.function(**{name: kwargs[name] for name in impl.argnames})
+        if answer is not None:
+            named.append((impl.plugin_name, answer))
+    return named
