@@ -207,3 +207,21 @@ def test_an_empty_or_all_ignored_project_is_not_an_error(tmp_path: Path) -> None
     assert [part.key for part in collect(tmp_path)] == ["working-directory"]
     write_tree(tmp_path, {"sub/.gitignore": "*\n", "sub/x.txt": "x\n"})
     assert file_keys(collect(tmp_path, focus=("sub",))) == []
+
+
+def test_tais_own_directories_inside_the_tree_are_not_walked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run in the home directory: tai's configuration, data and cache directories lie
+    inside the tree, and none of them is sent (sessions, memory, caches)."""
+    write_tree(tmp_path, {
+        "notes.md": "mine\n",
+        ".config/tai/extra.toml": "x = 1\n",
+        ".local/share/tai/ai-memory.json": '{"Entries": []}\n',
+        ".cache/tai/secret-verdicts": "0 0 -\n",
+        ".cache/other/kept.txt": "another tool's cache is the user's business\n",
+    })  # fmt: skip
+    monkeypatch.setenv("TAI_CONFIG_DIR", str(tmp_path / ".config" / "tai"))
+    monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / ".local" / "share" / "tai"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
+    assert file_keys(collect(tmp_path)) == [".cache/other/kept.txt", "notes.md"]

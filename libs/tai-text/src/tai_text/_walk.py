@@ -15,8 +15,11 @@ is never entered. Symbolic links are followed, except a link to a directory insi
 tree being walked (its files are shown once, under their own path — this also ends every
 cycle through an ancestor); a directory outside already walked (by device and inode) is
 not walked again, which ends cycles out there; broken links are skipped, and so are names
-that are not UTF-8 (no prompt can carry them). Results come
-sorted by their shown path, whatever order the file system lists entries in.
+that are not UTF-8 (no prompt can carry them). tai's own directories (configuration,
+data, cache) are never entered either, when they lie inside the tree (a run in the home
+directory): they hold the sessions database, the memory of ``tai ai`` and tai's caches,
+which are neither the project nor anything a model should see or a checkpoint keep.
+Results come sorted by their shown path, whatever order the file system lists entries in.
 """
 
 from __future__ import annotations
@@ -117,6 +120,20 @@ class PatternError(Exception):
     """A pattern that cannot be expanded; the message names it."""
 
 
+def _own_directories() -> frozenset[tuple[int, int]]:
+    """``(device, inode)`` of tai's configuration, data and cache directories that exist."""
+    from tai_core.config import user_cache_dir, user_config_dir, user_data_dir
+
+    found = set()
+    for directory in (user_config_dir(), user_data_dir(), user_cache_dir()):
+        try:
+            info = directory.expanduser().stat()
+        except OSError:
+            continue
+        found.add((info.st_dev, info.st_ino))
+    return frozenset(found)
+
+
 class Walker:
     """Expands patterns under ``root`` with ``ignores``; see the module docstring."""
 
@@ -125,6 +142,7 @@ class Walker:
         self._ignores = ignores
         self._top = root
         self._visited: set[tuple[int, int]] = set()
+        self._own = _own_directories()
 
     def expand(self, pattern: str) -> list[Found]:
         """The files ``pattern`` names, sorted. :class:`PatternError` when a glob matches
@@ -178,6 +196,7 @@ class Walker:
                 identity = (info.st_dev, info.st_ino)
                 if (
                     identity in self._visited
+                    or identity in self._own
                     or (path.is_symlink() and path.resolve().is_relative_to(self._top))
                     or self._ignores.ignored(path, is_dir=True)
                 ):
