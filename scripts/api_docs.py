@@ -28,6 +28,8 @@ MODULES = {
     "tai_core.plugins": "the plugin host, registration, failure rules",
     "tai_core.runtime": "the runtime: commands in, events out (embedders, front-ends)",
     "tai_core.testing": "the testing kit for a plugin's own tests",
+    "tai_core.testing.plugin": "the kit's pytest fixtures (installing tai-core registers "
+    "them through the pytest11 entry point)",
 }
 
 INTRO = """\
@@ -98,6 +100,10 @@ def _entry(module_name: str, name: str, value: object) -> list[str]:
     if inspect.isfunction(value):
         doc = inspect.getdoc(value) or ""
         return [f"### `{name}{_signature(value)}`", "", doc, ""]
+    fixture = getattr(value, "_get_wrapped_function", None)  # a pytest fixture
+    if fixture is not None:
+        doc = inspect.getdoc(fixture()) or ""
+        return [f"### fixture `{name}`", "", doc, ""]
     if isinstance(value, (set, frozenset)):  # in an order that does not depend on hashing
         shown = f"{type(value).__name__}({{{', '.join(sorted(map(repr, value)))}}})"
     else:

@@ -173,3 +173,14 @@ def test_block_prompts_per_command(host: PluginHost) -> None:
     go_system, _ = block_prompts(kinds, "go", disabled=["shell"])
     assert "# change blocks" in go_system and "# shell blocks" not in go_system
     assert "- shell: commands cannot be run now" in go_system
+
+
+def test_the_article_of_a_kind_that_needs_a_body() -> None:
+    from tai_core import BlockKind
+
+    class Echo(BlockKind):
+        name = "echo"
+        requires_body = "the text to echo"
+
+    block = Block(kind="echo", delimiter="W", params={}, body="", line=1, start=0, end=0)
+    assert Echo().validate(block) == ["an echo block needs the text to echo as its body"]

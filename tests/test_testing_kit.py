@@ -112,6 +112,13 @@ def test_settings_come_from_the_project_s_tai_toml(tai_plugin, tai_model, tai_pr
     assert tai_run(tai_model("<<甲乙 summary\\n- ok\\n甲乙\\n"), "Go.", cwd=project,
                    command="any").finished
     assert Configured.seen == ["fancy"]
+
+import pytest
+
+def test_an_installed_plugin_is_loaded_and_not_registered_again(tai_plugin, tai_host):
+    assert tai_host.registry.block_kinds["shell"].name == "shell"
+    with pytest.raises(pytest.fail.Exception, match="'shell' is loaded already .an installed"):
+        tai_plugin(Plugin(), "shell")
 """
 
 
@@ -123,7 +130,7 @@ def test_the_fixtures_come_with_tai_core(tmp_path: Path) -> None:
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:]
-    assert "3 passed" in result.stdout
+    assert "4 passed" in result.stdout
 
 
 def test_contributing_s_lifecycle_example_works(host, tmp_path, monkeypatch) -> None:

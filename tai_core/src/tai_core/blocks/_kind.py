@@ -172,7 +172,8 @@ class BlockKind:
                     f"{', '.join(param.choices)}, not {value!r}"
                 )
         if self.requires_body and not block.body:
-            problems.append(f"a {self.name} block needs {self.requires_body} as its body")
+            article = "an" if self.name[:1].lower() in "aeiou" else "a"
+            problems.append(f"{article} {self.name} block needs {self.requires_body} as its body")
         problems.extend(self.check_body(block))
         return problems
 

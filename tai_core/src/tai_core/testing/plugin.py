@@ -17,10 +17,14 @@ if TYPE_CHECKING:
     from tai_core.plugins import PluginHost
     from tai_core.testing import Fault, Reply, ScriptedModel, SessionRun
 
+__all__ = ["tai_host", "tai_model", "tai_plugin", "tai_project", "tai_run"]
+
 
 @pytest.fixture
 def tai_host() -> PluginHost:
-    """A plugin host with every installed plugin loaded (the core's commands aside)."""
+    """A plugin host with every installed plugin loaded (the core's commands aside): their
+    kinds in ``tai_host.registry.block_kinds`` (likewise ``providers``,
+    ``context_providers``), each plugin's record from ``tai_host.record(NAME)``."""
     import io
 
     from tai_core.plugins import LoadOptions, PluginHost
@@ -34,11 +38,17 @@ def tai_host() -> PluginHost:
 def tai_plugin(tai_host: PluginHost) -> Iterator[Callable[..., Any]]:
     """``tai_plugin(plugin, name=None)`` registers ``plugin`` (a module or an object with
     hook implementations) on ``tai_host`` for this test; its record. A plugin that fails to
-    register fails the test with its load error."""
+    register fails the test with its load error; a name already loaded (an installed
+    plugin: ``tai_host`` has it) fails the test saying so."""
     registered: list[str] = []
 
     def register(plugin: object, name: str | None = None) -> Any:
         chosen = name or getattr(plugin, "__name__", type(plugin).__name__)
+        if tai_host.pm.has_plugin(chosen):
+            pytest.fail(
+                f"a plugin named {chosen!r} is loaded already (an installed plugin: tai_host "
+                f"loads it; use tai_host.registry, or give this one another name)"
+            )
         record = tai_host.register(plugin, chosen)
         registered.append(chosen)
         if record.status != "loaded":
