@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tai_core.runtime import RunFinished, Runtime
+from tai_core.runtime import RunFinished, Runtime, Steer, Submit, TextReceived
 from tests.runtime.conftest import drive_server_session
 from tests.runtime.test_steer_rules import DROP, STALL, steer_each_stall
 from tests.servers import FakeModelServer, Reply
@@ -49,7 +49,19 @@ def test_the_interrupted_text_is_kept_exactly(
     openai_server.script(pieces, Reply(text="Done."))
 
     async def scenario(runtime: Runtime) -> None:
-        await steer_each_stall(runtime, openai_server, stalls=1)
+        """Steer once both pieces have come (not at the first: the second may still be on
+        its way, and then it is rightly not part of the interrupted reply)."""
+        events = runtime.bus.subscribe()
+        runtime.handle(Submit("s", "go"))
+        received = ""
+        async for event in events:
+            if isinstance(event, TextReceived):
+                received += event.text
+                if received.strip() == "aa bb cc dd":
+                    break
+        runtime.handle(Steer("s", "correction"))
+        await runtime.wait("s")
+        events.close()
 
     drive_server_session(host, openai_server, tmp_path, scenario)
     reply = openai_server.requests[1].body["messages"][-2]["content"]
