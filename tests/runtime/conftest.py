@@ -14,14 +14,13 @@ from tai_core.commands._session import make_setup
 from tai_core.models import Prices, RetryPolicy, resolve_model
 from tai_core.plugins import PluginHost
 from tai_core.runtime import (
-    TERMINAL_EVENTS,
     Event,
     EventBus,
     Runtime,
     StartSession,
-    Submit,
 )
 from tai_core.testing import SessionRun
+from tai_core.testing._session import one_turn
 
 FAST_RETRIES = RetryPolicy(attempts=3, base_delay=0.001, max_delay=0.01)
 
@@ -91,14 +90,7 @@ def run_replay(
         runtime = Runtime(host.pm.hook, EventBus(), schedule_interval=schedule_interval)
         subscription = runtime.bus.subscribe()
         session_id = setup.options.session_id
-        runtime.handle(StartSession(setup))
-        runtime.handle(Submit(session_id, user, user))
-        events: list[Event] = []
-        async for event in subscription:
-            events.append(event)
-            if isinstance(event, TERMINAL_EVENTS):
-                break
-        await runtime.wait(session_id)
+        events = await one_turn(runtime, subscription, setup, user)
         state = runtime.state(session_id)
         if linger is not None:
             await asyncio.sleep(linger)

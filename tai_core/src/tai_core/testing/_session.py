@@ -20,8 +20,10 @@ from tai_core.runtime import (
     EventBus,
     RunFinished,
     Runtime,
+    SessionSetup,
     StartSession,
     Submit,
+    Subscription,
 )
 from tai_core.tree import SessionTree
 
@@ -128,21 +130,31 @@ def run_session(
     async def scenario() -> SessionRun:
         runtime = Runtime(host.pm.hook, EventBus(), extensions=host.registry.extensions())
         subscription = runtime.bus.subscribe()
-        session_id = setup.options.session_id
-        runtime.handle(StartSession(setup))
-        runtime.handle(Submit(session_id, task, task))
-        events: list[Event] = []
-        async for event in subscription:
-            events.append(event)
-            if isinstance(event, TERMINAL_EVENTS):
-                break
-        await runtime.wait(session_id)
-        state = runtime.state(session_id)
+        events = await one_turn(runtime, subscription, setup, task)
+        state = runtime.state(setup.options.session_id)
         await runtime.shutdown()
         events += subscription.take_pending()
         return SessionRun(requests[first:], events, state)
 
     return asyncio.run(scenario())
+
+
+async def one_turn(
+    runtime: Runtime, subscription: Subscription, setup: SessionSetup, task: str
+) -> list[Event]:
+    """Start the session ``setup`` sets up on ``runtime`` and submit ``task`` as its one
+    turn; the events ``subscription`` received up to the turn's terminal one, once the
+    turn has ended."""
+    session_id = setup.options.session_id
+    runtime.handle(StartSession(setup))
+    runtime.handle(Submit(session_id, task, task))
+    events: list[Event] = []
+    async for event in subscription:
+        events.append(event)
+        if isinstance(event, TERMINAL_EVENTS):
+            break
+    await runtime.wait(session_id)
+    return events
 
 
 def project(root: Path, files: Mapping[str, str], config: str | None = None) -> Path:
