@@ -71,13 +71,18 @@ def key_of(plugins: str, path: str, data: bytes) -> str:
     return digest.hexdigest()
 
 
+def _message(key: str, verdict: str) -> bytes:
+    """What a line's MAC covers: its key and its verdict."""
+    return f"{key} {verdict}".encode()
+
+
 def _signature(key: str, verdict: str) -> str | None:
     """The MAC of a line, or ``None`` when tai's key cannot be read."""
     from tai_core.store import StoreError
     from tai_core.store._key import mac
 
     try:
-        return mac(f"{key} {verdict}".encode(), PURPOSE)
+        return mac(_message(key, verdict), PURPOSE)
     except StoreError:
         return None
 
@@ -122,16 +127,13 @@ def recall(key: str) -> str | None:
     if found is None:
         return None
     mac, verdict = found
-    signature = _signature(key, verdict)
-    if signature is None or not _equal(signature, mac):
+    from tai_core.store import StoreError
+    from tai_core.store._key import check
+
+    try:
+        return verdict if check(_message(key, verdict), PURPOSE, mac) else None
+    except StoreError:  # no key, nothing believed
         return None
-    return verdict
-
-
-def _equal(one: str, other: str) -> bool:
-    import hmac
-
-    return hmac.compare_digest(one, other)
 
 
 def keep(key: str, verdict: str) -> None:
