@@ -75,6 +75,16 @@ NOT_ON_THE_REQUEST_PATH = (
 )  # fmt: skip
 
 
+#: The modules of the commands other than ``next`` (each is imported when it runs:
+#: :class:`tai_core.cli.LazyCommand`).
+OTHER_COMMANDS = frozenset({
+    "tai_core.commands.ai", "tai_core.commands.code", "tai_core.commands.parse",
+    "tai_core.commands.ping", "tai_core.commands.plugins", "tai_core.commands.record",
+    "tai_core.commands.sessions", "tai_core.serve._command", "tai_checkpoints._commands",
+    "tai_changes._patch",
+})  # fmt: skip
+
+
 def test_the_request_path_of_next_imports_only_what_it_uses(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
@@ -89,3 +99,5 @@ def test_the_request_path_of_next_imports_only_what_it_uses(
     assert "httpx" in modules  # the request went the way this test means
     unneeded = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_REQUEST_PATH)
     assert unneeded == []
+    other_commands = sorted(modules & OTHER_COMMANDS)
+    assert other_commands == []

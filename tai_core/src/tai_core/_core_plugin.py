@@ -13,14 +13,7 @@ from __future__ import annotations
 
 import click
 
-from tai_core.commands.ai import ai_command
-from tai_core.commands.code import code_command
-from tai_core.commands.next import next_command
-from tai_core.commands.parse import parse_command
-from tai_core.commands.ping import ping_command
-from tai_core.commands.plugins import plugins_command
-from tai_core.commands.record import record_command
-from tai_core.commands.sessions import sessions_command
+from tai_core.commands._lazy_command import LazyCommand
 from tai_core.plugins._defaults import (
     tai_block_process,
     tai_run_block,
@@ -28,7 +21,6 @@ from tai_core.plugins._defaults import (
     tai_validate_block,
 )
 from tai_core.plugins._markers import hookimpl
-from tai_core.serve._command import serve_command
 
 __all__ = [
     "tai_block_process",
@@ -39,9 +31,32 @@ __all__ = [
 ]
 
 
+#: The core's commands: name, where the command is, its first sentence (imported only
+#: when the command runs: see :class:`~tai_core.commands._lazy_command.LazyCommand`).
+COMMANDS = (
+    ("plugins", "tai_core.commands.plugins:plugins_command",
+     "List the installed plugins, what each registers, and load errors."),
+    ("parse", "tai_core.commands.parse:parse_command",
+     "Parse a model's REPLY (a file, or - for stdin) and check every block."),
+    ("next", "tai_core.commands.next:next_command",
+     "Answer a task from the context, as text (changes no files)."),
+    ("code", "tai_core.commands.code:code_command",
+     "The default command: goal loops in a Go module, text-file generation elsewhere."),
+    ("ai", "tai_core.commands.ai:ai_command",
+     "Chat with the model interactively; it remembers what it learns about you."),
+    ("ping", "tai_core.commands.ping:ping_command",
+     "Check that a model answers and writes blocks correctly."),
+    ("record", "tai_core.commands.record:record_command",
+     "List recorded runs, print one, write its replies for replay, or analyse it."),
+    ("sessions", "tai_core.commands.sessions:sessions_command",
+     "List the kept sessions, newest first; show, delete or export one."),
+    ("serve", "tai_core.serve._command:serve_command",
+     "Serve the runtime to another program over JSON lines."),
+)  # fmt: skip
+
+
 @hookimpl
 def tai_register_commands(cli: click.Group) -> None:
-    """Add the core's commands."""
-    for command in (plugins_command, parse_command, next_command, code_command, ai_command,
-                    ping_command, record_command, sessions_command, serve_command):  # fmt: skip
-        cli.add_command(command)
+    """Add the core's commands, each imported when it runs."""
+    for name, target, summary in COMMANDS:
+        cli.add_command(LazyCommand(name, target, summary))

@@ -114,8 +114,11 @@ def tai_register_commands(cli: click.Group) -> None:
     ``tai --help`` lists plugin commands beside the built-in ones.
 
     :param cli: the ``tai`` :class:`click.Group`; decorate functions with ``@cli.command()``
-        or call ``cli.add_command``. A command name that already exists is refused and
-        reported as the plugin's load error.
+        or call ``cli.add_command``. A command whose module is heavy is added as
+        ``cli.add_command(tai_core.cli.LazyCommand(NAME, "package.module:attribute",
+        FIRST_SENTENCE))``: its module is imported only when the command runs, so other
+        commands (and ``tai --help``) never pay for it. A command name that already exists
+        is refused and reported as the plugin's load error.
     :return: nothing; results are ignored.
 
     Where it may be implemented: any plugin that offers a command.

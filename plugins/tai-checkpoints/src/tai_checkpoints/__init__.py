@@ -45,6 +45,12 @@ import click
 
 from tai_core import hookimpl
 
+#: The first sentences of the commands' help, listed by ``tai --help``.
+UNDO = "Restore the working tree as it was before the last run (or one of its rounds)."
+CHECKPOINTS = (
+    "List the checkpoints of the working directory, oldest first: run, round, time, "
+    "reason and how many files changed between it and the next one."
+)
 #: Sessions of this process that have a checkpoint, so an "end" is only recorded for runs
 #: that changed something.
 _sessions: set[str] = set()
@@ -78,8 +84,9 @@ def tai_checkpoint(
 
 @hookimpl
 def tai_register_commands(cli: click.Group) -> None:
-    """Add ``tai undo`` and ``tai checkpoints``."""
-    from tai_checkpoints._commands import checkpoints_command, undo_command
+    """Add ``tai undo`` and ``tai checkpoints`` (each imported when it runs)."""
+    from tai_core.cli import LazyCommand
 
-    cli.add_command(undo_command)
-    cli.add_command(checkpoints_command)
+    cli.add_command(LazyCommand("undo", "tai_checkpoints._commands:undo_command", UNDO))
+    cli.add_command(LazyCommand("checkpoints", "tai_checkpoints._commands:checkpoints_command",
+                                CHECKPOINTS))  # fmt: skip

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
     from tai_core.store import FileStore
 
+#: The first sentence of ``tai patch``'s help, listed by ``tai --help``.
+PATCH = "Apply the change blocks in FILE (default .AI) to the working directory."
 GO_OPS = ("MODIFY", "ADD_BEFORE", "ADD_AFTER", "DELETE")
 FILE_OPS = ("WRITE", "RENAME")
 TEXT_OPS = ("REPLACE", "INSERT_BEFORE", "INSERT_AFTER")
@@ -143,10 +145,10 @@ def tai_register_block_kinds(register: Callable[[BlockKind], None]) -> None:
 
 @hookimpl
 def tai_register_commands(cli: click.Group) -> None:
-    """Add ``tai patch``."""
-    from tai_changes._patch import patch_command
+    """Add ``tai patch`` (imported when it runs)."""
+    from tai_core.cli import LazyCommand
 
-    cli.add_command(patch_command)
+    cli.add_command(LazyCommand("patch", "tai_changes._patch:patch_command", PATCH))
 
 
 @hookimpl

@@ -252,8 +252,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         _errors.run(group, args, app, commands=commands)
     # the default command stands for tai itself: its help and errors say tai, not tai code
     # (tai's own options before its name, -p, have been acted on)
+    from tai_core.commands._lazy_command import real_command
+
     _errors.run(
-        group.commands[DEFAULT_COMMAND],
+        real_command(group.commands[DEFAULT_COMMAND]),
         args[args.index(DEFAULT_COMMAND) + 1 :],
         app,
         commands=commands,
