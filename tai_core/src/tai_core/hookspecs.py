@@ -383,6 +383,31 @@ def tai_round_end(session: Any, round_number: int, outcome: str) -> None:
 
 
 @hookspec
+def tai_system_prompt(command: str, cwd: str, config: Mapping[str, Any]) -> str | None:
+    """Add standing text to the system prompt of a run: project instructions (``AGENTS.md``),
+    an index of skills, a team's conventions.
+
+    Called once whenever a command builds its system prompt (``tai``'s default command,
+    ``tai next``, ``tai ai``, ``tai serve``), before the model is called. The text belongs
+    to the static part of the prompt, which providers cache: it must depend only on the
+    project and the configuration (never the time, the task or a random value), so that
+    requests keep their shared prefix.
+
+    :param command: the command's prompt name (``go``, ``any``, ``next``, ``ai``).
+    :param cwd: the working directory of the run.
+    :param config: the effective configuration.
+    :return: ``None``, or Markdown text that starts with its own ``#`` heading; the texts
+        of all plugins follow the block-format sections in plugin-name order, before the
+        configured ``extra_system_prompt``.
+
+    Where it may be implemented: plugins that bring standing instructions.
+
+    Failure rule: if an implementation raises, its text is left out with one warning
+    naming the plugin; the other plugins' texts are kept and the run goes on.
+    """
+
+
+@hookspec
 def tai_before_model_call(
     session: Any, model: str, messages: Sequence[Mapping[str, Any]]
 ) -> Mapping[str, Any] | None:

@@ -8,7 +8,7 @@ bound would leave deeper repositories writable — by names and directory types 
 Two things are found:
 
 * paths protected by *name* wherever they stand — ``.git``, ``.vscode``, ``tai.toml``,
-  ``.tai.toml``, ``.tai-journal`` — which are not entered;
+  ``.tai.toml``, ``.tai-journal``, ``AGENTS.md``, ``.tai`` — which are not entered;
 * directories git takes for a repository whatever their name: one that holds ``HEAD``,
   ``objects`` and ``refs`` (git's own test for a git directory; with
   ``safe.bareRepository`` at its default, any ``git`` run inside one uses it, and its
@@ -26,13 +26,15 @@ from pathlib import Path
 
 import attrs
 
-from tai_core.config import FILE_NAMES
+from tai_core.config import FILE_NAMES, INSTRUCTIONS_FILE, PROJECT_DIR
 
 #: tai's flush journal directory (``tai_core.store.JOURNAL_DIR``, named here so that the
 #: walk at start-up does not import the store).
 JOURNAL_DIR = ".tai-journal"
 #: The names protected wherever they stand.
-PROTECTED_NAMES = frozenset({".git", ".vscode", JOURNAL_DIR, *FILE_NAMES})
+PROTECTED_NAMES = frozenset(
+    {".git", ".vscode", JOURNAL_DIR, *FILE_NAMES, INSTRUCTIONS_FILE, PROJECT_DIR}
+)
 #: What makes git take a directory for a repository of its own.
 GIT_DIRECTORY_ENTRIES = frozenset({"HEAD", "objects", "refs"})
 

@@ -24,9 +24,10 @@ later, outside the sandbox (the rule to test against is *write now, run later*):
   that only read (``status``, ``diff``, ``log``, ``show``, ``blame``, ``grep``) work inside,
   those that write the repository (``commit``, ``add``, ``stash``, ``checkout``) fail with
   "Read-only file system". tai itself never needs them;
-* editor task files (``.vscode``), tai's configuration files (``tai.toml``, ``.tai.toml``)
-  and its flush journals (``.tai-journal``) at any depth, and whatever ``protected_paths``
-  and git's ``core.hooksPath`` name;
+* editor task files (``.vscode``), tai's configuration files (``tai.toml``, ``.tai.toml``),
+  the project's standing instructions (``AGENTS.md``, and ``.tai/`` with its agent commands
+  and skills: a prompt every later run obeys) and tai's flush journals (``.tai-journal``)
+  at any depth, and whatever ``protected_paths`` and git's ``core.hooksPath`` name;
 * directories git takes for a repository whatever their name (``HEAD``, ``objects/`` and
   ``refs/`` in them: a bare repository, found by any git command run inside it);
 * tai's own installation where it lies inside a writable root (a virtual environment or an
@@ -51,7 +52,15 @@ from typing import Any
 
 import attrs
 
-from tai_core.config import FILE_NAMES, LAUNCH_DIR, load_config, user_cache_dir, user_data_dir
+from tai_core.config import (
+    FILE_NAMES,
+    INSTRUCTIONS_FILE,
+    LAUNCH_DIR,
+    PROJECT_DIR,
+    load_config,
+    user_cache_dir,
+    user_data_dir,
+)
 from tai_sandbox._survey import JOURNAL_DIR, Survey, survey
 
 #: Writable everywhere, but fresh inside the sandbox (nothing written there outlives it).
@@ -80,8 +89,14 @@ def protection(parts: Sequence[str]) -> str | None:
             return "editor task files (.vscode) run code when the editor opens the folder"
         if part == JOURNAL_DIR:
             return "tai's flush journals are tai's alone (the next start acts on them)"
+        if part == PROJECT_DIR:
+            return (f"the project's agent commands and skills ({PROJECT_DIR}) instruct every "
+                    "later run; only the user writes them")  # fmt: skip
     if parts and parts[-1] in FILE_NAMES:
         return f"{parts[-1]} is tai's own configuration (it decides what tai allows)"
+    if parts and parts[-1] == INSTRUCTIONS_FILE:
+        return (f"{INSTRUCTIONS_FILE} instructs every later run; only the user writes it "
+                f"(write a proposal to another file, such as {INSTRUCTIONS_FILE}.new)")  # fmt: skip
     return None
 
 

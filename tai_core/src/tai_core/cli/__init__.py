@@ -16,8 +16,8 @@ TYPE_CHECKING = False  # not typing's: see tai_core._lazy
 if TYPE_CHECKING:
     from tai_core.app import AppContext
     from tai_core.cli._launch import launch
-    from tai_core.commands._lazy_command import LazyCommand
     from tai_core.cli._main import build, main, make_group
+    from tai_core.commands._lazy_command import LazyCommand
 
 __all__ = ["AppContext", "LazyCommand", "build", "launch", "main", "make_group"]
 

@@ -174,3 +174,32 @@ def within_window(
         f"the first request would hold about {needed} tokens, more than "
         f"{window.describe()}; nothing was sent"
     )
+
+
+def standing_texts(
+    app: AppContext, command: str, cwd: Path, config: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """The plugins' standing texts for the system prompt (``tai_system_prompt``), in
+    plugin-name order. A plugin that fails is left out with one warning; so is a text that
+    holds a secret (asked of ``tai_secret_file`` like any file: the text goes to the model
+    as a file would)."""
+    import click
+
+    from tai_core.context import hook_check
+    from tai_core.plugins._observe import gathered
+
+    def warn(line: str) -> None:
+        click.echo(f"tai: warning: {line}", err=True)
+
+    answers = gathered(
+        app.host.pm.hook.tai_system_prompt, warn, command=command, cwd=str(cwd), config=config
+    )
+    secret, texts = hook_check(app.host.pm.hook, config), []
+    for plugin, answer in sorted(answers, key=lambda named: named[0]):
+        text = str(answer).strip()
+        reason = text and secret(f"{plugin}.md", text.encode())
+        if reason:
+            warn(f"plugin {plugin!r}: its standing text is left out of the prompt: {reason}")
+        elif text:
+            texts.append(text)
+    return tuple(texts)

@@ -38,6 +38,7 @@ from tai_core.commands._assemble import (
     assembled,
     context_request,
     provider_for,
+    standing_texts,
     within_window,
     writable,
 )
@@ -140,6 +141,7 @@ class CodeRun:
         #: Whether a reply must complete (a summary or done block): only when a kind that
         #: completes one is there to be written; without one, a reply of text ends the run.
         self.completes = bool(COMPLETING & (kinds.keys() - self.disabled))
+        self.standing = standing_texts(app, self.command, self.cwd, self.config)
         self.model = resolve(app, flags.model, confidential=flags.confidential)
         self.handoff = handoff_writer(app, flags, self.model)
         is_writable = writable(app)
@@ -226,8 +228,8 @@ class CodeRun:
         return build_prompt(
             base=self._base(), kinds=self.app.host.registry.block_kinds.values(),
             command=self.command, parts=assembled(self.cwd, parts, self.files), task=task,
-            config=self.config,
-            disabled=self.disabled, feedback=feedback, now=now,
+            config=self.config, disabled=self.disabled, feedback=feedback, now=now,
+            standing=self.standing,
         )  # fmt: skip
 
     def _first_request(self, task: str, feedback: str, spec: Any) -> Any:

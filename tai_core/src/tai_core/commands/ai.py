@@ -135,7 +135,7 @@ def make_chat_setup(
     fast_model: str | None = None,
 ) -> ChatSetup:
     """The setup of a new chat in the working directory (``tai ai``, ``tai serve``)."""
-    from tai_core.commands._assemble import writable
+    from tai_core.commands._assemble import standing_texts, writable
     from tai_core.commands._files import file_parts
     from tai_core.commands._session import make_setup, resolve, thought_summarizer
     from tai_core.context import hook_check
@@ -151,11 +151,12 @@ def make_chat_setup(
         disabled.add("memory")
     secret = hook_check(app.host.pm.hook, config)
     parts = file_parts(files, cwd, writable(app), secret)
+    standing = standing_texts(app, "ai", cwd, config)
 
     def prompt(task: str) -> Any:
         return build_prompt(
             base=THEORY_OF_AI, kinds=kinds.values(), command="ai", parts=parts, task=task,
-            config=config, disabled=disabled,
+            config=config, disabled=disabled, standing=standing,
         )  # fmt: skip
 
     model = resolve(app, model_name, confidential=confidential)

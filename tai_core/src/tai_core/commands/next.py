@@ -86,6 +86,7 @@ def next_command(app: Any, **params: Any) -> None:
         assembled,
         context_request,
         provider_for,
+        standing_texts,
         within_window,
         writable,
     )
@@ -105,6 +106,7 @@ def next_command(app: Any, **params: Any) -> None:
     secret, is_writable = hook_check(app.host.pm.hook, config), writable(app)
     files = file_parts(flags.files, cwd, is_writable, secret)
     provider = provider_for(app, cwd)
+    standing = standing_texts(app, "next", cwd, config)
 
     def build(parts: Sequence[ContextPart]) -> Prompt:
         if not _shows(parts):  # no hint about files above when none is shown
@@ -112,7 +114,7 @@ def next_command(app: Any, **params: Any) -> None:
         return build_prompt(
             base=next_base(provider and provider.name, parts, files),
             kinds=app.host.registry.block_kinds.values(), command="next",
-            parts=assembled(cwd, parts, files), task=task, config=config,
+            parts=assembled(cwd, parts, files), task=task, config=config, standing=standing,
         )  # fmt: skip
 
     prompt = build(())

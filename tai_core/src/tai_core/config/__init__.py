@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from tai_core.config._load import Config, ConfigError, load_config
     from tai_core.config._paths import (
         FILE_NAMES,
+        INSTRUCTIONS_FILE,
         LAUNCH_DIR,
+        PROJECT_DIR,
         config_directories,
         config_files,
         go_module_root,
@@ -25,7 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FILE_NAMES",
+    "INSTRUCTIONS_FILE",
     "LAUNCH_DIR",
+    "PROJECT_DIR",
     "Config",
     "ConfigError",
     "config_directories",
@@ -41,7 +45,8 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "tai_core.config._load": ["Config", "ConfigError", "load_config"],
-        "tai_core.config._paths": ["FILE_NAMES", "LAUNCH_DIR", "config_directories",
+        "tai_core.config._paths": ["FILE_NAMES", "INSTRUCTIONS_FILE", "LAUNCH_DIR",
+                                   "PROJECT_DIR", "config_directories",
                                    "config_files", "go_module_root", "user_cache_dir",
                                    "user_config_dir", "user_data_dir"],
     },

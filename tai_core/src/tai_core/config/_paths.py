@@ -22,6 +22,13 @@ if TYPE_CHECKING:
 #: File names looked for in each configuration directory, in this order.
 FILE_NAMES: tuple[str, ...] = ("tai.toml", ".tai.toml")
 
+#: The project's standing instructions, read by every later run: ``AGENTS.md`` (its
+#: instructions to the model) and the ``.tai`` directory (its agent commands and skills).
+#: A model must not write them — that would be a prompt injected into every run after —
+#: so the sandbox protects them as it protects the configuration files.
+INSTRUCTIONS_FILE = "AGENTS.md"
+PROJECT_DIR = ".tai"
+
 #: The launch cache's directory in tai's cache directory: the answers to ``tai --help``,
 #: ``--version`` and ``tai plugins``, printed later without a check of their content
 #: beyond printability, so the sandbox keeps it read-only like the helper programs.

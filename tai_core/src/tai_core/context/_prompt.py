@@ -3,7 +3,8 @@
 THEORY_OF_PREFIX_CACHING: model providers cache the longest prefix a request shares with
 earlier ones, and charge a fraction for it. So the prompt is laid out by how often each
 piece changes: the system prompt (the command's base text, the block format, one section
-per enabled kind, the disabled kinds, the read-only files, the configured extra prompts)
+per enabled kind, the disabled kinds, the read-only files, the plugins' standing texts such
+as the project's instructions, the configured extra prompts)
 never changes within a project; the user prompt's context parts come in ``(tier, key)``
 order — other modules' files, then the project's context, then its focus, then files
 named with ``-file`` — so editing a focus file changes nothing before the focus tier; the
@@ -95,8 +96,10 @@ def build_prompt(
     family: str = "",
     feedback: str = "",
     now: str = "",
+    standing: Sequence[str] = (),
 ) -> Prompt:
-    """The prompt of a request; see the module docstring for the layout."""
+    """The prompt of a request; see the module docstring for the layout. ``standing`` are
+    the plugins' standing texts (``tai_system_prompt``: project instructions, skills)."""
     settings = config or {}
     blocks_system, restatement = block_prompts(kinds, command, disabled)
     system = "\n\n".join(
@@ -105,6 +108,7 @@ def build_prompt(
             base,
             blocks_system,
             _read_only_section(parts),
+            *standing,
             *extra_system_prompts(settings, family, command),
         )
         if text and text.strip()

@@ -66,6 +66,7 @@ RULES: dict[str, str] = {
     "tai_turn_end": "observe",
     "tai_round_start": "observe",
     "tai_round_end": "observe",
+    "tai_system_prompt": "observe",
     "tai_before_model_call": "decide",
     "tai_after_model_call": "observe",
     "tai_before_compaction": "decide",

@@ -26,13 +26,26 @@ from tai_core.plugins._failures import PluginHookError
 def observe(caller: Any, report: Callable[[str], None], **kwargs: Any) -> None:
     """Call every implementation of the hook ``caller`` (a pluggy ``HookCaller``) with the
     arguments it accepts of ``kwargs``; ``report`` receives a line per failure."""
+    gathered(caller, report, **kwargs)
+
+
+def gathered(caller: Any, report: Callable[[str], None], **kwargs: Any) -> list[tuple[str, Any]]:
+    """As :func:`observe`, and every answer but ``None``, each with its plugin's name (in
+    call order; a hook with a wrapper among its implementations answers as ``"?"``)."""
     impls = list(reversed(caller.get_hookimpls()))
+    answers: list[tuple[str, Any]] = []
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        _reported(lambda: caller(**kwargs), caller.name, report)
-        return
-    for impl in impls:
-        arguments = {name: kwargs[name] for name in impl.argnames}
-        _reported(lambda impl=impl, a=arguments: impl.function(**a), caller.name, report)
+        calls = [lambda: answers.extend(("?", answer) for answer in caller(**kwargs))]
+    else:
+        calls = [
+            lambda impl=impl: answers.append(
+                (impl.plugin_name, impl.function(**{n: kwargs[n] for n in impl.argnames}))
+            )
+            for impl in impls
+        ]
+    for call in calls:
+        _reported(call, caller.name, report)
+    return [(name, answer) for name, answer in answers if answer is not None]
 
 
 def _reported(call: Callable[[], object], hook: str, report: Callable[[str], None]) -> None:

@@ -1,0 +1,131 @@
+"""AGENTS.md: the project's standing instructions, in the system prompt of every run.
+
+Where they are found: in every directory from the repository's root (the nearest
+directory above the working directory that holds ``.git``) down to the working directory,
+the ``AGENTS.md`` of each, root first and the nearest last, so that the nearer file, read
+later, has the last word where they disagree; outside a repository, the working
+directory's alone — a file above it, in a home directory say, belongs to no project this
+run is about. Each is sent whole up to :data:`MAX_BYTES` (cut at a line, with a note,
+beyond); the text sits in the static part of the prompt (``tai_system_prompt``), so it is
+cached with it.
+
+Why tai may obey it: a model cannot have written it. The sandbox protects ``AGENTS.md``
+at any depth as it protects tai's configuration (``tai_sandbox.paths``): read-only inside
+a run, removed when a run creates one, refused to change blocks. Whatever the text holds,
+the core checks it for secrets before it is sent (``tai_secret_file``), as it checks files.
+
+Off for one run with ``-no-agents-md`` (before the command: ``tai -no-agents-md chat
+"…"``), or for good with ``[plugins.agents-md] enabled = false``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import BaseModel
+
+from tai_core import hookimpl
+from tai_core.config import INSTRUCTIONS_FILE
+
+#: The most bytes of one file sent.
+MAX_BYTES = 32 * 1024
+#: The flag that leaves the files out for one run.
+FLAG = "-no-agents-md"
+
+
+class Settings(BaseModel):
+    """The ``[plugins.agents-md]`` table."""
+
+    #: Whether AGENTS.md files are read at all.
+    enabled: bool = True
+
+
+class State:
+    """What this process was told: the settings, and whether the flag was given."""
+
+    settings = Settings()
+    flagged = False
+
+
+def discovered(cwd: Path) -> list[Path]:
+    """The AGENTS.md files that apply in ``cwd``: from the repository's root down to
+    ``cwd`` (``cwd``'s alone outside a repository), root first."""
+    here = cwd.resolve()
+    chain = [here]
+    for directory in here.parents:
+        if (chain[-1] / ".git").exists():
+            break
+        chain.append(directory)
+    if not (chain[-1] / ".git").exists():
+        chain = [here]
+    return [path for path in (d / INSTRUCTIONS_FILE for d in reversed(chain)) if path.is_file()]
+
+
+def _text(path: Path) -> str:
+    data = path.read_bytes()
+    kept = data[:MAX_BYTES]
+    if len(kept) < len(data):
+        kept = kept[: kept.rfind(b"\n") + 1] or kept
+    text = kept.decode("utf-8", errors="replace").strip()
+    if len(kept) < len(data):
+        text += f"\n\n(the rest of the file, {len(data) - len(kept)} bytes, is left out)"
+    return text
+
+
+def instructions(cwd: Path) -> str | None:
+    """The section of the system prompt for ``cwd``'s AGENTS.md files, or ``None``."""
+    sections = []
+    for path in discovered(cwd):
+        try:
+            text = _text(path)
+        except OSError as error:
+            click.echo(f"tai: warning: {path} is not read: {error.strerror}", err=True)
+            continue
+        if text:
+            sections.append(f"## {os.path.relpath(path, cwd.resolve())}\n\n{text}")
+    if not sections:
+        return None
+    return "\n\n".join([
+        "# Project instructions (AGENTS.md)\n\nThe project's standing instructions to you. "
+        "Follow them; where two disagree, the later (nearer) file wins.",
+        *sections,
+    ])  # fmt: skip
+
+
+@hookimpl
+def tai_plugin_settings() -> type[Settings]:
+    """The settings of ``[plugins.agents-md]``."""
+    return Settings
+
+
+@hookimpl
+def tai_configure(settings: Settings) -> None:
+    """Use the checked settings."""
+    State.settings = settings
+
+
+def _flag(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    del ctx, param
+    State.flagged = State.flagged or value
+
+
+@hookimpl
+def tai_register_commands(cli: click.Group) -> None:
+    """Add ``-no-agents-md``."""
+    cli.params.append(
+        click.Option([FLAG], is_flag=True, expose_value=False, callback=_flag,
+                     help="Leave the project's AGENTS.md files out of this run's prompt."),
+    )  # fmt: skip
+
+
+@hookimpl
+def tai_system_prompt(command: str, cwd: str, config: Mapping[str, Any]) -> str | None:
+    """The AGENTS.md files that apply in ``cwd``, unless switched off."""
+    del command, config
+    if State.flagged or not State.settings.enabled:
+        return None
+    return instructions(Path(cwd))
