@@ -75,7 +75,7 @@ def test_register_and_unregister_a_plugin(scribble: PluginHost) -> None:
     assert "scribble" in scribble.cli.commands
     assert scribble.record("scribble").registers == {
         "block_kinds": ["scribble"], "providers": [], "context_providers": [],
-        "session_commands": [], "commands": ["scribble"],
+        "session_commands": [], "agent_commands": [], "commands": ["scribble"],
     }  # fmt: skip
     scribble.unregister("scribble")
     assert "scribble" not in scribble.registry.block_kinds

@@ -90,10 +90,10 @@ def test_commands_run_and_say_what_they_have_to_say(host: PluginHost, tmp_path: 
 def test_a_command_that_breaks_the_contract_is_a_load_error(host: PluginHost) -> None:
     record = host.register(Commands(SessionCommand("two words", "x", greet)), "bad")
     assert record.status == "failed"
-    assert "name must be a word without '/', not help, reload or compact" in (record.error or "")
+    assert "name must be a word without '/', not help, reload, compact or agent" in (record.error or "")
     for reserved in ("help", "reload", "compact"):  # the front-ends' own
         kept = host.register(Commands(SessionCommand(reserved, "mine", greet)), f"own-{reserved}")
-        assert kept.status == "failed" and "not help, reload or compact" in (kept.error or "")
+        assert kept.status == "failed" and "not help, reload, compact or agent" in (kept.error or "")
     taken = host.register(Commands(SessionCommand("greet", "x", greet)), "first")
     again = host.register(Commands(SessionCommand("greet", "y", greet)), "second")
     assert taken.status == "loaded" and again.status == "failed"

@@ -208,6 +208,18 @@ class SessionUpdated:
 
 
 @attrs.frozen
+class AgentActivated:
+    """The session switched to the agent command ``name`` (``""``: back to its own system
+    prompt, kinds and model), from its next turn on; ``kinds`` are the block kinds in
+    force, ``model`` the model its turns go to."""
+
+    session_id: str
+    name: str
+    model: str
+    kinds: tuple[str, ...]
+
+
+@attrs.frozen
 class SessionReset:
     """The session's conversation and tree were cleared; its setup is kept."""
 
@@ -319,6 +331,7 @@ Event: TypeAlias = (
     | SessionClosed
     | SessionStatusChanged
     | SessionUpdated
+    | AgentActivated
     | SessionReset
     | SessionCompacted
     | SessionsListed

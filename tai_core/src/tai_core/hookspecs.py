@@ -150,6 +150,33 @@ def tai_register_session_commands(register: Callable[[Any], None]) -> None:
     """
 
 
+@hookspec
+def tai_register_agent_commands(register: Callable[[Any], None]) -> None:
+    """Register agent commands: modes a session switches to with ``/NAME [text]``.
+
+    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
+    Invoking one (``/plan add dark mode`` in ``tai ai``, ``{"type": "command", "name":
+    "plan", "args": …}`` in ``tai serve -stdio``, ``tai ai -agent plan "…"``, or the
+    runtime's ``ActivateAgent``) replaces the session's base system prompt with the
+    rendered template, restricts its block kinds to ``tools`` (a kind that is off stays
+    off), switches to ``model`` for the agent's turns, and submits the text after the
+    name; ``/agent off`` goes back. The event ``AgentActivated`` says what is in force.
+
+    :param register: call ``register(command)`` for each command, where ``command``
+        fulfils :class:`tai_core.plugins.AgentCommand` (``name``, ``description``,
+        ``render(data)``, ``tools``, ``model``, ``argument_hint``, ``user_invocable``,
+        ``model_invocable``). A ``/NAME`` another plugin took (for an agent or a session
+        command) is refused and reported as this plugin's load error.
+    :return: nothing; results are ignored.
+
+    Where it may be implemented: plugins that bring modes of work (the ``agents`` plugin
+    registers the built-in ones and the project's and user's ``*.agent.md`` files).
+
+    Failure rule: if an implementation raises, the plugin is skipped with that as its load
+    error.
+    """
+
+
 @hookspec(firstresult=True)
 def tai_plugin_settings() -> Any:
     """Declare this plugin's settings.

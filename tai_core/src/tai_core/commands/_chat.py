@@ -8,7 +8,9 @@ reply streams cancels that reply (nothing of its round is applied) and the chat 
 the prompt, Ctrl-C or Ctrl-D leaves. A line starting with ``/`` runs the plugins' session
 command of that name (``/help`` lists them) instead of going to the model; ``/reload``
 reads the configuration and the installed plugins again, ``/compact [what to keep]``
-replaces the conversation by its summary now. Every turn is
+replaces the conversation by its summary now; ``/NAME text`` of an agent command (``/plan
+…``) switches the session to it and submits the text, ``/agent off`` switches back. Every
+turn is
 saved by the runtime; leaving closes the session, so ``tai ai -continue`` takes it up
 again.
 
@@ -30,6 +32,7 @@ from tai_core._printable import printable
 from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.runtime import (
+    AgentActivated,
     Cancel,
     CloseSession,
     Command,
@@ -47,6 +50,7 @@ from tai_core.runtime import (
     Submit,
     Subscription,
 )
+from tai_core.runtime._agents import agent_switch
 
 #: What the terminal's prompt shows.
 PROMPT = ">> "
@@ -114,6 +118,17 @@ def prompt_source(data_dir: Path) -> PromptSource:
     return PipedPrompts()
 
 
+class Queued:
+    """Prompts given up front (``tai ai "…"``) first, then those of ``source``."""
+
+    def __init__(self, texts: list[str], source: PromptSource) -> None:
+        self.texts = [text for text in texts if text.strip()]
+        self.source = source
+
+    async def read(self) -> str | None:
+        return self.texts.pop(0) if self.texts else await self.source.read()
+
+
 async def chat(
     runtime: Runtime,
     opening: Command,
@@ -123,10 +138,12 @@ async def chat(
     first_text: Callable[[str], str],
     new_printer: Callable[[], Printer],
     new_recorder: Callable[[str], Any] | None = None,
+    agent: str = "",
 ) -> int:
-    """Open the session with ``opening`` (a start or a load), then submit each prompt
-    until the user leaves; the exit status (1 when the session could not be opened or a
-    turn failed, so that a script piping prompts sees it).
+    """Open the session with ``opening`` (a start or a load), switch it to the agent
+    command ``agent`` when one is named, then submit each prompt until the user leaves;
+    the exit status (1 when the session could not be opened, the agent not switched to,
+    or a turn failed, so that a script piping prompts sees it).
     ``first_text`` makes the first prompt of a new session its message (the files and
     rules go with it)."""
     subscription = runtime.bus.subscribe()
@@ -138,10 +155,13 @@ async def chat(
     first = not opened
     failed = False
     try:
+        if agent and await _extension(runtime, subscription, session_id, f"/agent {agent}") is None:
+            return 1
         while (text := await prompts.read()) is not None:
             if text.startswith("/"):
-                await _extension(runtime, subscription, session_id, text)
-                continue
+                text = await _extension(runtime, subscription, session_id, text) or ""
+                if not text.strip():
+                    continue
             printer = new_printer()
             recorder = new_recorder(text) if new_recorder is not None else None
             recording = (asyncio.create_task(recorder.follow(runtime.bus.subscribe(), session_id))
@@ -165,19 +185,29 @@ async def chat(
 
 async def _extension(
     runtime: Runtime, subscription: Subscription, session_id: str, line: str
-) -> None:
-    """Run the session command ``line`` (``/NAME ARGS``) and print what it says."""
+) -> str | None:
+    """Run the session command ``line`` (``/NAME ARGS``) and print what it says; when it
+    switched the session to an agent command, the text to submit next (the arguments),
+    else ``None``."""
     name, _, args = line[1:].partition(" ")
+    command = RunExtensionCommand(session_id, name, args.strip())
+    switch = agent_switch(runtime.extensions.agents, command)
     if name == "reload":
         runtime.handle(ReloadExtensions())
     elif name == "compact":
         runtime.handle(CompactSession(session_id, args.strip()))
         await runtime.wait(session_id)
     else:
-        runtime.handle(RunExtensionCommand(session_id, name, args.strip()))
+        runtime.handle(switch or command)
     await runtime.settle()
+    switched = None
     for event in subscription.take_pending():
-        if isinstance(event, ExtensionsReloaded):
+        if isinstance(event, AgentActivated) and switch is not None:
+            mode = f"/{event.name}" if event.name else "the session's own prompt"
+            print(f"agent: {mode} (model {event.model}; kinds: {', '.join(event.kinds)})",
+                  flush=True)  # fmt: skip
+            switched = switch.arguments
+        elif isinstance(event, ExtensionsReloaded):
             print(f"reloaded: {len(event.plugins)} plugins", flush=True)
         elif isinstance(event, SessionCompacted):
             print(f"compacted: {event.messages_before} messages into a summary of "
@@ -192,6 +222,7 @@ async def _extension(
                 print("/compact [what to keep] — replace the conversation by its summary")
         elif isinstance(event, Notice) and event.level == "error":
             print(f"tai: error: {printable(event.message)}", file=sys.stderr, flush=True)
+    return switched
 
 
 def _opened(subscription: Subscription, session_id: str) -> bool | None:

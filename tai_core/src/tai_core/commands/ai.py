@@ -56,12 +56,17 @@ the question first; ask back only when the question cannot be answered without i
     "-continue", "--continue", "continue_", is_flag=True,
     help="Take up the last session of this directory.",
 )  # fmt: skip
+@click.option(
+    "-agent", "--agent", "agent", metavar="NAME",
+    help="Switch the session to the agent command NAME first (as /NAME; /help lists them).",
+)  # fmt: skip
+@click.argument("text", nargs=-1)
 @click.pass_obj
 def ai_command(app: Any, **params: Any) -> None:
     """Chat with the model interactively; it remembers what it learns about you."""
     import asyncio
 
-    from tai_core.commands._chat import chat, prompt_source
+    from tai_core.commands._chat import Queued, chat, prompt_source
     from tai_core.commands._printer import Printer
     from tai_core.commands._session import make_runtime
     from tai_core.config import user_data_dir
@@ -107,8 +112,10 @@ def ai_command(app: Any, **params: Any) -> None:
 
     status = asyncio.run(
         chat(
-            runtime, opening, session_id, prompt_source(user_data_dir()),
+            runtime, opening, session_id,
+            Queued([" ".join(params["text"])], prompt_source(user_data_dir())),
             first_text=chat_setup.first_text, new_printer=new_printer, new_recorder=new_recorder,
+            agent=params["agent"] or "",
         )
     )  # fmt: skip
     sys.exit(status)
@@ -153,10 +160,11 @@ def make_chat_setup(
     parts = file_parts(files, cwd, writable(app), secret)
     standing = standing_texts(app, "ai", cwd, config)
 
-    def prompt(task: str) -> Any:
+    def prompt(task: str, base: str | None = None, off: frozenset[str] | None = None) -> Any:
         return build_prompt(
-            base=THEORY_OF_AI, kinds=kinds.values(), command="ai", parts=parts, task=task,
-            config=config, disabled=disabled, standing=standing,
+            base=base or THEORY_OF_AI, kinds=kinds.values(), command="ai", parts=parts,
+            task=task, config=config, disabled=disabled if off is None else off,
+            standing=standing,
         )  # fmt: skip
 
     model = resolve(app, model_name, confidential=confidential)
@@ -166,7 +174,10 @@ def make_chat_setup(
         summarize=thought_summarizer(app, config, fast_model, model),
     )  # fmt: skip
     options = attrs.evolve(setup.options, disabled=frozenset(disabled))
-    return ChatSetup(attrs.evolve(setup, options=options), lambda text: prompt(text).user)
+    setup = attrs.evolve(
+        setup, options=options, rebuild_system=lambda base, off: prompt("", base, off).system
+    )
+    return ChatSetup(setup, lambda text: prompt(text).user)
 
 
 def remember(app: Any, session_id: str) -> None:

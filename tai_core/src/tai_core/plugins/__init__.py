@@ -7,6 +7,7 @@ providers and context providers are plugins of exactly this kind, so a third par
 whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
 """
 
+from tai_core.plugins._agent_commands import AgentCommand
 from tai_core.plugins._failures import RULES, IsolationError, PluginHookError, validation_problems
 from tai_core.plugins._host import (
     CORE_PLUGIN,
@@ -26,6 +27,7 @@ __all__ = [
     "CORE_PLUGIN",
     "ENTRY_POINT_GROUP",
     "RULES",
+    "AgentCommand",
     "IsolationError",
     "LoadOptions",
     "PluginHookError",

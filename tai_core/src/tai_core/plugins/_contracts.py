@@ -54,7 +54,7 @@ PROVIDER: Contract = {
 
 
 #: Session command names the front-ends keep for themselves.
-RESERVED_COMMANDS = frozenset({"help", "reload", "compact"})
+RESERVED_COMMANDS = frozenset({"help", "reload", "compact", "agent"})
 
 
 def _command_name(value: object) -> bool:
@@ -65,9 +65,29 @@ def _command_name(value: object) -> bool:
 
 #: :class:`tai_core.plugins.SessionCommand`.
 SESSION_COMMAND: Contract = {
-    "name": ("a word without '/', not help, reload or compact (users type /NAME)", _command_name),
+    "name": (
+        "a word without '/', not help, reload, compact or agent (users type /NAME)",
+        _command_name,
+    ),
     "description": ("a string (one line for /help)", _text),
     "run": ("a function run(session, args) returning the text to show", callable),
+}
+
+
+def _words(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(word, str) for word in value)
+
+
+#: :class:`tai_core.plugins.AgentCommand`.
+AGENT_COMMAND: Contract = {
+    "name": SESSION_COMMAND["name"],
+    "description": SESSION_COMMAND["description"],
+    "render": ("a function render(data) returning the system prompt's text", callable),
+    "tools": ("a tuple of block-kind names", _words),
+    "model": ("None or a model name", lambda value: value is None or _name(value)),
+    "argument_hint": ("a string", _text),
+    "user_invocable": ("True or False", _flag),
+    "model_invocable": ("True or False", _flag),
 }
 
 #: :class:`tai_core.context.ContextProvider`.
@@ -119,6 +139,11 @@ def provider_problems(provider: object) -> list[str]:
 def session_command_problems(command: object) -> list[str]:
     """What ``command`` lacks of :class:`tai_core.plugins.SessionCommand`."""
     return contract_problems(command, SESSION_COMMAND)
+
+
+def agent_command_problems(command: object) -> list[str]:
+    """What ``command`` lacks of :class:`tai_core.plugins.AgentCommand`."""
+    return contract_problems(command, AGENT_COMMAND)
 
 
 def context_provider_problems(provider: object) -> list[str]:

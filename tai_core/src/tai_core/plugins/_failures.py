@@ -55,6 +55,7 @@ RULES: dict[str, str] = {
     "tai_register_context_providers": "register",
     "tai_register_commands": "register",
     "tai_register_session_commands": "register",
+    "tai_register_agent_commands": "register",
     "tai_plugin_settings": "register",
     "tai_configure": "register",
     "tai_block_parsed": "decide",

@@ -48,6 +48,7 @@ _REGISTRATION_HOOKS: tuple[tuple[str, str], ...] = (
     ("tai_register_providers", "providers"),
     ("tai_register_context_providers", "context_providers"),
     ("tai_register_session_commands", "session_commands"),
+    ("tai_register_agent_commands", "agent_commands"),
 )
 
 

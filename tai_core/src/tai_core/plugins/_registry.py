@@ -17,6 +17,7 @@ import attrs
 
 from tai_core.blocks._kind import BlockKind, missing_members
 from tai_core.plugins._contracts import (
+    agent_command_problems,
     context_provider_problems,
     provider_problems,
     session_command_problems,
@@ -24,7 +25,8 @@ from tai_core.plugins._contracts import (
 
 #: The categories of things a plugin registers, as named in ``tai plugins``.
 CATEGORIES: tuple[str, ...] = (
-    "block_kinds", "providers", "context_providers", "session_commands", "commands",
+    "block_kinds", "providers", "context_providers", "session_commands", "agent_commands",
+    "commands",
 )  # fmt: skip
 
 
@@ -34,6 +36,7 @@ _CONTRACTS: dict[str, tuple[str, Callable[[Any], list[str]]]] = {
     "providers": ("provider", provider_problems),
     "context_providers": ("context provider", context_provider_problems),
     "session_commands": ("session command", session_command_problems),
+    "agent_commands": ("agent command", agent_command_problems),
 }
 
 
@@ -50,6 +53,7 @@ class Staging:
     providers: list[Any] = attrs.Factory(list)
     context_providers: list[Any] = attrs.Factory(list)
     session_commands: list[Any] = attrs.Factory(list)
+    agent_commands: list[Any] = attrs.Factory(list)
 
     def register_callback(self, category: str) -> Callable[[Any], None]:
         """The ``register`` argument of the registration hook for ``category``."""
@@ -81,6 +85,8 @@ class Registry:
     context_providers: dict[str, Any] = attrs.Factory(dict)
     #: Commands users type in a session (``/NAME``), by name.
     session_commands: dict[str, Any] = attrs.Factory(dict)
+    #: Modes a session switches to (``/NAME``), by name.
+    agent_commands: dict[str, Any] = attrs.Factory(dict)
     commands: dict[str, str] = attrs.Factory(dict)
     #: Plugin name -> the settings model it declared (``tai_plugin_settings``).
     settings: dict[str, Any] = attrs.Factory(dict)
@@ -111,6 +117,9 @@ class Registry:
         for provider in staged.providers:
             for type_name in getattr(provider, "types", ()):
                 claim("provider_types", type_name.lower(), "provider type")
+        for thing in [*staged.session_commands, *staged.agent_commands]:  # one /NAME each
+            if isinstance(getattr(thing, "name", None), str):
+                claim("slash", thing.name, "/NAME")
         return problems
 
     def commit(self, staged: Staging) -> dict[str, list[str]]:
@@ -127,6 +136,8 @@ class Registry:
             for type_name in provider.types:
                 self.provider_types[type_name.lower()] = provider.name
                 self.owners["provider_types", type_name.lower()] = staged.plugin
+        for thing in [*staged.session_commands, *staged.agent_commands]:
+            self.owners["slash", thing.name] = staged.plugin
         return registers
 
     def add_commands(self, plugin: str, names: list[str]) -> None:
@@ -152,5 +163,5 @@ class Registry:
             if owner != plugin:
                 continue
             del self.owners[category, name]
-            table: dict[str, Any] = getattr(self, category)
+            table: dict[str, Any] = getattr(self, category, {})  # "slash": names only
             table.pop(name, None)

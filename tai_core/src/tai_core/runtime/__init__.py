@@ -6,6 +6,7 @@ never prints. Delivery rules are in ``_bus``; the event types in :mod:`tai_core.
 
 * ``_commands`` — the commands, and the setup a session starts from;
 * ``_runtime`` — what each command does, one task per running session;
+* ``_agents`` — a session switched to an agent command (``/plan``) and back;
 * ``_compaction`` — a long conversation replaced by its summary, at a turn's start or on
   request;
 * ``_keeper`` — sessions saved to and read from the sessions database, off the loop;
@@ -14,6 +15,7 @@ never prints. Delivery rules are in ``_bus``; the event types in :mod:`tai_core.
 
 from tai_core.events import (
     TERMINAL_EVENTS,
+    AgentActivated,
     BlockFinished,
     BlockParsed,
     BlockStarted,
@@ -48,6 +50,7 @@ from tai_core.events import (
 )
 from tai_core.runtime._bus import EventBus, Subscription
 from tai_core.runtime._commands import (
+    ActivateAgent,
     Cancel,
     CloseSession,
     Command,
@@ -73,6 +76,8 @@ from tai_core.runtime._runtime import Runtime
 
 __all__ = [
     "TERMINAL_EVENTS",
+    "ActivateAgent",
+    "AgentActivated",
     "BlockFinished",
     "BlockParsed",
     "BlockStarted",

@@ -44,6 +44,10 @@ class SessionSetup:
     #: Resolves a model named as ``-model`` takes it, for the one call a plugin switches
     #: to it (``tai_before_model_call``'s ``model``); ``None``: no switching.
     resolve_model: Callable[[str], tuple[Provider, ModelSpec]] | None = None
+    #: The session's system prompt with another base text (``None``: its own) and these
+    #: kinds off, for agent commands (:mod:`tai_core.runtime._agents`); ``None``: the
+    #: session cannot switch to one.
+    rebuild_system: Callable[[str | None, frozenset[str]], str] | None = None
 
 
 @attrs.frozen
@@ -122,6 +126,19 @@ class UpdateSession:
             "reasoning_effort": self.reasoning_effort,
         }
         return attrs.evolve(spec, **{k: v for k, v in changes.items() if v is not None})
+
+
+@attrs.frozen
+class ActivateAgent:
+    """Switch the session to the agent command ``name`` from its next turn on (``""``:
+    back to the session's own system prompt, kinds and model); refused while it runs.
+    ``arguments`` is the text the user gave after the name (the template may use it; the
+    front-end submits it as the next turn). Answered by ``AgentActivated``, or an error
+    notice saying why nothing changed."""
+
+    session_id: str
+    name: str
+    arguments: str = ""
 
 
 @attrs.frozen
@@ -218,6 +235,8 @@ class Reloaded:
     problems: tuple[str, ...] = ()
     #: What the front-end builds new sessions from now (its application context).
     app: Any = None
+    #: The agent commands now, by name.
+    agents: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 Command = (
@@ -228,6 +247,7 @@ Command = (
     | CloseSession
     | ResetSession
     | UpdateSession
+    | ActivateAgent
     | CompactSession
     | ListSessions
     | LoadSession

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from tai_core.events import ExtensionCommandFinished, ExtensionsReloaded, Notice
+from tai_core.runtime._agents import agent_help
 from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import Reloaded, RunExtensionCommand
 
@@ -26,14 +27,22 @@ from tai_core.runtime._commands import Reloaded, RunExtensionCommand
 class Extensions:
     """The session commands the plugins registered: name -> (owning plugin, command)."""
 
-    def __init__(self, commands: Mapping[str, tuple[str, Any]], bus: EventBus) -> None:
+    def __init__(
+        self,
+        commands: Mapping[str, tuple[str, Any]],
+        bus: EventBus,
+        agents: Mapping[str, Any] | None = None,
+    ) -> None:
         self.commands = dict(commands)
         self.bus = bus
+        #: The agent commands (``/plan``), by name (:mod:`tai_core.runtime._agents`).
+        self.agents = dict(agents or {})
 
     def help(self) -> str:
         """One line per command, ``/NAME — description``, and how to ask for this list."""
         lines = [f"/{name} — {command.description}"
                  for name, (_, command) in sorted(self.commands.items())]  # fmt: skip
+        lines += agent_help(self.agents)
         if not lines:
             return "no plugin offers session commands (/help — this list)"
         return "\n".join([*lines, "/help — this list"])
@@ -81,7 +90,7 @@ def reload_extensions(runtime: Any, reload: Callable[[], Reloaded] | None) -> No
         runtime.bus.publish(Notice("", "error", f"the extensions were not reloaded: {error}"))
         return
     runtime.hook = reloaded.hook
-    runtime.extensions = Extensions(reloaded.extensions, runtime.bus)
+    runtime.extensions = Extensions(reloaded.extensions, runtime.bus, reloaded.agents)
     if reloaded.app is not None:
         runtime.app = reloaded.app
     for session in sessions.values():

@@ -45,8 +45,10 @@ from tai_core.models import window_of
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
 from tai_core.plugins._failures import PluginHookError
 from tai_core.plugins._observe import observe
+from tai_core.runtime._agents import activate
 from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import (
+    ActivateAgent,
     Cancel,
     Command,
     CompactSession,
@@ -91,6 +93,10 @@ class _Session:
     earlier: tuple[int, int, float | None] = (0, 0, None)
     #: Whether it is in the database yet (see :meth:`Runtime._save`).
     written: bool = False
+    #: What it was set up with, once it switched to an agent command (``_agents.Own``).
+    own: Any = None
+    #: The agent command in force (``""``: none).
+    agent: str = ""
 
 
 class Runtime:
@@ -107,6 +113,7 @@ class Runtime:
         compaction: CompactionSettings | None = None,
         store: Any = None,
         extensions: Mapping[str, tuple[str, Any]] | None = None,
+        agents: Mapping[str, Any] | None = None,
         reload: Callable[[], Reloaded] | None = None,
         app: Any = None,
         answers_prompts: bool = False,
@@ -115,7 +122,7 @@ class Runtime:
         self.hook = hook
         self.bus = bus or EventBus()
         #: The plugins' session commands (``/NAME``): name -> (plugin, command).
-        self.extensions = Extensions(extensions or {}, self.bus)
+        self.extensions = Extensions(extensions or {}, self.bus, agents)
         #: What the front-end builds new sessions from (replaced by a reload).
         self.app = app
         self._reload = reload
@@ -153,6 +160,10 @@ class Runtime:
                     session.task.cancel()
             elif isinstance(command, RespondToPrompt):
                 self.prompts.respond(command)
+            elif (
+                isinstance(command, RunExtensionCommand) and command.name in self.extensions.agents
+            ):
+                self.handle(ActivateAgent(command.session_id, command.name, command.args))
             elif isinstance(command, RunExtensionCommand):  # also while a turn runs
                 self._start_errand(self.extensions.run(session.setup.options, command)())
             elif isinstance(command, Steer):
@@ -169,6 +180,8 @@ class Runtime:
                 self._set_status(session, "idle")
             elif isinstance(command, UpdateSession):
                 self._update(session, command)
+            elif isinstance(command, ActivateAgent):
+                activate(self, session, command)
             elif isinstance(command, CompactSession):
                 self._set_status(session, "streaming")
                 session.task = asyncio.get_running_loop().create_task(
@@ -212,6 +225,11 @@ class Runtime:
             await asyncio.gather(self._ticker, return_exceptions=True)
             self._ticker = None
         await self.keeper.drain()
+
+    def agent(self, session_id: str) -> str:
+        """The agent command session ``session_id`` is switched to (``""``: none)."""
+        session = self._sessions.get(session_id)
+        return session.agent if session is not None else ""
 
     def state(self, session_id: str) -> RunState | None:
         """The session's state after its last finished run."""

@@ -40,6 +40,7 @@ from tai_core.runtime import (
     Subscription,
     UpdateSession,
 )
+from tai_core.runtime._agents import agent_switch
 from tai_core.serve._wire import (
     BadRequest,
     CancelRun,
@@ -174,6 +175,12 @@ class Server:
                     reasoning_effort=request.reasoning_effort,
                 )
             )  # fmt: skip
+        elif isinstance(request, RunCommand) and (switch := agent_switch(
+            runtime.extensions.agents, _plain_command(request)
+        )):  # fmt: skip
+            runtime.handle(switch)  # carried out at once: AgentActivated, or an error
+            if switch.name and switch.arguments and runtime.agent(switch.session_id) == switch.name:
+                self._handle(SubmitText(switch.session_id, switch.arguments))
         else:
             runtime.handle(_plain_command(request))
 

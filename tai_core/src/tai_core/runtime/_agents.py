@@ -1,0 +1,132 @@
+"""Agent commands carried out: a session switched to a mode (``/plan``), and back.
+
+The first time a session switches, it keeps what it was set up with (:class:`Own`: its
+system prompt, the kinds it had off, its model), and every switch starts from that: an
+agent never builds on another agent's changes, and ``/agent off`` restores exactly what
+was. An agent's ``tools`` only narrow the kinds (a kind that is off for the session —
+``shell`` without ``-shell`` — stays off), so a project's agent file cannot grant what
+the user did not. A switch is refused while the session runs: a turn sees one system
+prompt and one set of kinds from its start to its end.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from tai_core.events import AgentActivated, Notice
+from tai_core.runtime._commands import ActivateAgent, RunExtensionCommand
+
+
+@attrs.frozen
+class Own:
+    """What a session was set up with, before any agent command."""
+
+    system: str
+    disabled: frozenset[str]
+    provider: Any
+    spec: Any
+
+
+class AgentError(Exception):
+    """Why a session cannot switch to an agent command (nothing changed)."""
+
+
+def agent_help(agents: Mapping[str, Any]) -> list[str]:
+    """One ``/help`` line per agent command users may invoke, and how to go back."""
+    lines = [
+        f"/{name}{' ' + agent.argument_hint if agent.argument_hint else ''} — "
+        f"{agent.description} (agent)"
+        for name, agent in sorted(agents.items())
+        if agent.user_invocable
+    ]
+    return (
+        [*lines, "/agent off — back to the session's own prompt, kinds and model"] if lines else []
+    )
+
+
+def agent_switch(agents: Mapping[str, Any], command: RunExtensionCommand) -> ActivateAgent | None:
+    """The switch a session command stands for — ``/NAME text`` of an agent command,
+    ``/agent NAME text``, ``/agent off`` — or ``None`` when it is not one."""
+    if command.name in agents:
+        return ActivateAgent(command.session_id, command.name, command.args)
+    if command.name != "agent":
+        return None
+    name, _, rest = command.args.strip().partition(" ")
+    return ActivateAgent(command.session_id, "" if name in ("", "off") else name, rest.strip())
+
+
+def activate(runtime: Any, session: Any, command: ActivateAgent) -> None:
+    """Switch ``session`` as ``command`` says, or say why not (an error notice)."""
+    try:
+        switched = _switched(runtime.extensions.agents, session, command)
+    except AgentError as error:
+        runtime.bus.publish(Notice(command.session_id, "error", str(error)))
+        return
+    own, setup, allowed, warning = switched
+    session.own = own
+    session.agent = command.name
+    session.setup = setup
+    session.pipeline = runtime._pipeline(setup)
+    if warning:
+        runtime.bus.publish(Notice(command.session_id, "warning", warning))
+    runtime.bus.publish(AgentActivated(command.session_id, command.name, setup.spec.name, allowed))
+
+
+def _switched(
+    agents: Mapping[str, Any], session: Any, command: ActivateAgent
+) -> tuple[Own, Any, tuple[str, ...], str]:
+    """What ``session`` is after ``command``: what it owns, its new setup, the kinds in
+    force, and a warning (``""`` for none)."""
+    setup = session.setup
+    if setup.rebuild_system is None:
+        raise AgentError("this session cannot switch to agent commands")
+    own = session.own or Own(setup.system, setup.options.disabled, setup.provider, setup.spec)
+    if not command.name:
+        allowed = tuple(sorted(set(setup.kinds) - own.disabled))
+        restored = attrs.evolve(
+            setup, system=own.system, provider=own.provider, spec=own.spec,
+            options=attrs.evolve(setup.options, disabled=own.disabled),
+        )  # fmt: skip
+        return own, restored, allowed, ""
+    agent = agents.get(command.name)
+    if agent is None or not agent.user_invocable:
+        known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
+        raise AgentError(
+            f"no agent command /{command.name} (the agent commands: {known or 'none'})"
+        )
+    on = set(setup.kinds) - own.disabled
+    allowed = tuple(sorted(on & set(agent.tools) if agent.tools else on))
+    disabled = frozenset(setup.kinds) - set(allowed)
+    missing = sorted(set(agent.tools) - set(setup.kinds))
+    warning = (f"/{agent.name}: no block kind {', '.join(missing)} is installed"
+               if missing else "")  # fmt: skip
+    provider, spec = own.provider, own.spec
+    if agent.model:
+        if setup.resolve_model is None:
+            raise AgentError(f"/{agent.name} asks for the model {agent.model}; this session "
+                             "cannot switch models")  # fmt: skip
+        try:
+            provider, spec = setup.resolve_model(agent.model)
+        except Exception as error:
+            raise AgentError(f"/{agent.name}: its model {agent.model!r}: {error}") from error
+    data = {
+        "cwd": str(getattr(setup.context, "cwd", "")), "platform": sys.platform,
+        "date": datetime.date.today().isoformat(), "model": spec.name,
+        "session_id": setup.options.session_id, "kinds": list(allowed),
+        "arguments": command.arguments,
+    }  # fmt: skip
+    try:
+        text = str(agent.render(data))
+    except Exception as error:
+        where = f" ({agent.source})" if agent.source else ""
+        raise AgentError(f"/{agent.name}{where}: its template failed: {error}") from error
+    switched = attrs.evolve(
+        setup, system=setup.rebuild_system(text, disabled), provider=provider, spec=spec,
+        options=attrs.evolve(setup.options, disabled=disabled),
+    )  # fmt: skip
+    return own, switched, allowed, warning
