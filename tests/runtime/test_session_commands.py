@@ -90,10 +90,14 @@ def test_commands_run_and_say_what_they_have_to_say(host: PluginHost, tmp_path: 
 def test_a_command_that_breaks_the_contract_is_a_load_error(host: PluginHost) -> None:
     record = host.register(Commands(SessionCommand("two words", "x", greet)), "bad")
     assert record.status == "failed"
-    assert "name must be a word without '/', not help, reload, compact or agent" in (record.error or "")
+    assert "name must be a word without '/', not help, reload, compact or agent" in (
+        record.error or ""
+    )
     for reserved in ("help", "reload", "compact"):  # the front-ends' own
         kept = host.register(Commands(SessionCommand(reserved, "mine", greet)), f"own-{reserved}")
-        assert kept.status == "failed" and "not help, reload, compact or agent" in (kept.error or "")
+        assert kept.status == "failed" and "not help, reload, compact or agent" in (
+            kept.error or ""
+        )
     taken = host.register(Commands(SessionCommand("greet", "x", greet)), "first")
     again = host.register(Commands(SessionCommand("greet", "y", greet)), "second")
     assert taken.status == "loaded" and again.status == "failed"
@@ -119,8 +123,8 @@ def test_typed_in_tai_ai(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     work.mkdir()
     (work / "none.replay").write_text("@@@ reply\nnever asked\n")
     env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
-    result = run_tai("ai", "-model", "replay:none.replay", cwd=work, env=env,
-                     stdin="/status now\n/help\n/missing\n/reload\n")  # fmt: skip
+    result = run_tai("-p", "no:agents", "ai", "-model", "replay:none.replay", cwd=work,
+                     env=env, stdin="/status now\n/help\n/missing\n/reload\n")  # fmt: skip
     assert result.returncode == 0, result.stderr
     *said, reloaded = result.stdout.splitlines()
     assert said == [

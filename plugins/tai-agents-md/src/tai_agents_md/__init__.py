@@ -29,7 +29,7 @@ import click
 from pydantic import BaseModel
 
 from tai_core import hookimpl
-from tai_core.config import INSTRUCTIONS_FILE
+from tai_core.config import INSTRUCTIONS_FILE, project_directories
 
 #: The most bytes of one file sent.
 MAX_BYTES = 32 * 1024
@@ -54,15 +54,8 @@ class State:
 def discovered(cwd: Path) -> list[Path]:
     """The AGENTS.md files that apply in ``cwd``: from the repository's root down to
     ``cwd`` (``cwd``'s alone outside a repository), root first."""
-    here = cwd.resolve()
-    chain = [here]
-    for directory in here.parents:
-        if (chain[-1] / ".git").exists():
-            break
-        chain.append(directory)
-    if not (chain[-1] / ".git").exists():
-        chain = [here]
-    return [path for path in (d / INSTRUCTIONS_FILE for d in reversed(chain)) if path.is_file()]
+    found = (directory / INSTRUCTIONS_FILE for directory in project_directories(cwd))
+    return [path for path in found if path.is_file()]
 
 
 def _text(path: Path) -> str:

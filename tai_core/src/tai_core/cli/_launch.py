@@ -15,7 +15,9 @@ The fingerprint — recomputed at every launch, so a stale answer is never print
   tai, its dependencies, each plugin's code, an editable checkout's sources — by mtime
   and size;
 * the configuration files that apply to the working directory (``disabled_plugins``),
-  found exactly as :func:`tai_core.config.load_config` finds them;
+  found exactly as :func:`tai_core.config.load_config` finds them, and the declaration
+  files plugins register from (agent commands, skills: the user's and the project's
+  ``.tai/``);
 * tai's environment variables (``TAI_*``), ``HOME`` and ``XDG_CONFIG_HOME``, and the
   terminal width the help is wrapped to.
 
@@ -33,7 +35,12 @@ from __future__ import annotations
 import os
 import sys
 
-from tai_core.config._paths import LAUNCH_DIR, config_files_str, user_cache_dir_str
+from tai_core.config._paths import (
+    LAUNCH_DIR,
+    config_files_str,
+    declaration_files_str,
+    user_cache_dir_str,
+)
 
 TYPE_CHECKING = False  # not typing's: see tai_core._lazy
 if TYPE_CHECKING:
@@ -132,6 +139,7 @@ def fingerprint(files: Sequence[str]) -> list[object]:
         env.get("XDG_CONFIG_HOME", ""),
         [_stamp(entry) for entry in sys.path],
         [_stamp(file) for file in config_files_str(os.path.realpath(os.getcwd()))],
+        [_stamp(file) for file in declaration_files_str(os.path.realpath(os.getcwd()))],
         [_stamp(file) for file in files],
     ]
 

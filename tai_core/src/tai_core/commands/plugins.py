@@ -19,6 +19,7 @@ _LABELS = {
     "providers": "providers",
     "context_providers": "context providers",
     "session_commands": "session commands",
+    "agent_commands": "agent commands",
     "commands": "commands",
 }
 

@@ -83,6 +83,23 @@ def user_cache_dir_str(environ: Mapping[str, str] | None = None) -> str:
     return _tai_dir(_CACHE, _environ(environ))
 
 
+#: The user's declarations in the configuration directory: agent commands and skills.
+DECLARATION_DIRS = ("agents", "skills")
+
+
+def declaration_files_str(cwd: str, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The files of the declarations that apply in ``cwd`` (the user's ``agents/`` and
+    ``skills/``, each project directory's ``.tai/``), sorted: what plugins register from
+    depends on them, so the launch cache's fingerprint does too."""
+    roots = [os.path.join(user_config_dir_str(environ), name) for name in DECLARATION_DIRS]
+    roots += [os.path.join(d, PROJECT_DIR) for d in project_directories_str(cwd)]
+    files: list[str] = []
+    for root in roots:
+        for directory, _, names in os.walk(root):
+            files += [os.path.join(directory, name) for name in names]
+    return sorted(files)
+
+
 def go_module_root_str(start: str) -> str | None:
     """:func:`go_module_root` on strings."""
     directory = start
@@ -163,6 +180,27 @@ def go_module_root(start: Path) -> Path | None:
 
     found = go_module_root_str(str(start))
     return None if found is None else Path(found)
+
+
+def project_directories_str(cwd: str) -> list[str]:
+    """:func:`project_directories` on strings (``cwd`` resolved by the caller)."""
+    chain = [cwd]
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    for depth, directory in enumerate(chain):
+        if os.path.exists(os.path.join(directory, ".git")):
+            return list(reversed(chain[: depth + 1]))
+    return [cwd]
+
+
+def project_directories(cwd: Path) -> list[Path]:
+    """The directories whose project files apply in ``cwd`` (``AGENTS.md``, ``.tai/``):
+    from the repository's root (the nearest directory at or above ``cwd`` that holds
+    ``.git``) down to ``cwd``, root first; outside a repository, ``cwd`` alone — a
+    directory above it, a home directory say, belongs to no project."""
+    from pathlib import Path
+
+    return [Path(directory) for directory in project_directories_str(str(cwd.resolve()))]
 
 
 def config_directories(cwd: Path, environ: Mapping[str, str] | None = None) -> list[Path]:

@@ -78,9 +78,13 @@ def _words(value: object) -> bool:
     return isinstance(value, tuple) and all(isinstance(word, str) for word in value)
 
 
+def _agent_name(value: object) -> bool:
+    return _command_name(value) or value == "compact"  # the instructions of compaction
+
+
 #: :class:`tai_core.plugins.AgentCommand`.
 AGENT_COMMAND: Contract = {
-    "name": SESSION_COMMAND["name"],
+    "name": ("a word without '/', not help, reload or agent (users type /NAME)", _agent_name),
     "description": SESSION_COMMAND["description"],
     "render": ("a function render(data) returning the system prompt's text", callable),
     "tools": ("a tuple of block-kind names", _words),

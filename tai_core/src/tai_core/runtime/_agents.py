@@ -49,6 +49,30 @@ def agent_help(agents: Mapping[str, Any]) -> list[str]:
     )
 
 
+def template_data(setup: Any, model: str, kinds: tuple[str, ...], arguments: str) -> dict[str, Any]:
+    """What an agent command's template renders with (see ``AgentCommand``)."""
+    return {
+        "cwd": str(getattr(setup.context, "cwd", "")), "platform": sys.platform,
+        "date": datetime.date.today().isoformat(), "model": model,
+        "session_id": setup.options.session_id, "kinds": list(kinds), "arguments": arguments,
+    }  # fmt: skip
+
+
+def compaction_prompt(agents: Mapping[str, Any], setup: Any, warn: Any) -> str | None:
+    """The system prompt of compaction from the agent command ``compact`` when one is
+    registered (a project may tune it), or ``None`` for the built-in text; a template that
+    fails is one ``warn`` line, and the built-in text is used."""
+    agent = agents.get("compact")
+    if agent is None:
+        return None
+    try:
+        return str(agent.render(template_data(setup, setup.spec.name, (), "")))
+    except Exception as error:  # noqa: BLE001 - compaction goes on with its own text
+        warn(f"the agent command compact ({agent.source}) failed: {error}; the built-in "
+             "instructions of compaction are used")  # fmt: skip
+        return None
+
+
 def agent_switch(agents: Mapping[str, Any], command: RunExtensionCommand) -> ActivateAgent | None:
     """The switch a session command stands for — ``/NAME text`` of an agent command,
     ``/agent NAME text``, ``/agent off`` — or ``None`` when it is not one."""
@@ -114,14 +138,8 @@ def _switched(
             provider, spec = setup.resolve_model(agent.model)
         except Exception as error:
             raise AgentError(f"/{agent.name}: its model {agent.model!r}: {error}") from error
-    data = {
-        "cwd": str(getattr(setup.context, "cwd", "")), "platform": sys.platform,
-        "date": datetime.date.today().isoformat(), "model": spec.name,
-        "session_id": setup.options.session_id, "kinds": list(allowed),
-        "arguments": command.arguments,
-    }  # fmt: skip
     try:
-        text = str(agent.render(data))
+        text = str(agent.render(template_data(setup, spec.name, allowed, command.arguments)))
     except Exception as error:
         where = f" ({agent.source})" if agent.source else ""
         raise AgentError(f"/{agent.name}{where}: its template failed: {error}") from error

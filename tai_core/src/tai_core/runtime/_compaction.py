@@ -166,12 +166,14 @@ async def compact(
     observe: Callable[..., None],
     reason: str,
     instructions: str = "",
+    system: str | None = None,
 ) -> Any | None:
     """Compact the conversation of ``state`` (a session's :class:`RunState`) for
     ``reason`` (``"auto"``, ``"requested"``); the new state, or ``None`` when it stays as
     it is (too short, skipped by a plugin, the summary call failed: each said in a notice).
     ``options`` is the session view the hooks receive, ``provider`` and ``spec`` the
-    session's model, ``observe(hook_name, **kwargs)`` calls an observation hook."""
+    session's model, ``observe(hook_name, **kwargs)`` calls an observation hook, ``system``
+    the instructions of the summary call (default :data:`COMPACT_SYSTEM_PROMPT`)."""
     from tai_core.events import Notice, SessionCompacted, TreeChanged
     from tai_core.models import ProviderError, ask, window_of
     from tai_core.plugins._failures import PluginHookError
@@ -203,7 +205,10 @@ async def compact(
     asked = "\n".join(filter(None, [instructions.strip(), added]))
     try:
         summary = await ask(
-            provider, spec, COMPACT_SYSTEM_PROMPT, summary_request(messages, target, asked)
+            provider,
+            spec,
+            system or COMPACT_SYSTEM_PROMPT,
+            summary_request(messages, target, asked),
         )
     except ProviderError as error:
         warn(f"compaction failed: {error}; the conversation is kept as it is")

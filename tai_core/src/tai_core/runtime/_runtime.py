@@ -45,7 +45,7 @@ from tai_core.models import window_of
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
 from tai_core.plugins._failures import PluginHookError
 from tai_core.plugins._observe import observe
-from tai_core.runtime._agents import activate
+from tai_core.runtime._agents import activate, agent_switch, compaction_prompt
 from tai_core.runtime._bus import EventBus
 from tai_core.runtime._commands import (
     ActivateAgent,
@@ -160,10 +160,10 @@ class Runtime:
                     session.task.cancel()
             elif isinstance(command, RespondToPrompt):
                 self.prompts.respond(command)
-            elif (
-                isinstance(command, RunExtensionCommand) and command.name in self.extensions.agents
+            elif isinstance(command, RunExtensionCommand) and (
+                switch := agent_switch(self.extensions.agents, command)
             ):
-                self.handle(ActivateAgent(command.session_id, command.name, command.args))
+                self.handle(switch)
             elif isinstance(command, RunExtensionCommand):  # also while a turn runs
                 self._start_errand(self.extensions.run(session.setup.options, command)())
             elif isinstance(command, Steer):
@@ -467,11 +467,14 @@ class Runtime:
         """Compact the session's conversation (:mod:`._compaction`) and save it."""
         runner = session.pipeline.runner
         options = session.setup.options
+        system = compaction_prompt(
+            self.extensions.agents, session.setup, lambda line: self._warn(options.session_id, line)
+        )
         state = await compact(
             options=options, state=session.state, provider=runner.provider, spec=runner.spec,
             settings=self.compaction, hook=self.hook, publish=self.bus.publish,
             observe=lambda hook, **kw: self._observe(hook, options.session_id, **kw),
-            reason=reason, instructions=instructions,
+            reason=reason, instructions=instructions, system=system,
         )  # fmt: skip
         if state is not None:
             session.state = state
