@@ -84,8 +84,8 @@ def test_the_setting_switches_them_off(
     repository: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
     configure(repository, openai_server)
-    with (repository / "tai.toml").open("a") as config:
-        config.write("[plugins.agents-md]\nenabled = false\n")
+    config = repository / "tai.toml"
+    config.write_text("agents_md = false\n" + config.read_text())
     assert "Use tabs." not in _next(repository, openai_server, isolated_env)
 
 

@@ -120,12 +120,14 @@ def drive_server_session(
     run_options: dict[str, Any] | None = None,
     generator: dict[str, Any] | None = None,
     more_generators: list[dict[str, Any]] | None = None,
+    setup_changes: dict[str, Any] | None = None,
     **runtime_options: Any,
 ) -> list[Event]:
     """Start session ``s`` (command ``next``, no completion needed) with a model served by
     ``server`` (a :class:`tests.servers.FakeModelServer`), run ``await scenario(runtime)``,
     shut the runtime down; every event it published. ``generator``: more fields of the
-    model's generator entry (``context_tokens``); ``more_generators``: other entries."""
+    model's generator entry (``context_tokens``); ``more_generators``: other entries;
+    ``setup_changes``: fields of the session's setup to replace."""
     config = {
         "generators": [
             {"name": "local", "type": "openai", "model": "m", "base_url": server.base_url,
@@ -139,7 +141,7 @@ def drive_server_session(
         system="S", require_completion=False, cwd=tmp_path,
     )  # fmt: skip
     options = attrs.evolve(setup.options, session_id="s", **(run_options or {}))
-    setup = attrs.evolve(setup, options=options)
+    setup = attrs.evolve(setup, options=options, **(setup_changes or {}))
     events: list[Event] = []
 
     async def main() -> None:

@@ -15,7 +15,7 @@ a run, removed when a run creates one, refused to change blocks. Whatever the te
 the core checks it for secrets before it is sent (``tai_secret_file``), as it checks files.
 
 Off for one run with ``-no-agents-md`` (before the command: ``tai -no-agents-md chat
-"…"``), or for good with ``[plugins.agents-md] enabled = false``.
+"…"``), or for good with ``agents_md = false`` in tai.toml.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from pydantic import BaseModel
 
 from tai_core import hookimpl
 from tai_core.config import INSTRUCTIONS_FILE, project_directories
@@ -37,17 +36,9 @@ MAX_BYTES = 32 * 1024
 FLAG = "-no-agents-md"
 
 
-class Settings(BaseModel):
-    """The ``[plugins.agents-md]`` table."""
-
-    #: Whether AGENTS.md files are read at all.
-    enabled: bool = True
-
-
 class State:
-    """What this process was told: the settings, and whether the flag was given."""
+    """Whether this process was told ``-no-agents-md``."""
 
-    settings = Settings()
     flagged = False
 
 
@@ -89,18 +80,6 @@ def instructions(cwd: Path) -> str | None:
     ])  # fmt: skip
 
 
-@hookimpl
-def tai_plugin_settings() -> type[Settings]:
-    """The settings of ``[plugins.agents-md]``."""
-    return Settings
-
-
-@hookimpl
-def tai_configure(settings: Settings) -> None:
-    """Use the checked settings."""
-    State.settings = settings
-
-
 def _flag(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     del ctx, param
     State.flagged = State.flagged or value
@@ -118,7 +97,7 @@ def tai_register_commands(cli: click.Group) -> None:
 @hookimpl
 def tai_system_prompt(command: str, cwd: str, config: Mapping[str, Any]) -> str | None:
     """The AGENTS.md files that apply in ``cwd``, unless switched off."""
-    del command, config
-    if State.flagged or not State.settings.enabled:
+    del command
+    if State.flagged or not config.get("agents_md", True):
         return None
     return instructions(Path(cwd))

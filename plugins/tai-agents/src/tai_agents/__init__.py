@@ -31,6 +31,7 @@ description``), so it can suggest one; ``disable-model-invocation: true`` leaves
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
@@ -135,22 +136,21 @@ def _warn(line: str) -> None:
     click.echo(f"tai: warning: {line}", err=True)
 
 
-class _Loaded:
-    """The agent commands this process registered."""
-
-    agents: Mapping[str, AgentCommand] = {}
+@functools.cache
+def _applying(cwd: Path) -> Mapping[str, AgentCommand]:
+    """The agent commands of ``cwd``, read once per process."""
+    return discovered(cwd, _warn)
 
 
 @hookimpl
 def tai_register_agent_commands(register: Callable[[Any], None]) -> None:
     """Register the agent commands that apply in the working directory."""
-    _Loaded.agents = discovered(Path.cwd(), _warn)
-    for agent in _Loaded.agents.values():
+    for agent in _applying(Path.cwd()).values():
         register(agent)
 
 
 @hookimpl
 def tai_system_prompt(command: str, cwd: str, config: Mapping[str, Any]) -> str | None:
     """In a chat, the index of the agent commands the model may suggest."""
-    del cwd, config
-    return index(_Loaded.agents.values()) if command == "ai" else None
+    del config
+    return index(_applying(Path(cwd)).values()) if command == "ai" else None

@@ -140,8 +140,9 @@ async def chat(
     new_recorder: Callable[[str], Any] | None = None,
     agent: str = "",
 ) -> int:
-    """Open the session with ``opening`` (a start or a load), switch it to the agent
-    command ``agent`` when one is named, then submit each prompt until the user leaves;
+    """Open the session with ``opening`` (a start or a load), switch it as the session
+    command ``agent`` says when one is given (``/plan add dark mode``: the text is
+    submitted), then submit each prompt until the user leaves;
     the exit status (1 when the session could not be opened, the agent not switched to,
     or a turn failed, so that a script piping prompts sees it).
     ``first_text`` makes the first prompt of a new session its message (the files and
@@ -155,9 +156,11 @@ async def chat(
     first = not opened
     failed = False
     try:
-        if agent and await _extension(runtime, subscription, session_id, f"/agent {agent}") is None:
+        pending = await _extension(runtime, subscription, session_id, agent) if agent else ""
+        if pending is None:
             return 1
-        while (text := await prompts.read()) is not None:
+        while (text := pending or await prompts.read()) is not None:
+            pending = ""
             if text.startswith("/"):
                 text = await _extension(runtime, subscription, session_id, text) or ""
                 if not text.strip():

@@ -54,7 +54,7 @@ def reloader(app: AppContext, cwd: Path) -> Callable[[], Reloaded]:
             hook=host.pm.hook, extensions=host.registry.extensions(), rebind=rebind,
             plugins=tuple(r.name for r in host.records if r.status == "loaded"),
             problems=tuple(problems), app=attrs.evolve(app, host=host, config=config),
-            agents=host.registry.agent_commands,
+            agents=lambda: host.declared("agent_commands"),
         )  # fmt: skip
 
     return reload

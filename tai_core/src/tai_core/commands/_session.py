@@ -219,8 +219,9 @@ def make_runtime(app: AppContext, *, answers_prompts: bool = False) -> Runtime:
         app.host.pm.hook, EventBus(), store=open_store if keep else None,
         schedule_interval=app.config.get("schedule_interval", 0.0),
         compaction=compaction_settings(app.config),
-        extensions=app.host.registry.extensions(), agents=app.host.registry.agent_commands,
-        reload=reloader(app, Path.cwd()), app=app, answers_prompts=answers_prompts,
+        extensions=app.host.registry.extensions(),
+        agents=lambda: app.host.declared("agent_commands"), reload=reloader(app, Path.cwd()),
+        app=app, answers_prompts=answers_prompts,
     )  # fmt: skip
 
 

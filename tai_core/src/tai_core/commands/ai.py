@@ -110,12 +110,13 @@ def ai_command(app: Any, **params: Any) -> None:
         """The reply is the answer: memory blocks are not printed (their result line is)."""
         return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}))
 
+    text, agent = " ".join(params["text"]), params["agent"] or ""
+    prompts = prompt_source(user_data_dir())
     status = asyncio.run(
         chat(
-            runtime, opening, session_id,
-            Queued([" ".join(params["text"])], prompt_source(user_data_dir())),
+            runtime, opening, session_id, Queued([] if agent else [text], prompts),
             first_text=chat_setup.first_text, new_printer=new_printer, new_recorder=new_recorder,
-            agent=params["agent"] or "",
+            agent=agent and f"/agent {agent} {text}".rstrip(),
         )
     )  # fmt: skip
     sys.exit(status)

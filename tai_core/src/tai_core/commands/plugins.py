@@ -101,6 +101,7 @@ def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
     """List the installed plugins, what each registers, and load errors."""
     host: PluginHost = app.host
     host.fill_versions()
+    host.declared("agent_commands")  # registered on first use: listed here too
     records = [
         record
         for record in host.records

@@ -130,6 +130,8 @@ CONFIG_SCHEMA: Schema = {
     "summary_language": str,
     "apply": bool,
     "no_memory": bool,
+    # Send the project's AGENTS.md files with every run (the agents-md plugin).
+    "agents_md": bool,
     "record": bool,
     # Keep every session in the sessions database (tai sessions, tai ai -resume).
     "keep_sessions": bool,

@@ -48,7 +48,6 @@ _REGISTRATION_HOOKS: tuple[tuple[str, str], ...] = (
     ("tai_register_providers", "providers"),
     ("tai_register_context_providers", "context_providers"),
     ("tai_register_session_commands", "session_commands"),
-    ("tai_register_agent_commands", "agent_commands"),
 )
 
 
@@ -127,6 +126,8 @@ class PluginHost:
         self.registry = Registry()
         self.records: list[PluginRecord] = []
         self._stderr = stderr
+        #: The deferred categories registered so far (:mod:`._declared`).
+        self._declared: set[str] = set()
         if self.options.trace:
             Tracer(lambda: self.stderr).install(self.pm)
         if core is None:
@@ -141,6 +142,17 @@ class PluginHost:
         self._register(core, record)
         for name in self.options.blocked - {CORE_PLUGIN}:
             self.pm.set_blocked(name)
+
+    def declared(self, category: str) -> dict[str, Any]:
+        """The things of a category registered on first use (``"agent_commands"``), by
+        name: the plugins are asked now if they were not yet (:mod:`._declared`)."""
+        from tai_core.plugins._declared import register_deferred
+
+        if category not in self._declared:
+            self._declared.add(category)
+            register_deferred(self.pm, self.registry, self.records, category, self.stderr)
+        table: dict[str, Any] = getattr(self.registry, category)
+        return table
 
     @property
     def stderr(self) -> TextIO:

@@ -235,8 +235,8 @@ class Reloaded:
     problems: tuple[str, ...] = ()
     #: What the front-end builds new sessions from now (its application context).
     app: Any = None
-    #: The agent commands now, by name.
-    agents: Mapping[str, Any] = attrs.field(factory=dict)
+    #: The agent commands now, by name (asked for when first needed).
+    agents: Callable[[], Mapping[str, Any]] | None = None
 
 
 Command = (

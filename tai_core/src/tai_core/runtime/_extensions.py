@@ -31,12 +31,20 @@ class Extensions:
         self,
         commands: Mapping[str, tuple[str, Any]],
         bus: EventBus,
-        agents: Mapping[str, Any] | None = None,
+        agents: Callable[[], Mapping[str, Any]] | None = None,
     ) -> None:
         self.commands = dict(commands)
         self.bus = bus
-        #: The agent commands (``/plan``), by name (:mod:`tai_core.runtime._agents`).
-        self.agents = dict(agents or {})
+        self._agents = agents
+        self._read: Mapping[str, Any] | None = None
+
+    @property
+    def agents(self) -> Mapping[str, Any]:
+        """The agent commands (``/plan``), by name (:mod:`tai_core.runtime._agents`):
+        asked for when first needed, since reading them costs (``PluginHost.declared``)."""
+        if self._read is None:
+            self._read = dict(self._agents()) if self._agents is not None else {}
+        return self._read
 
     def help(self) -> str:
         """One line per command, ``/NAME — description``, and how to ask for this list."""

@@ -113,7 +113,7 @@ class Runtime:
         compaction: CompactionSettings | None = None,
         store: Any = None,
         extensions: Mapping[str, tuple[str, Any]] | None = None,
-        agents: Mapping[str, Any] | None = None,
+        agents: Callable[[], Mapping[str, Any]] | None = None,
         reload: Callable[[], Reloaded] | None = None,
         app: Any = None,
         answers_prompts: bool = False,

@@ -1,0 +1,48 @@
+"""Registrations made on first use: the agent commands, read from files.
+
+The agents plugin reads Markdown files with YAML frontmatter and compiles Jinja2
+templates: about 150 ms of imports. ``tai next``, ``tai code`` and ``tai --help`` never
+use agent commands, so their registration hook (``tai_register_agent_commands``) is not
+called while plugins load, but the first time something asks for them
+(:meth:`PluginHost.declared`: a chat's runtime, ``tai plugins``). What each plugin
+registers then is checked as at load — the contract, names taken by another plugin — but
+a plugin cannot be skipped after the fact: one whose registrations fail contributes none
+of them, with one warning line naming it, and stays loaded for everything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from tai_core.plugins._registry import Registry, Staging
+
+#: Deferred category -> its registration hook.
+DEFERRED: dict[str, str] = {"agent_commands": "tai_register_agent_commands"}
+
+
+def register_deferred(pm: Any, registry: Registry, records: Any, category: str,
+                      stderr: TextIO) -> None:  # fmt: skip
+    """Call ``category``'s registration hook of each loaded plugin, in load order, and add
+    what passes the checks to ``registry`` (and to the plugin's record)."""
+    hook = DEFERRED[category]
+    for record in records:
+        plugin = pm.get_plugin(record.name)
+        if record.status != "loaded" or plugin is None:
+            continue
+        implemented = {caller.name for caller in pm.get_hookcallers(plugin) or ()}
+        if hook not in implemented:
+            continue
+        others = [p for p in pm.get_plugins() if p is not plugin]
+        staged = Staging(plugin=record.name)
+        try:
+            pm.subset_hook_caller(hook, remove_plugins=others)(
+                register=staged.register_callback(category)
+            )
+            problems = registry.problems(staged)
+        except Exception as error:  # noqa: BLE001 - the plugin's failure is its own
+            problems = [f"{hook} failed: {type(error).__name__}: {error}"]
+        if problems:
+            stderr.write(f"tai: warning: plugin {record.name!r}: its {category.replace('_', ' ')}"
+                         f" are not registered: {'; '.join(problems)}\n")  # fmt: skip
+            continue
+        record.registers[category] = registry.commit(staged)[category]
