@@ -154,8 +154,10 @@ def tai_register_session_commands(register: Callable[[Any], None]) -> None:
 def tai_register_agent_commands(register: Callable[[Any], None]) -> None:
     """Register agent commands: modes a session switches to with ``/NAME [text]``.
 
-    Called once per plugin while plugins load, as :func:`tai_register_block_kinds`.
-    Invoking one (``/plan add dark mode`` in ``tai ai``, ``{"type": "command", "name":
+    Called once per plugin the first time agent commands are needed (a chat's runtime,
+    ``tai plugins``), not while plugins load: they are read from files, which commands that
+    do not use them should not pay for (``PluginHost.declared``). Invoking one (``/plan add
+    dark mode`` in ``tai ai``, ``{"type": "command", "name":
     "plan", "args": …}`` in ``tai serve -stdio``, ``tai ai -agent plan "…"``, or the
     runtime's ``ActivateAgent``) replaces the session's base system prompt with the
     rendered template, restricts its block kinds to ``tools`` (a kind that is off stays
@@ -172,8 +174,9 @@ def tai_register_agent_commands(register: Callable[[Any], None]) -> None:
     Where it may be implemented: plugins that bring modes of work (the ``agents`` plugin
     registers the built-in ones and the project's and user's ``*.agent.md`` files).
 
-    Failure rule: if an implementation raises, the plugin is skipped with that as its load
-    error.
+    Failure rule: if an implementation raises or its registrations break the contract or
+    take a name, none of its agent commands is registered, with one warning naming the
+    plugin; the plugin stays loaded for everything else.
     """
 
 
