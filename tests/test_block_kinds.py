@@ -87,7 +87,16 @@ def test_contract_flags(host: PluginHost) -> None:
     kinds = host.registry.block_kinds
     assert [name for name, kind in sorted(kinds.items()) if kind.streams] == ["change"]
     triggering = {name for name, kind in kinds.items() if kind.triggers_round}
-    assert triggering == {"shell", "go-test", "go-src", "ingest", "continue", "new-plan", "plan-op"}
+    assert triggering == {
+        "shell",
+        "go-test",
+        "go-src",
+        "ingest",
+        "continue",
+        "new-plan",
+        "plan-op",
+        "skill",
+    }
     assert kinds["memory"].commands == frozenset({"ai"})
     assert "ai" not in kinds["continue"].commands
     for kind in kinds.values():

@@ -8,6 +8,7 @@ whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
 """
 
 from tai_core.plugins._agent_commands import AgentCommand
+from tai_core.plugins._entry_points import find_entry_points
 from tai_core.plugins._failures import RULES, IsolationError, PluginHookError, validation_problems
 from tai_core.plugins._host import (
     CORE_PLUGIN,
@@ -38,6 +39,7 @@ __all__ = [
     "Registry",
     "SessionCommand",
     "default_options",
+    "find_entry_points",
     "hookimpl",
     "validation_problems",
 ]
