@@ -139,5 +139,5 @@ def test_refused_shell_blocks_never_run(host: PluginHost, repo: Path) -> None:
 
 
 def test_the_policy_answers_the_hook(host: PluginHost, repo: Path) -> None:
-    answer = host.pm.hook.tai_shell_policy(command="rm -rf /", cwd=str(repo))
+    answer = host.pm.hook.tai_shell_policy(command="rm -rf /", cwd=str(repo), ask=None)
     assert answer == (False, "recursive rm deletes the root directory")

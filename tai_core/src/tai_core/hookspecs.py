@@ -647,7 +647,9 @@ def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str,
 
 
 @hookspec(firstresult=True)
-def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
+def tai_shell_policy(
+    command: str, cwd: str, ask: Callable[[str], bool] | None
+) -> tuple[bool, str] | None:
     """Decide whether a shell command may run.
 
     Called by ``tai policy check`` and by whatever is about to run a command. The sandbox
@@ -657,6 +659,10 @@ def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str] | None:
 
     :param command: the command text, as the model wrote it.
     :param cwd: the directory it would run in.
+    :param ask: ``ask(question)`` asks the user a yes-or-no question through the run's
+        clients and returns the answer (no when no one answers), for a policy that lets the
+        user approve a command (``-approve ask``); ``None`` where no one can be asked
+        (``tai policy check``).
     :return: ``(allowed, reason)`` — ``reason`` says why, in one sentence the model and the
         user can read — or ``None`` to leave the decision to other plugins. When no plugin
         answers, the command is refused.

@@ -7,9 +7,10 @@ bombs; shutting down; force-pushes; code piped from a download (or from any comm
 a shell; writes to protected paths (``.git/hooks``, ``.git/config``, …) — also when hidden
 behind quoting, variables, ``$(…)``, ``eval``, ``sh -c`` or a wrapper (see ``_words``,
 ``_analysis``, ``_commands`` and ``_rules``). Then, when ``allowed_shell_commands`` is
-configured, only the listed commands run, each matched as a whole command (token by token,
-so spacing does not matter but every word does); with no allowlist any other program may
-run, contained by the sandbox.
+configured, the listed commands run, each matched as a whole command (token by token,
+so spacing does not matter but every word does). Whatever else remains is the approval
+mode's (``_approval``: ``-approve auto|ask|never``): by default only the listed commands run
+when there is a list, and any other program, contained by the sandbox, when there is none.
 
 The decision is ``tai_shell_policy``; shell blocks are refused by it in a ``tryfirst``
 ``tai_run_block`` (in the reference's shape), so the ``shell`` kind only ever runs
@@ -31,6 +32,7 @@ import click
 from tai_core import hookimpl
 from tai_core.config import ConfigError, load_config
 from tai_core.plugins import PluginHookError
+from tai_sandbox._approval import FLAG, MODES, approval, choose, mode_of
 from tai_sandbox.paths import WritableSet, resolve, writable_set
 
 
@@ -52,9 +54,12 @@ def decide(
     cwd: str | os.PathLike[str],
     config: Mapping[str, Any],
     environ: Mapping[str, str] | None = None,
+    ask: Callable[[str], bool] | None = None,
 ) -> tuple[bool, str]:
     """``(allowed, reason)`` for ``command`` run in ``cwd`` under ``config``, with the
-    environment ``environ`` (default: this process's, where ``HOME`` comes from)."""
+    environment ``environ`` (default: this process's, where ``HOME`` comes from); a
+    command neither refused nor listed is the approval mode's (``_approval``), which may
+    ``ask`` the user."""
 
     text = command.strip()
     if not text:
@@ -71,12 +76,9 @@ def decide(
     if reason:
         return False, reason
     allowed = list(config.get("allowed_shell_commands") or [])
-    if not allowed:
-        return True, "no destructive pattern found (no allowed_shell_commands: any program runs)"
-    if _tokens(text) in {_tokens(entry) for entry in allowed}:
+    if allowed and _tokens(text) in {_tokens(entry) for entry in allowed}:
         return True, "it is listed in allowed_shell_commands"
-    listed = "; ".join(allowed)
-    return False, f"it is not in allowed_shell_commands (matched as whole commands): {listed}"
+    return approval(text, allowed, mode_of(config), ask)
 
 
 def _analysed(
@@ -103,13 +105,15 @@ def _config(cwd: str) -> Mapping[str, Any]:
 
 
 @hookimpl
-def tai_shell_policy(command: str, cwd: str) -> tuple[bool, str]:
+def tai_shell_policy(
+    command: str, cwd: str, ask: Callable[[str], bool] | None = None
+) -> tuple[bool, str]:
     """The policy's decision, with the configuration that applies in ``cwd``."""
     try:
         config = _config(str(Path(cwd).resolve()))
     except ConfigError as error:
         return False, f"the configuration cannot be read: {error}"
-    return decide(command, cwd, config)
+    return decide(command, cwd, config, ask=ask)
 
 
 @click.group("policy")
@@ -126,7 +130,7 @@ def check_command(app: Any, command: str) -> None:
     Exit status 0 when it would run, 1 when it would be refused.
     """
     try:
-        answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()))
+        answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()), ask=None)
     except PluginHookError as error:  # as a shell block: a policy that cannot answer refuses
         answer = (False, str(error))
     allowed, reason = answer or (False, "no installed plugin decides on shell commands")
@@ -136,5 +140,13 @@ def check_command(app: Any, command: str) -> None:
 
 @hookimpl
 def tai_register_commands(cli: click.Group) -> None:
-    """Add ``tai policy``."""
+    """Add ``tai policy`` and ``-approve``."""
     cli.add_command(policy_command)
+    cli.params.append(
+        click.Option(
+            [FLAG], type=click.Choice(MODES), expose_value=False, callback=choose,
+            metavar="|".join(MODES),
+            help="Which shell commands run unasked: auto (what the policy allows), ask (the "
+            "user approves each one not in allowed_shell_commands), never (only those).",
+        )
+    )  # fmt: skip

@@ -85,9 +85,13 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
         """Ask the shell policy (``tai_shell_policy``: first answer wins, none means no), then
         run the body with ``sh -c`` in the working directory; its output is the result."""
         from tai_block_kit.run import run_captured
+        from tai_core.blocks import ask
 
         try:
-            decision = context.hook.tai_shell_policy(command=block.body, cwd=str(context.cwd))
+            decision = context.hook.tai_shell_policy(
+                command=block.body, cwd=str(context.cwd),
+                ask=lambda question: ask(context, "confirm", question, default=False) is True,
+            )  # fmt: skip
         except PluginHookError as error:  # a policy that cannot answer refuses
             decision = (False, str(error))
         allowed, reason = decision or (False, NO_POLICY)

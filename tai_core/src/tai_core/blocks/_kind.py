@@ -94,7 +94,7 @@ class RunContext(Protocol):
     @property
     def hook(self) -> Any:
         """The plugin manager's hook relay, for kinds that consult policies
-        (``context.hook.tai_shell_policy(command=…, cwd=…)``)."""
+        (``context.hook.tai_shell_policy(command=…, cwd=…, ask=…)``)."""
         ...
 
 

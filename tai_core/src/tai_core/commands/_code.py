@@ -58,6 +58,7 @@ from tai_core.commands._session import (
     resolve,
     thought_summarizer,
 )
+from tai_core.commands._terminal import on_terminal
 from tai_core.context import ContextError, ContextProvider, hook_check
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
@@ -151,7 +152,7 @@ class CodeRun:
             secret=secret,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable, secret)
-        self.runtime = make_runtime(app)
+        self.runtime = make_runtime(app, answers_prompts=on_terminal())
         self.stores: list[Any] = []
         #: The context's notices as last printed.
         self.notices: list[str] = []

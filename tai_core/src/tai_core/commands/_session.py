@@ -273,12 +273,15 @@ async def follow(
         cancelled.append(True)
         runtime.handle(Cancel(session_id))
 
+    from tai_core.commands._terminal import answering
+
     try:
         with cancelling_on_ctrl_c(cancel):
             runtime.handle(StartSession(setup))
             runtime.handle(Submit(session_id, user, shown))
-            await printer.follow(subscription, session_id)
-            await runtime.wait(session_id)
+            async with answering(runtime, session_id):
+                await printer.follow(subscription, session_id)
+                await runtime.wait(session_id)
             state = runtime.state(session_id)
             runtime.handle(CloseSession(session_id))
             await runtime.settle()

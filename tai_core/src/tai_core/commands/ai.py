@@ -69,6 +69,7 @@ def ai_command(app: Any, **params: Any) -> None:
     from tai_core.commands._chat import Queued, chat, prompt_source
     from tai_core.commands._printer import Printer
     from tai_core.commands._session import make_runtime
+    from tai_core.commands._terminal import on_terminal
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession
 
@@ -92,7 +93,7 @@ def ai_command(app: Any, **params: Any) -> None:
         remember(app, session_id)
     how = "resumed" if chosen else "new"
     click.echo(f"tai: {how} session {session_id} (tai ai -resume {session_id})", err=True)
-    runtime = make_runtime(app)
+    runtime = make_runtime(app, answers_prompts=on_terminal())
     wanted = params["record"] if params["record"] is not None else bool(app.config.get("record"))
 
     def new_recorder(text: str) -> Any:

@@ -123,6 +123,8 @@ CONFIG_SCHEMA: Schema = {
     "temperature": TEMPERATURE,
     "shell": bool,
     "allowed_shell_commands": "str|strs",
+    # Which shell commands run unasked: auto, ask or never (tai_sandbox._approval).
+    "approve": str,
     "shell_timeout": DURATION,
     "go_test_timeout": DURATION,
     "thoughts": bool,
