@@ -5,6 +5,7 @@ failure keeps the conversation as it was."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ import pytest
 
 from tai_core import hookimpl
 from tai_core.config import ConfigError, load_config
+from tai_core.models import estimate_tokens
+from tai_core.pipeline._loop import PLAN_FEED_LIMIT
 from tai_core.runtime import (
     CompactionSettings,
     CompactSession,
@@ -250,3 +253,32 @@ def test_a_raising_after_hook_is_named_and_the_compaction_stands(
     warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
     assert warnings == ["plugin 'bad': tai_after_compaction failed: RuntimeError: boom"]
     assert len(messages_of(openai_server.requests[-1])) == 4  # compacted all the same
+
+
+PLAN = (
+    '<<松柏 new-plan(parent="user-input-1", name="p")\nfix the parser\n松柏\n'
+    '<<竹梅 plan-op(op="add", parent="p", name="s1")\nwrite tests\n竹梅\n'
+    '<<蘭菊 plan-op(op="add", parent="p", name="s2")\nsplit on CRLF\n蘭菊\n'
+)
+
+
+def test_the_plans_in_force_stay_pinned_after_compaction(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    working = [Reply(text="Working on it.")] * PLAN_FEED_LIMIT  # the entry is handed over
+    openai_server.script(
+        Reply(text=PLAN), *working, Reply(text="Noted."), Reply(text="Objective: fix CRLF."),
+        Reply(text="On it."),
+    )  # fmt: skip
+    drive_server_session(host, openai_server, tmp_path, turns("Plan it.", LONG, LONG),
+                         generator=WINDOW, run_options={"command": "any"})  # fmt: skip
+    *_, summary_call, after = openai_server.requests
+    assert "You compact a conversation" in messages_of(summary_call)[0][1]
+    first = messages_of(after)[1][1]
+    assert first.startswith(SUMMARY_HEADING)
+    assert first.endswith(
+        "Plans in force (from the session tree; carry on with the pending entries):\n"
+        "Plan 'p': fix the parser\n- [pending] s1: write tests\n- [pending] s2: split on CRLF"
+    )
+    assert messages_of(after)[-1] == ("user", LONG)
+    assert estimate_tokens(json.dumps(after.body["messages"])) < WINDOW["context_tokens"]

@@ -54,8 +54,7 @@ def test_the_modes(mode: str, allowed: list[str], answer: object, runs: bool,
 def replay(root: Path, *commands: str) -> None:
     blocks = "".join(f"<<甲乙 shell\n{command}\n甲乙\n" for command in commands)
     (root / ".model.replay").write_text(
-        f"@@@ reply\nRunning.\n{blocks}"
-        "@@@ reply\nDone.\n<<丙丁 summary\n- ran them\n丙丁\n"
+        f"@@@ reply\nRunning.\n{blocks}@@@ reply\nDone.\n<<丙丁 summary\n- ran them\n丙丁\n"
     )
 
 

@@ -141,3 +141,30 @@ def next_plan_entry(tree: SessionTree) -> Node | None:
         if under_plan and not has_open_entries:
             return node
     return None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().partition("\n")[0]
+
+
+def plans_in_force(tree: SessionTree) -> str:
+    """The plans neither done nor aborted, each with its entries and how far each is:
+    what a compacted conversation keeps in view (``""`` when there is none)."""
+    sections = []
+    path: list[Node] = []  # the ancestors of the node at hand
+    for depth, plan in tree:
+        del path[depth:]
+        under_plan = bool(path) and path[-1].kind == NodeKind.PLAN
+        path.append(plan)
+        if plan.kind != NodeKind.PLAN or under_plan:
+            continue
+        if tree.is_aborted(plan.name) or _done(plan):
+            continue
+        entries = [
+            f"- [{'aborted' if tree.is_aborted(e.name) else 'done' if _done(e) else 'pending'}]"
+            f" {e.name}: {_first_line(e.body)}"
+            for e in plan.children
+            if e.kind == NodeKind.PLAN
+        ]
+        sections.append("\n".join([f"Plan {plan.name!r}: {_first_line(plan.body)}", *entries]))
+    return "\n\n".join(sections)

@@ -18,6 +18,12 @@ Why shaped so
     failure: a summary call that fails, or comes back empty, leaves the conversation as
     it was, with a warning, and the turn goes on. The session tree keeps everything said
     before; the summary is an event node in it.
+
+    What must not be summarised away stays pinned: the opening's rules and files (kept in
+    front), the plans in force (their entries and how far each is, from the tree, after the
+    summary), and what plugins add to every call (the memory profile of ``tai ai`` comes as
+    ``system_text``, outside the conversation); the instructions of the summary call are
+    the ``compact`` agent command's when one is registered (a project may tune them).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Any
 import attrs
 
 from tai_core.models import Message, estimate_tokens
+from tai_core.pipeline._record import plans_in_force
 
 #: Fewer messages than this are never compacted: there is nothing to gain.
 MINIMUM_MESSAGES = 4
@@ -35,6 +42,8 @@ MINIMUM_MESSAGES = 4
 SUMMARY_HEADING = "Conversation summary before compaction:"
 #: The reply that keeps the roles alternating after the summary.
 ACKNOWLEDGED = "Understood. I continue from this summary."
+#: What introduces the plans pinned after the summary.
+PLANS_HEADING = "Plans in force (from the session tree; carry on with the pending entries):"
 
 COMPACT_SYSTEM_PROMPT = """\
 You compact a conversation between a user and a coding assistant into a summary that \
@@ -127,10 +136,11 @@ def summary_request(messages: Sequence[Message], target_tokens: int, instruction
     return f"<conversation>\n{transcript(messages)}\n</conversation>\n\n{asked}"
 
 
-def compacted(summary: str, kept: str = "") -> tuple[Message, Message]:
+def compacted(summary: str, kept: str = "", plans: str = "") -> tuple[Message, Message]:
     """The conversation that replaces the compacted one (``kept``: the opening's rules and
-    files, in front)."""
-    return Message("user", f"{kept}{SUMMARY_HEADING}\n{summary.strip()}"), Message(
+    files, in front; ``plans``: the plans in force, pinned after the summary)."""
+    pinned = f"\n\n{PLANS_HEADING}\n{plans}" if plans else ""
+    return Message("user", f"{kept}{SUMMARY_HEADING}\n{summary.strip()}{pinned}"), Message(
         "assistant", ACKNOWLEDGED
     )
 
@@ -216,7 +226,7 @@ async def compact(
     if not summary.strip():
         warn("compaction failed: the summary came back empty; the conversation is kept")
         return None
-    replacement = compacted(summary, opening(messages))
+    replacement = compacted(summary, opening(messages), plans_in_force(state.tree))
     node = NodeSpec(NodeKind.EVENT, body=summary.strip(),
                     attrs={"event": "compaction", "reason": reason})  # fmt: skip
     tree, _ = state.tree.add(node)
