@@ -96,10 +96,10 @@ def test_defaults_are_delivered_when_the_table_is_absent(host: PluginHost, tmp_p
 
 
 def test_tables_of_other_plugins(host: PluginHost, tmp_path: Path, stderr) -> None:
-    configured(host, tmp_path, '[plugins.notes]\nfile = "N.md"\n[plugins.absent]\nx = 1\n'
+    configured(host, tmp_path, '[plugins.notes]\nfile = "N.md"\n[plugins.xyzzy]\nx = 1\n'
                '[plugins.shel]\ny = 2\n')  # fmt: skip
     said = stderr.getvalue()
-    assert "[plugins.absent] is set, but no plugin 'absent' is installed (see tai plugins)" in said
+    assert "[plugins.xyzzy] is set, but no plugin 'xyzzy' is installed (see tai plugins)" in said
     assert "[plugins.shel] is set, but no plugin 'shel' is installed; did you mean " in said
     with pytest.raises(ConfigError, match=r"tai.toml:1: plugin 'shell' has no settings"):
         host.configure(_config(tmp_path, "[plugins.shell]\nx = 1\n"))

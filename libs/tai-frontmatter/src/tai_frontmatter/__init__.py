@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
+
+T = TypeVar("T")
 
 #: A ``key: value`` line of the frontmatter whose value may need quoting.
 _PLAIN = re.compile(r"^(?P<key>[A-Za-z][\w-]*):[ \t]+(?P<value>[^\s'\"\[{|>&*!#].*)$")
@@ -127,6 +129,20 @@ def read_document(path: Path) -> Document:
     except UnicodeDecodeError as error:
         raise FormatError(str(path), 1, f"not UTF-8 text: {error.reason}") from None
     return parse_document(text, str(path))
+
+
+def loaded(
+    paths: Iterable[Path], read: Callable[[Path], T], what: str, warn: Callable[[str], None]
+) -> Iterator[T]:
+    """``read(path)`` of each of ``paths``; a file that cannot be read is one ``warn`` line
+    (``FILE:LINE: why; the WHAT is not loaded``), and the others still load."""
+    for path in paths:
+        try:
+            yield read(path)
+        except FormatError as error:
+            warn(f"{error}; the {what} is not loaded")
+        except OSError as error:
+            warn(f"{path}: {error.strerror}; the {what} is not loaded")
 
 
 def text(document: Document, key: str, *, required: bool = False, limit: int = 0) -> str:

@@ -98,21 +98,18 @@ def sources(cwd: Path) -> list[tuple[str, list[Path]]]:
 def discovered(cwd: Path, warn: Callable[[str], None]) -> dict[str, AgentCommand]:
     """The agent commands that apply in ``cwd``, by name; each file that cannot be read is
     one ``warn`` line naming it, and the others still load."""
-    from tai_frontmatter import FormatError
+    from tai_frontmatter import loaded
 
     agents: dict[str, AgentCommand] = {}
     for where, paths in sources(cwd):
-        for path in paths:
-            try:
-                agent = agent_from(path, f"{where} {path}")
-            except FormatError as error:
-                warn(f"{error}; the agent command is not loaded")
-                continue
-            except OSError as error:
-                warn(f"{path}: {error.strerror}; the agent command is not loaded")
-                continue
+        read = functools.partial(_agent_of, where)
+        for agent in loaded(paths, read, "agent command", warn):
             agents[agent.name] = agent
     return agents
+
+
+def _agent_of(where: str, path: Path) -> AgentCommand:
+    return agent_from(path, f"{where} {path}")
 
 
 def index(agents: Iterable[AgentCommand]) -> str | None:

@@ -112,23 +112,15 @@ def roots(cwd: Path) -> list[Path]:
 def discovered(cwd: Path, warn: Callable[[str], None]) -> dict[str, Skill]:
     """The skills that apply in ``cwd``, by name; a skill that cannot be read is one
     ``warn`` line, and the others still load."""
-    from tai_frontmatter import FormatError
+    from tai_frontmatter import loaded
 
     skills: dict[str, Skill] = {}
     for root in roots(cwd):
         try:
-            directories = sorted(p for p in root.iterdir() if (p / SKILL_FILE).is_file())
+            files = sorted(p / SKILL_FILE for p in root.iterdir() if (p / SKILL_FILE).is_file())
         except OSError:
             continue
-        for directory in directories:
-            try:
-                skill = read_skill(directory)
-            except FormatError as error:
-                warn(f"{error}; the skill is not loaded")
-                continue
-            except OSError as error:
-                warn(f"{directory / SKILL_FILE}: {error.strerror}; the skill is not loaded")
-                continue
+        for skill in loaded(files, lambda file: read_skill(file.parent), "skill", warn):
             skills[skill.name] = skill
     return skills
 
