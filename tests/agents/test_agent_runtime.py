@@ -4,6 +4,8 @@ switched for the agent's turns, and everything restored by ``/agent off``."""
 
 from __future__ import annotations
 
+import datetime
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from tai_core.runtime import (
     RunExtensionCommand,
     Submit,
 )
+from tai_core.runtime._agents import agent_help, agent_switch
 from tests.runtime.conftest import drive_server_session
 from tests.runtime.test_compaction import messages_of
 from tests.servers import FakeModelServer, Reply
@@ -29,8 +32,13 @@ def rebuild(base: str | None, off: frozenset[str]) -> str:
     return f"{base or 'OWN PROMPT'}\nOFF: {','.join(sorted(off))}"
 
 
+#: What each agent's template was rendered with, in order.
+RENDERED: list[tuple[str, dict[str, Any]]] = []
+
+
 def agent(name: str, **fields: Any) -> AgentCommand:
     def render(data: Mapping[str, Any]) -> str:
+        RENDERED.append((name, dict(data)))
         return f"AGENT {name} for {data['arguments'] or '-'} with {','.join(data['kinds'])}"
 
     return AgentCommand(name=name, description=f"the {name} agent", render=render, **fields)
@@ -70,7 +78,14 @@ def test_an_agent_rebuilds_the_prompt_narrows_the_kinds_and_goes_back(
         runtime.handle(Submit("s", "third"))
         await runtime.wait("s")
 
+    RENDERED.clear()
     events = drive(host, openai_server, tmp_path, scenario)
+    (rendered,) = RENDERED
+    assert rendered == ("plan", {
+        "cwd": str(tmp_path), "platform": sys.platform,
+        "date": datetime.date.today().isoformat(), "model": "local", "session_id": "s",
+        "kinds": ["response"], "arguments": "the migration",
+    })  # fmt: skip
     systems = [messages_of(request)[0][1] for request in openai_server.requests]
     assert systems[0] == "S"  # the session's own, as it was set up
     kinds = sorted(host.registry.block_kinds)
@@ -78,10 +93,12 @@ def test_an_agent_rebuilds_the_prompt_narrows_the_kinds_and_goes_back(
     assert systems[1] == f"AGENT plan for the migration with response\nOFF: {narrowed}"
     assert systems[2] == "S"  # /agent off: exactly what was
     switched = [e for e in events if isinstance(e, AgentActivated)]
+    assert {e.session_id for e in switched} == {"s"}
     assert (switched[0].name, switched[0].kinds) == ("plan", ("response",))
     assert switched[1].name == "" and "shell" not in switched[1].kinds
-    warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
-    assert "/plan: no block kind frobnicate is installed" in warnings
+    warnings = [(e.session_id, e.message) for e in events
+                if isinstance(e, Notice) and e.level == "warning"]  # fmt: skip
+    assert ("s", "/plan: no block kind frobnicate is installed") in warnings
 
 
 def test_an_agent_switches_the_model_for_its_turns_only(
@@ -122,8 +139,9 @@ def test_a_switch_that_cannot_be_made_changes_nothing(
         await runtime.wait("s")
 
     events = drive(host, openai_server, tmp_path, scenario)
-    errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
-    assert len(errors) == 1 and errors[0].startswith(error)
+    errors = [e for e in events if isinstance(e, Notice) and e.level == "error"]
+    assert len(errors) == 1 and errors[0].message.startswith(error)
+    assert errors[0].session_id == "s"
     assert messages_of(openai_server.requests[0])[0][1] == "S"
     assert not [e for e in events if isinstance(e, AgentActivated)]
 
@@ -157,6 +175,73 @@ def test_compaction_takes_the_compact_agents_text(
         runtime.handle(CompactSession("s"))
         await runtime.wait("s")
 
+    RENDERED.clear()
     drive(host, openai_server, tmp_path, scenario)
     system, _ = messages_of(openai_server.requests[-1])
     assert system == ("system", "AGENT compact for - with ")
+    assert [(name, data["arguments"], data["model"], data["session_id"])
+            for name, data in RENDERED] == [("compact", "", "local", "s")]  # fmt: skip
+
+
+def test_the_kinds_off_are_off_in_the_run_too(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    """Not only the prompt: a block of a kind the agent leaves out is not carried out."""
+    block = "<<甲乙 summary\n- all done\n甲乙\n"
+    openai_server.script(Reply(text=block), Reply(text=block), Reply(text="Ok."))
+
+    async def scenario(runtime: Any) -> None:
+        runtime.handle(Submit("s", "before"))
+        await runtime.wait("s")
+        runtime.handle(ActivateAgent("s", "plan"))
+        runtime.handle(Submit("s", "after"))
+        await runtime.wait("s")
+
+    events = drive(host, openai_server, tmp_path, scenario)
+    warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
+    assert [w for w in warnings if "summary" in w] == [
+        "summary block at line 1: summary blocks are disabled in this command; it was discarded"
+    ]  # only after the switch
+
+
+def test_an_agents_model_of_another_provider_answers_its_turns(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    (tmp_path / "agent.replay").write_text("@@@ reply\nFrom the replay.\n")
+    agents = {"solo": agent("solo", model=f"replay:{tmp_path / 'agent.replay'}")}
+    openai_server.script(Reply(text="From the server."))
+
+    async def scenario(runtime: Any) -> None:
+        runtime.handle(ActivateAgent("s", "solo"))
+        runtime.handle(Submit("s", "hello"))
+        await runtime.wait("s")
+
+    events = drive_server_session(
+        host, openai_server, tmp_path, scenario, agents=lambda: agents,
+        setup_changes={"rebuild_system": rebuild},
+    )  # fmt: skip
+    assert openai_server.requests == []
+    texts = "".join(getattr(e, "text", "") for e in events if type(e).__name__ == "TextReceived")
+    assert "From the replay." in texts
+
+
+def test_the_session_command_forms() -> None:
+    agents = {"plan": agent("plan")}
+    assert agent_switch(agents, RunExtensionCommand("s", "plan", "a b")) == ActivateAgent(
+        "s", "plan", "a b")  # fmt: skip
+    assert agent_switch(agents, RunExtensionCommand("s", "agent", " plan  the parser ")) == (
+        ActivateAgent("s", "plan", "the parser"))  # fmt: skip
+    assert agent_switch(agents, RunExtensionCommand("s", "agent", "off")) == ActivateAgent(
+        "s", "", "")  # fmt: skip
+    assert agent_switch(agents, RunExtensionCommand("s", "agent", "")) == ActivateAgent("s", "", "")
+    assert agent_switch(agents, RunExtensionCommand("s", "status", "x")) is None
+
+
+def test_the_help_lines() -> None:
+    agents = {"plan": agent("plan", argument_hint="[what]"), "compact": AGENTS["compact"],
+              "duck": agent("duck")}  # fmt: skip
+    assert agent_help(agents) == [
+        "/duck — the duck agent (agent)", "/plan [what] — the plan agent (agent)",
+        "/agent off — back to the session's own prompt, kinds and model",
+    ]  # fmt: skip
+    assert agent_help({"compact": AGENTS["compact"]}) == []

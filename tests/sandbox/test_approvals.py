@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_sandbox._approval import approval
+from tai_sandbox._approval import Chosen, approval, choose, mode_of
 from tests.conftest import run_tai, tai_executable
 from tests.serve.test_serve import Client
 from tests.servers import FakeModelServer, Reply
@@ -49,6 +49,22 @@ def test_the_modes(mode: str, allowed: list[str], answer: object, runs: bool,
         assert ("not in allowed_shell_commands" in question) is bool(allowed)
     else:
         assert questions == []
+
+
+def test_an_allowlist_refusal_names_the_list() -> None:
+    assert approval("ls", ["make test", "go vet"], "auto", None) == (
+        False, "it is not in allowed_shell_commands (matched as whole commands): make test; go vet",
+    )  # fmt: skip
+
+
+def test_the_flag_wins_over_the_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Chosen, "mode", "")
+    assert mode_of({}) == "auto"
+    assert mode_of({"approve": "never"}) == "never"
+    choose(None, None, None)  # the flag not given
+    assert mode_of({"approve": "never"}) == "never"
+    choose(None, None, "ask")
+    assert mode_of({"approve": "never"}) == "ask"
 
 
 def replay(root: Path, *commands: str) -> None:
