@@ -34,7 +34,7 @@ from tai_core.blocks._kind import (
 )
 from tai_core.blocks._model import Block, BlockParseError
 from tai_core.blocks._parser import BlockParser, parse_blocks
-from tai_core.blocks._processes import running, stop_all
+from tai_core.blocks._processes import cancellable, running, stop_all
 from tai_core.blocks._prompts import (
     FORMAT_RESTATEMENT,
     FORMAT_SYSTEM_PROMPT,
@@ -56,6 +56,7 @@ __all__ = [
     "RunContext",
     "ask",
     "block_prompts",
+    "cancellable",
     "disabled_notice",
     "parse_blocks",
     "running",

@@ -6,6 +6,12 @@ a shell block would hold the exit for 30 seconds, and its children would run on.
 that starts a program in a process group of its own registers the group while it runs
 (:func:`running`), and the pipeline kills every registered group when it is cancelled
 (:func:`stop_all`); the kind's wait then returns within its polling step.
+
+A cancel can come while the block's thread is still getting ready — before its program
+has started, so before there is a group to kill. So the pipeline runs each block's thread
+under the cancel's event (:func:`cancellable`), and a group registered by a thread whose
+run was cancelled already is killed as it registers: a program never outlives the cancel
+however the two interleave.
 """
 
 from __future__ import annotations
@@ -18,6 +24,17 @@ from collections.abc import Iterator
 
 _groups: set[int] = set()
 _lock = threading.Lock()
+_thread = threading.local()
+
+
+@contextlib.contextmanager
+def cancellable(cancelled: threading.Event) -> Iterator[None]:
+    """Run the ``with`` block (a block's thread) as one that ``cancelled`` cancels."""
+    _thread.cancelled = cancelled
+    try:
+        yield
+    finally:
+        _thread.cancelled = None
 
 
 @contextlib.contextmanager
@@ -25,6 +42,11 @@ def running(group: int) -> Iterator[None]:
     """Register process group ``group`` while the ``with`` block runs."""
     with _lock:
         _groups.add(group)
+        cancelled = getattr(_thread, "cancelled", None)
+        late = cancelled is not None and cancelled.is_set()
+    if late:  # its run was cancelled before the program started: it does not run on
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
     try:
         yield
     finally:

@@ -14,6 +14,7 @@ running (``tai_core.blocks.stop_all``), so it takes effect at once.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from tai_core.blocks import (
     BlockNotRunnableError,
     BlockResult,
     RunContext,
+    cancellable,
     stop_all,
 )
 from tai_core.events import BlockFinished, BlockStarted, Event
@@ -66,11 +68,19 @@ class BlockExecutor:
         """Run ``block`` through ``tai_run_block``; its result, failed or not."""
         session = self.session_id
         self.emit(BlockStarted(session, round_no, block))
+        cancelled = threading.Event()
+
+        def run_block() -> BlockResult | None:
+            with cancellable(cancelled):
+                answer: BlockResult | None = self.hook.tai_run_block(
+                    block=block, kind=kind, context=self.context
+                )
+                return answer
+
         try:
-            result = await asyncio.to_thread(
-                self.hook.tai_run_block, block=block, kind=kind, context=self.context
-            )
+            result = await asyncio.to_thread(run_block)
         except asyncio.CancelledError:
+            cancelled.set()  # a program the thread starts from now on dies as it starts
             stop_all()  # the thread's program dies now, so the thread ends with it
             raise
         except BlockNotRunnableError as error:
