@@ -48,7 +48,8 @@ AGENTS = {
     "plan": agent("plan", tools=("response", "shell", "frobnicate")),
     "fast": agent("fast", model="other"),
     "compact": agent("compact", user_invocable=False),
-    "broken": AgentCommand("broken", "fails", render=lambda data: data["nope"]),
+    "broken": AgentCommand("broken", "fails", render=lambda data: data["nope"], source="x.md"),
+    "lost": agent("lost", model="nowhere-model"),
 }
 OTHER = {"name": "other", "type": "openai", "model": "m2", "api_key": "k"}
 
@@ -122,9 +123,10 @@ def test_an_agent_switches_the_model_for_its_turns_only(
 @pytest.mark.parametrize(
     ("name", "error"),
     [
-        ("nope", "no agent command /nope (the agent commands: /broken, /fast, /plan)"),
+        ("nope", "no agent command /nope (the agent commands: /broken, /fast, /lost, /plan)"),
         ("compact", "no agent command /compact"),  # not for users
-        ("broken", "/broken: its template failed: 'nope'"),
+        ("broken", "/broken (x.md): its template failed: 'nope'"),
+        ("lost", "/lost: its model 'nowhere-model': "),
     ],
 )
 def test_a_switch_that_cannot_be_made_changes_nothing(
@@ -196,12 +198,16 @@ def test_the_kinds_off_are_off_in_the_run_too(
         runtime.handle(ActivateAgent("s", "plan"))
         runtime.handle(Submit("s", "after"))
         await runtime.wait("s")
+        runtime.handle(ActivateAgent("s", ""))
+        runtime.handle(Submit("s", "back"))
+        await runtime.wait("s")
 
+    openai_server.script(Reply(text=block))
     events = drive(host, openai_server, tmp_path, scenario)
     warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
     assert [w for w in warnings if "summary" in w] == [
         "summary block at line 1: summary blocks are disabled in this command; it was discarded"
-    ]  # only after the switch
+    ]  # only while switched: not before, not after /agent off
 
 
 def test_an_agents_model_of_another_provider_answers_its_turns(
@@ -215,14 +221,20 @@ def test_an_agents_model_of_another_provider_answers_its_turns(
         runtime.handle(ActivateAgent("s", "solo"))
         runtime.handle(Submit("s", "hello"))
         await runtime.wait("s")
+        runtime.handle(ActivateAgent("s", ""))
+        runtime.handle(Submit("s", "again"))
+        await runtime.wait("s")
 
     events = drive_server_session(
         host, openai_server, tmp_path, scenario, agents=lambda: agents,
         setup_changes={"rebuild_system": rebuild},
     )  # fmt: skip
-    assert openai_server.requests == []
+    assert len(openai_server.requests) == 1  # only the turn after /agent off
     texts = "".join(getattr(e, "text", "") for e in events if type(e).__name__ == "TextReceived")
-    assert "From the replay." in texts
+    assert "From the replay." in texts and "From the server." in texts
+    solo = next(e for e in events if isinstance(e, AgentActivated))
+    assert set(solo.kinds) == {"response", "skill", "summary"}  # no tools: every kind on
+    assert not [e for e in events if isinstance(e, Notice) and e.level == "warning"]
 
 
 def test_the_session_command_forms() -> None:
@@ -245,3 +257,51 @@ def test_the_help_lines() -> None:
         "/agent off — back to the session's own prompt, kinds and model",
     ]  # fmt: skip
     assert agent_help({"compact": AGENTS["compact"]}) == []
+
+
+def test_a_session_that_cannot_rebuild_its_prompt_does_not_switch(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    async def scenario(runtime: Any) -> None:
+        runtime.handle(ActivateAgent("s", "plan"))
+
+    events = drive_server_session(host, openai_server, tmp_path, scenario, agents=lambda: AGENTS)
+    errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
+    assert errors == ["this session cannot switch to agent commands"]
+
+
+def test_a_failing_compact_agent_leaves_the_built_in_instructions(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    broken = {"compact": AgentCommand("compact", "x", render=lambda data: data["nope"],
+                                      user_invocable=False, source="c.md")}  # fmt: skip
+    long = "The parser splits lines on CRLF. " * 30
+    openai_server.script(Reply(text="One."), Reply(text="Two."), Reply(text="Sum."))
+
+    async def scenario(runtime: Any) -> None:
+        for text in (long, long):
+            runtime.handle(Submit("s", text))
+            await runtime.wait("s")
+        runtime.handle(CompactSession("s"))
+        await runtime.wait("s")
+
+    events = drive_server_session(host, openai_server, tmp_path, scenario,
+                                  agents=lambda: broken)  # fmt: skip
+    assert "You compact a conversation" in messages_of(openai_server.requests[-1])[0][1]
+    warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
+    assert (
+        "the agent command compact (c.md) failed: 'nope'; the built-in instructions of "
+        "compaction are used" in warnings
+    )
+
+
+def test_without_agent_commands_the_refusal_says_so(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    async def scenario(runtime: Any) -> None:
+        runtime.handle(RunExtensionCommand("s", "agent", "plan now"))
+
+    events = drive_server_session(host, openai_server, tmp_path, scenario, agents=dict,
+                                  setup_changes={"rebuild_system": rebuild})  # fmt: skip
+    errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
+    assert errors == ["no agent command /plan (the agent commands: none)"]

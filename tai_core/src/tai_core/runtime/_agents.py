@@ -110,8 +110,10 @@ def _switched(
     if setup.rebuild_system is None:
         raise AgentError("this session cannot switch to agent commands")
     own = session.own or Own(setup.system, setup.options.disabled, setup.provider, setup.spec)
+    on = {name for name, kind in setup.kinds.items()
+          if name not in own.disabled and setup.options.command in kind.commands}  # fmt: skip
     if not command.name:
-        allowed = tuple(sorted(set(setup.kinds) - own.disabled))
+        allowed = tuple(sorted(on))
         restored = attrs.evolve(
             setup, system=own.system, provider=own.provider, spec=own.spec,
             options=attrs.evolve(setup.options, disabled=own.disabled),
@@ -123,7 +125,6 @@ def _switched(
         raise AgentError(
             f"no agent command /{command.name} (the agent commands: {known or 'none'})"
         )
-    on = set(setup.kinds) - own.disabled
     allowed = tuple(sorted(on & set(agent.tools) if agent.tools else on))
     disabled = frozenset(setup.kinds) - set(allowed)
     missing = sorted(set(agent.tools) - set(setup.kinds))
