@@ -17,7 +17,9 @@ FLOORS: list[str | grimp.Layer] = [
     "_core_plugin",  # the core's commands, registered like a third party's
     "serve",  # the JSON-lines server (tai serve), a client of the commands' sessions
     "commands",  # each command: its flags, its session, its output
-    grimp.Layer("app", "memory", "records", independent=True),
+    # what the commands build on: the application context, the memory of tai ai, the
+    # records, and the terminal UI (a client of the runtime, as the commands' printer is)
+    grimp.Layer("app", "memory", "records", "tui", independent=True),
     "runtime",  # commands in, events out; sessions kept
     grimp.Layer("pipeline", "sessions", independent=True),
     "plugins",  # the host, the registry, the failure rules, the core's default hooks

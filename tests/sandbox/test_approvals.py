@@ -113,14 +113,14 @@ def _read_until(fd: int, text: str, seen: bytearray, limit: float = 60.0) -> Non
                 break
 
 
-def test_ask_on_a_terminal_asks_each_command_and_never_a_destructive_one(
+def test_ask_on_a_plain_terminal_asks_each_command_and_never_a_destructive_one(
     work: Path, isolated_env: dict[str, str]
 ) -> None:
     replay(work, "touch yes", "touch no", "rm -rf ~")
     main, secondary = os.openpty()
     process = subprocess.Popen(
         [tai_executable(), "-approve", "ask", "-shell", "-model", "replay:.model.replay",
-         "chat", "go"], cwd=work, env={**isolated_env, "TERM": "dumb"},
+         "-cli", "chat", "go"], cwd=work, env={**isolated_env, "TERM": "dumb"},
         stdin=secondary, stdout=secondary, stderr=secondary,
     )  # fmt: skip
     os.close(secondary)

@@ -63,6 +63,7 @@ from tai_core.context import ContextError, ContextProvider, hook_check
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.store import render_diff
+from tai_core.tui import front_end
 
 #: Tokens kept in the first request for the loop feedback (longer feedback is cut) and the
 #: clock line, so that the context's limit does not move from loop to loop.
@@ -209,7 +210,9 @@ class CodeRun:
             opening=(goal_node(loop, self.options.max_loops, feedback),) if loop else (),
         )
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
-        printer = Printer(thoughts=self.flags.thoughts)
+        flags = self.flags
+        printer = front_end(self.runtime, Printer(thoughts=flags.thoughts), tui=flags.tui,
+                            cli=flags.cli, thoughts=flags.thoughts)  # fmt: skip
         event, state = await follow(
             self.runtime, setup, prompt.user, task, printer, recorder=recorder
         )

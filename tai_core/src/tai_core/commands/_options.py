@@ -29,6 +29,8 @@ class GenerationFlags:
     thoughts: bool
     cli: bool
     chat: str
+    #: ``-tui``: the terminal UI even where output is not a terminal.
+    tui: bool = False
     #: ``-summary-language`` (``None``: the configuration's ``summary_language``).
     summary_language: str | None = None
     #: ``-summarize-thoughts`` (``None``: the configuration's ``summarize_thoughts``).
@@ -54,7 +56,10 @@ FLAGS: dict[str, Callable[[F], F]] = {
                     help="Record the run in the records database."),
     "thoughts": _flag("-thoughts/-no-thoughts", "--thoughts/--no-thoughts", "thoughts",
                       default=False, help="Show the model's reasoning (on stderr)."),
-    "cli": _flag("-cli", "--cli", "cli", is_flag=True, help="Plain command-line output."),
+    "cli": _flag("-cli", "--cli", "cli", is_flag=True,
+                 help="Plain command-line output, even on a terminal."),
+    "tui": _flag("-tui", "--tui", "tui", is_flag=True,
+                 help="The terminal UI (the default when output is a terminal)."),
     "summarize_thoughts": _flag("-summarize-thoughts", "--summarize-thoughts",
                                 "summarize_thoughts", is_flag=True, default=None,
                                 help="Show a summary of the model's reasoning every few "
@@ -118,7 +123,8 @@ def parse_flags(params: dict[str, Any]) -> GenerationFlags:
     return GenerationFlags(
         model=params["model"], fast_model=params["fast_model"], files=tuple(params["files"]),
         stdin=params["stdin"], confidential=params["confidential"], record=params["record"],
-        thoughts=params["thoughts"], cli=params["cli"], chat=chat_text(params["words"]),
+        thoughts=params["thoughts"], cli=params["cli"], tui=params["tui"],
+        chat=chat_text(params["words"]),
         summary_language=params["summary_language"],
         summarize_thoughts=params["summarize_thoughts"],
     )  # fmt: skip

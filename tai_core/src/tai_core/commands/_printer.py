@@ -78,14 +78,14 @@ class Printer:
             self._end_line()
             self.err.write(f"[thought summary] {event.summary.strip()}\n")
         elif isinstance(event, ChangesWritten):
-            self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
+            self.track(event)
         elif isinstance(event, RoundStarted):
             # a line between rounds and attempts of this run (a chat's turn starts at the
             # session's next round: no line before it)
             if self.round or event.attempt > 1:
                 self._end_line()
                 self.err.write(f"--- round {event.round}, attempt {event.attempt} ---\n")
-            self.round = event.round
+            self.track(event)
         elif isinstance(event, BlockFinished):
             self._end_line()
             status = "ok" if event.result.ok else "failed"
@@ -99,10 +99,20 @@ class Printer:
             self._end_line()
             self.err.write(f"tai: {event.level}: {event.message}\n")
         elif isinstance(event, RunFinished | RunFailed | RunCancelled):
-            self._finish(event)
+            self.finish(event)
         self.err.flush()
 
-    def _finish(self, event: RunFinished | RunFailed | RunCancelled) -> None:
+    def track(self, event: Event) -> None:
+        """Keep what the end of a run reports (what reached the disk, the round), without
+        writing anything: for a front-end that shows the run itself (the terminal UI)."""
+        if isinstance(event, ChangesWritten):
+            self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
+        elif isinstance(event, RoundStarted):
+            self.round = event.round
+
+    def finish(self, event: RunFinished | RunFailed | RunCancelled) -> None:
+        """Write the end of the run: the rest of the reply, the diff, the report, and the
+        error or what a cancel left."""
         if self._hidden is not None and (rest := self._hidden.flush()):
             self.out.write(rest)
             self._line_open = not rest.endswith("\n")

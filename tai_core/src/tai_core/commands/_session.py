@@ -178,8 +178,11 @@ def run_session(
         handoff=handoff_writer(app, flags, model),
         summarize=thought_summarizer(app, config, flags.fast_model, model),
     )  # fmt: skip
-    printer = Printer(thoughts=flags.thoughts)
+    from tai_core.tui import front_end
+
     runtime = make_runtime(app)
+    printer = front_end(runtime, Printer(thoughts=flags.thoughts), tui=flags.tui,
+                        cli=flags.cli, thoughts=flags.thoughts)  # fmt: skip
     recorder = make_recorder(app, flags, system=system, user=user)
     event, _ = asyncio.run(follow(runtime, setup, user, flags.chat, printer, recorder=recorder))
     return exit_status(event)
@@ -279,7 +282,7 @@ async def follow(
         with cancelling_on_ctrl_c(cancel):
             runtime.handle(StartSession(setup))
             runtime.handle(Submit(session_id, user, shown))
-            async with answering(runtime, session_id):
+            async with answering(runtime, session_id, printer):
                 await printer.follow(subscription, session_id)
                 await runtime.wait(session_id)
             state = runtime.state(session_id)

@@ -80,10 +80,13 @@ async def _answer(runtime: Runtime, session_id: str) -> None:
 
 
 @asynccontextmanager
-async def answering(runtime: Runtime, session_id: str) -> AsyncIterator[None]:
+async def answering(
+    runtime: Runtime, session_id: str, front_end: Any = None
+) -> AsyncIterator[None]:
     """While inside, the questions of session ``session_id`` are asked on the terminal
-    (when its runtime answers questions at all)."""
-    if not runtime.prompts.answered:
+    (when its runtime answers questions at all, and the ``front_end`` following the run
+    does not answer them itself: the terminal UI asks in a dialog)."""
+    if not runtime.prompts.answered or getattr(front_end, "answers_prompts", False):
         yield
         return
     task = asyncio.get_running_loop().create_task(_answer(runtime, session_id))

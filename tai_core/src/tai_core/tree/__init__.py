@@ -32,7 +32,7 @@ What the model sees
 """
 
 from tai_core.tree._node import ROOT_NAME, Node, NodeKind, NodeSpec
-from tai_core.tree._outline import outline
+from tai_core.tree._outline import node_status, node_title, outline
 from tai_core.tree._tree import MAX_NAME_LENGTH, SessionTree, TreeWriteRejected
 
 __all__ = [
@@ -43,5 +43,7 @@ __all__ = [
     "NodeSpec",
     "SessionTree",
     "TreeWriteRejected",
+    "node_status",
+    "node_title",
     "outline",
 ]

@@ -70,17 +70,18 @@ def outline(tree: SessionTree) -> str:
 
 def _line(tree: SessionTree, depth: int, node: Node) -> str:
     text = f"{'  ' * depth}- {node.kind} {node.name}"
-    status = _status(tree, node)
+    status = node_status(tree, node)
     if status:
         text += f" [{status}]"
     if node.kind in TITLED_KINDS:
-        title = _title(node.body)
+        title = node_title(node.body)
         if title:
             text += f" — {title}"
     return text
 
 
-def _status(tree: SessionTree, node: Node) -> str:
+def node_status(tree: SessionTree, node: Node) -> str:
+    """What became of ``node``: a plan's ``aborted``, a block's result status, or ``""``."""
     if node.kind is NodeKind.PLAN and tree.is_aborted(node.name):
         return "aborted"
     for child in reversed(node.children):
@@ -89,7 +90,8 @@ def _status(tree: SessionTree, node: Node) -> str:
     return node.attrs.get("status", "")
 
 
-def _title(body: str) -> str:
+def node_title(body: str) -> str:
+    """The first line of ``body``, shortened to a title."""
     first = body.strip().split("\n", 1)[0].rstrip()
     if len(first) > TITLE_LENGTH:
         return first[: TITLE_LENGTH - 1] + "…"

@@ -1,0 +1,268 @@
+"""The prompt_toolkit application: the tabs, the status line, the keys and the mouse.
+
+Tree (the session tree, expanded and focused at start, the selected node's content below
+it), Output (the model's output, one foldable section per round and attempt, each folded
+until its first content; thoughts only with ``-thoughts``) and Logs (warnings, retries,
+errors). Keys: ``1``/``2``/``3`` or Tab switch tabs; arrows, ``j``/``k``, Page Up/Down
+move; Enter or Space folds the selected node; ``q`` leaves once the run has ended, and
+``q`` or Ctrl-C while it runs cancels it and leaves when it has stopped (as Ctrl-C does in
+the plain command line: exit status 130). A block's question comes as a dialog above the
+status line: ``y``/``n`` (Enter: its default), a number for a choice, or a line to type.
+Colours follow ``NO_COLOR`` (prompt_toolkit reads it); every text from the model or a
+block is shown as printable characters only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import TextArea
+
+from tai_core._printable import printable
+from tai_core.tui._state import UiState
+from tai_core.tui._tree import FOLDED, OPEN, TreeControl, TreeLayout
+
+TABS = ("Tree", "Output", "Logs")
+
+STYLE = Style.from_dict({
+    "tab": "reverse", "tab.active": "bold", "tab.empty": "fg:ansibrightblack",
+    "status": "reverse", "tree.selected": "bold underline", "tree.name": "bold",
+    "tree.status.failed": "fg:ansired", "tree.status.ok": "fg:ansigreen",
+    "tree.kind.error": "fg:ansired", "section": "bold", "thought": "italic fg:ansibrightblack",
+    "log.warning": "fg:ansiyellow", "log.error": "fg:ansired", "details": "",
+    "question": "bold", "question.hint": "fg:ansibrightblack",
+})  # fmt: skip
+
+
+def _asking(app: TaiApp, kind: str) -> Condition:
+    """True while ``app`` shows a question of ``kind``."""
+    return Condition(lambda: getattr(app.state.question, "kind", "") == kind)
+
+
+def shown(text: str) -> str:
+    """``text`` with its lines and tabs, every other control character escaped: what a
+    model or a block wrote never sends an escape sequence to the terminal."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return "".join(c if c in "\n\t" or c.isprintable() else printable(c) for c in text)
+
+
+class TaiApp:
+    """The UI of one session: ``state`` is read, ``cancel`` stops the run, ``respond``
+    answers a block's question (its id, the answer)."""
+
+    def __init__(
+        self, state: UiState, cancel: Callable[[], None], respond: Callable[[str, Any], None],
+        *, thoughts: bool = False, **app_options: Any,
+    ) -> None:  # fmt: skip
+        self.state = state
+        self.cancel = cancel
+        self.respond = respond
+        self.answer = TextArea(height=1, multiline=False, prompt="> ",
+                               accept_handler=self._typed)  # fmt: skip
+        self.thoughts = thoughts
+        self.tab = 0
+        self.tree = TreeLayout()
+        self._laid_out: Any = None
+        self.quitting = False
+        tree_control = TreeControl(self.tree, self.invalidate)
+        tree_window = self.tree_window = Window(tree_control, wrap_lines=False)
+        details = Window(FormattedTextControl(self._details), height=8, wrap_lines=True,
+                         style="class:details")  # fmt: skip
+        output = Window(FormattedTextControl(self._output), wrap_lines=True)
+        logs = Window(FormattedTextControl(self._logs), wrap_lines=True)
+        shown = [Condition(lambda index=index: self.tab == index) for index in range(3)]
+        body = HSplit([
+            ConditionalContainer(HSplit([tree_window, Window(height=1, char="─"), details]),
+                                 shown[0]),
+            ConditionalContainer(output, shown[1]),
+            ConditionalContainer(logs, shown[2]),
+        ])  # fmt: skip
+        asking = Condition(lambda: self.state.question is not None)
+        dialog = ConditionalContainer(
+            HSplit([
+                Window(height=1, char="═"),
+                Window(FormattedTextControl(self._question), wrap_lines=True,
+                       dont_extend_height=True),
+                ConditionalContainer(self.answer, _asking(self, "input")),
+            ]),
+            asking,
+        )  # fmt: skip
+        root = HSplit([
+            Window(FormattedTextControl(self._tabs), height=1),
+            body,
+            dialog,
+            Window(FormattedTextControl(self._status), height=1, style="class:status"),
+        ])  # fmt: skip
+        self.application: Application[Any] = Application(
+            layout=Layout(root, focused_element=tree_window), key_bindings=self._keys(),
+            style=STYLE, full_screen=True, mouse_support=True, **app_options,
+        )  # fmt: skip
+
+    # -- reading the state ---------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Draw again (after a change of the state or of a fold); a question to type the
+        answer of takes the focus, and gives it back when answered."""
+        if self.state.tree is not self._laid_out:
+            self._laid_out = self.state.tree
+            self.tree.lay_out(self.state.tree)
+        layout = self.application.layout
+        typing = getattr(self.state.question, "kind", "") == "input"
+        if typing and not layout.has_focus(self.answer):
+            self.answer.text = ""
+            layout.focus(self.answer)
+        elif not typing and layout.has_focus(self.answer):
+            layout.focus(self.tree_window)
+        self.application.invalidate()
+
+    def _tabs(self) -> StyleAndTextTuples:
+        counts = (len(self.tree.rows), len(self.state.sections), len(self.state.logs))
+        fragments: StyleAndTextTuples = []
+        for index, (name, count) in enumerate(zip(TABS, counts, strict=True)):
+            style = "class:tab.active" if index == self.tab else "class:tab"
+            if not count and index:
+                style += " class:tab.empty"  # Output and Logs: nothing yet
+            fragments += [(style, f" {index + 1} {name} ({count}) "), ("", " ")]
+        return fragments
+
+    def _details(self) -> StyleAndTextTuples:
+        return [("", shown(self.tree.body()))]
+
+    def _output(self) -> StyleAndTextTuples:
+        fragments: StyleAndTextTuples = []
+        for section in self.state.sections:
+            glyph = FOLDED if section.folded else OPEN
+
+            def toggle(event: MouseEvent, section: Any = section) -> Any:
+                if event.event_type != MouseEventType.MOUSE_UP:
+                    return NotImplemented
+                section.folded = not section.folded
+                self.invalidate()
+                return None
+
+            fragments.append(("class:section", f"{glyph}{section.title}\n", toggle))
+            if section.folded:
+                continue
+            if self.thoughts and section.thoughts:
+                fragments.append(("class:thought", shown("".join(section.thoughts)) + "\n"))
+            fragments.append(("", shown("".join(section.text)) + "\n"))
+        return fragments
+
+    def _question(self) -> StyleAndTextTuples:
+        question = self.state.question
+        if question is None:
+            return []
+        text = shown(question.message)
+        if question.kind == "confirm":
+            hint = "y yes · n no" + (" · Enter: yes" if question.default else " · Enter: no")
+        elif question.kind == "select":
+            hint = " · ".join(f"{n} {shown(c)}" for n, c in enumerate(question.choices, 1))
+        else:
+            hint = "type the answer, Enter sends"
+        return [("class:question", f"{text}\n"), ("class:question.hint", hint)]
+
+    def _answered(self, answer: Any) -> None:
+        question = self.state.question
+        if question is not None:
+            self.state.question = None
+            self.respond(question.prompt_id, answer)
+            self.invalidate()
+
+    def _typed(self, buffer: Any) -> bool:
+        self._answered(buffer.text)
+        return False
+
+    def _logs(self) -> StyleAndTextTuples:
+        return [(f"class:log.{level}", f"{level}: {printable(message)}\n")
+                for level, message in self.state.logs]  # fmt: skip
+
+    def _status(self) -> StyleAndTextTuples:
+        state = self.state
+        cached = (f" ({100 * state.cached_tokens // state.prompt_tokens}% cached)"
+                  if state.prompt_tokens else "")  # fmt: skip
+        cost = f" · ${state.cost:.4f}" if state.cost is not None else ""
+        if state.outcome is not None:
+            doing = f"{type(state.outcome).__name__.removeprefix('Run').lower()} — q quits"
+        elif state.running is not None:
+            doing = f"{state.running.what} {state.elapsed():.0f} s — Ctrl-C cancels"
+        else:
+            doing = "waiting"
+        return [("", f" {state.model or '-'} · round {state.round} · tokens "
+                     f"{state.prompt_tokens}{cached} in, {state.completion_tokens} out"
+                     f"{cost} · {doing} ")]  # fmt: skip
+
+    # -- keys ----------------------------------------------------------------------------
+
+    def _keys(self) -> KeyBindings:
+        keys = KeyBindings()
+        confirming, selecting, typing = (_asking(self, kind) for kind in ("confirm", "select",
+                                                                           "input"))  # fmt: skip
+        on_tree = Condition(lambda: self.tab == 0) & ~confirming & ~selecting & ~typing
+
+        @keys.add("y", filter=confirming, eager=True)
+        @keys.add("n", filter=confirming, eager=True)
+        @keys.add("enter", filter=confirming, eager=True)
+        def _(event: Any) -> None:
+            key = event.key_sequence[0].key
+            default = bool(self.state.question.default)
+            self._answered(key == "y" if key in ("y", "n") else default)
+
+        for number in range(1, 10):
+
+            @keys.add(str(number), filter=selecting, eager=True)
+            def _(event: Any, number: int = number) -> None:
+                choices = self.state.question.choices
+                if number <= len(choices):
+                    self._answered(choices[number - 1])
+
+        free = ~confirming & ~selecting & ~typing
+
+        @keys.add("1", filter=free)
+        @keys.add("2", filter=free)
+        @keys.add("3", filter=free)
+        def _(event: Any) -> None:
+            self.tab = int(event.key_sequence[0].key) - 1
+
+        @keys.add("tab", filter=free)
+        def _(event: Any) -> None:
+            self.tab = (self.tab + 1) % len(TABS)
+
+        for names, by in ((("down",), 1), (("j",), 1), (("up",), -1), (("k",), -1),
+                          (("pagedown",), 20), (("pageup",), -20)):  # fmt: skip
+
+            @keys.add(*names, filter=on_tree)
+            def _(event: Any, by: int = by) -> None:
+                self.tree.move(by)
+
+        @keys.add("enter", filter=on_tree)
+        @keys.add("space", filter=on_tree)
+        def _(event: Any) -> None:
+            self.tree.toggle()
+
+        @keys.add("c-c")
+        def _(event: Any) -> None:
+            self._stop()
+
+        @keys.add("q", filter=free)
+        def _(event: Any) -> None:
+            self._stop()
+
+        return keys
+
+    def _stop(self) -> None:
+        """Leave when the run has ended; before that, cancel it (leaving follows)."""
+        self.quitting = True
+        if self.state.outcome is not None:
+            self.application.exit()
+        else:
+            self.cancel()

@@ -1,0 +1,170 @@
+"""What the terminal UI shows, folded from the runtime's events of one session.
+
+No terminal here: :class:`UiState` takes events (:meth:`UiState.apply`) and keeps the
+latest session tree, the model's output by round and attempt, the log records and the
+status, so the views only read it and tests check it without a screen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import attrs
+
+from tai_core.events import (
+    BlockFinished,
+    BlockStarted,
+    Notice,
+    PromptAnswered,
+    PromptRequested,
+    RoundStarted,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    SessionStarted,
+    TextReceived,
+    ThoughtReceived,
+    TreeChanged,
+    UsageReported,
+)
+
+
+@attrs.define
+class Section:
+    """The model's output of one attempt of one round."""
+
+    round: int
+    attempt: int
+    text: list[str] = attrs.Factory(list)
+    thoughts: list[str] = attrs.Factory(list)
+    #: Folded until its first content arrives; the user may fold it again.
+    folded: bool = True
+
+    @property
+    def title(self) -> str:
+        """Its heading: ``Round N`` (``, attempt M`` after the first)."""
+        return f"Round {self.round}" + (f", attempt {self.attempt}" if self.attempt > 1 else "")
+
+
+@attrs.define
+class Running:
+    """What runs now: ``what`` (streaming, a block), since when (monotonic seconds)."""
+
+    what: str
+    since: float
+
+
+@attrs.define
+class UiState:
+    """Everything the screen shows of one session."""
+
+    session_id: str
+    model: str = ""
+    round: int = 0
+    tree: Any = None
+    sections: list[Section] = attrs.Factory(list)
+    logs: list[tuple[str, str]] = attrs.Factory(list)
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+    running: Running | None = None
+    #: The run's terminal event once it came.
+    outcome: Any = None
+    #: The question a block asks now (``PromptRequested``), until it is answered.
+    question: Any = None
+    #: Bumped by every change, so views know when to lay out again.
+    version: int = 0
+
+    def apply(self, event: Any) -> bool:
+        """Take ``event`` in; whether it was this session's (and so changed the state)."""
+        if getattr(event, "session_id", None) not in (self.session_id, ""):
+            return False
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            return False
+        handler(self, event)
+        self.version += 1
+        return True
+
+    def section(self) -> Section | None:
+        """The section output goes to now."""
+        return self.sections[-1] if self.sections else None
+
+    def elapsed(self, now: float | None = None) -> float:
+        """Seconds the running thing has run (0 when nothing runs)."""
+        if self.running is None:
+            return 0.0
+        return (time.monotonic() if now is None else now) - self.running.since
+
+
+def _started(state: UiState, event: SessionStarted) -> None:
+    state.model = event.model
+
+
+def _round(state: UiState, event: RoundStarted) -> None:
+    state.round = event.round
+    state.sections.append(Section(event.round, event.attempt))
+    state.running = Running("streaming", time.monotonic())
+
+
+def _text(state: UiState, event: TextReceived | ThoughtReceived) -> None:
+    section = state.section()
+    if section is None:
+        section = Section(event.round, 1)
+        state.sections.append(section)
+    if not section.text and not section.thoughts:
+        section.folded = False  # its first content: open it
+    (section.thoughts if isinstance(event, ThoughtReceived) else section.text).append(event.text)
+
+
+def _block(state: UiState, event: BlockStarted) -> None:
+    state.running = Running(f"{event.block.kind} block", time.monotonic())
+
+
+def _block_done(state: UiState, event: BlockFinished) -> None:
+    state.running = None
+
+
+def _usage(state: UiState, event: UsageReported) -> None:
+    usage = event.usage
+    state.prompt_tokens += usage.input
+    state.cached_tokens += usage.cache_read
+    state.completion_tokens += usage.output
+    if event.cost is not None:
+        state.cost = (state.cost or 0.0) + event.cost
+
+
+def _notice(state: UiState, event: Notice) -> None:
+    state.logs.append((event.level, event.message))
+
+
+def _tree(state: UiState, event: TreeChanged) -> None:
+    state.tree = event.tree
+
+
+def _asked(state: UiState, event: PromptRequested) -> None:
+    state.question = event
+
+
+def _answered(state: UiState, event: PromptAnswered) -> None:
+    if state.question is not None and state.question.prompt_id == event.prompt_id:
+        state.question = None
+
+
+def _ended(state: UiState, event: RunFinished | RunFailed | RunCancelled) -> None:
+    state.outcome = event
+    state.running = None
+    state.question = None
+    if isinstance(event, RunFailed):
+        state.logs.append(("error", event.message))
+
+
+_HANDLERS: dict[type, Any] = {
+    SessionStarted: _started, RoundStarted: _round, TextReceived: _text,
+    ThoughtReceived: _text, BlockStarted: _block, BlockFinished: _block_done,
+    UsageReported: _usage, Notice: _notice, TreeChanged: _tree, RunFinished: _ended,
+    RunFailed: _ended, RunCancelled: _ended, PromptRequested: _asked,
+    PromptAnswered: _answered,
+}  # fmt: skip

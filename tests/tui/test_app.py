@@ -1,0 +1,79 @@
+"""The terminal UI's application driven in-process: keys from a pipe, a dummy screen."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from tai_core.events import PromptRequested, RunFinished, TreeChanged
+from tai_core.tui._app import TaiApp, shown
+from tai_core.tui._state import UiState
+from tests.tui.test_tree_view import tree_of
+
+
+def drive(state: UiState, keys: list[str], *, after: Any = None) -> tuple[TaiApp, list[Any]]:
+    """Run the app on ``state``, type ``keys`` one by one (``after(app)`` once they are
+    typed), and end it; the app and what it answered or cancelled."""
+    said: list[Any] = []
+
+    async def main() -> TaiApp:
+        with create_pipe_input() as pipe:
+            app = TaiApp(state, lambda: said.append("cancel"),
+                         lambda prompt_id, answer: said.append((prompt_id, answer)),
+                         input=pipe, output=DummyOutput())  # fmt: skip
+            app.invalidate()
+            running = asyncio.ensure_future(app.application.run_async())
+            await asyncio.sleep(0.1)
+            for key in keys:
+                pipe.send_text(key)
+                await asyncio.sleep(0.05)
+            if after is not None:
+                after(app)
+            if not running.done():
+                app.application.exit()
+            await running
+            return app
+
+    return asyncio.run(main()), said
+
+
+def test_tabs_moves_folds_and_leaving_once_the_run_ended() -> None:
+    state = UiState("s")
+    state.apply(TreeChanged("s", tree_of(2, 2)))
+    app, said = drive(state, ["2", "\t", "1", "j", "k", " "])
+    assert app.tab == 0 and app.tree.folded == {"in-0"}
+    assert said == []
+    state.apply(RunFinished("s", "", "", "", ()))
+    app, said = drive(state, ["q"], after=lambda app: None)
+    assert app.quitting and said == []
+
+
+def test_q_while_the_run_goes_on_cancels_it() -> None:
+    state = UiState("s")
+    app, said = drive(state, ["q"])
+    assert said == ["cancel"] and app.quitting
+
+
+def test_a_confirm_dialog_answers_and_keys_go_to_it_first() -> None:
+    state = UiState("s")
+    state.apply(PromptRequested("s", "q1", "confirm", "Run rm -rf build?", (), False))
+    app, said = drive(state, ["2", "y"])
+    assert said == [("q1", True)] and app.tab == 0  # "2" went to the question, not the tabs
+
+
+def test_a_select_and_an_input_dialog() -> None:
+    state = UiState("s")
+    state.apply(PromptRequested("s", "q1", "select", "Which?", ("a", "b"), "a"))
+    _, said = drive(state, ["2"])
+    assert said == [("q1", "b")]
+    state.apply(PromptRequested("s", "q2", "input", "Name?", (), ""))
+    _, said = drive(state, ["parser\r"])
+    assert said == [("q2", "parser")]
+
+
+def test_nothing_a_model_wrote_reaches_the_terminal_as_a_sequence() -> None:
+    assert shown("ok\tand\nnext") == "ok\tand\nnext"
+    assert shown("red \x1b[31m bell \x07") == "red \\x1b[31m bell \\x07"

@@ -1,0 +1,64 @@
+"""What the terminal UI shows, folded from a real session's events (no terminal)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tai_core.events import (
+    Notice,
+    PromptAnswered,
+    PromptRequested,
+    RoundStarted,
+    RunFailed,
+    SessionStarted,
+    TextReceived,
+    ThoughtReceived,
+    UsageReported,
+)
+from tai_core.models import Usage
+from tai_core.tui._state import UiState
+
+
+def fold(events: list[Any]) -> UiState:
+    state = UiState("s")
+    for event in events:
+        state.apply(event)
+    return state
+
+
+def test_sections_open_on_their_first_content_and_thoughts_stay_apart() -> None:
+    state = fold([
+        SessionStarted("s", "go", "flash"), RoundStarted("s", 1, 1),
+        RoundStarted("s", 1, 2), ThoughtReceived("s", 1, "hmm"), TextReceived("s", 1, "Hi"),
+        TextReceived("s", 1, " there"),
+    ])  # fmt: skip
+    first, second = state.sections
+    assert (first.title, first.folded, first.text) == ("Round 1", True, [])
+    assert (second.title, second.folded) == ("Round 1, attempt 2", False)
+    assert "".join(second.text) == "Hi there" and second.thoughts == ["hmm"]
+    assert state.model == "flash" and state.round == 1
+    assert state.running is not None and state.running.what == "streaming"
+
+
+def test_usage_adds_up_and_other_sessions_are_ignored() -> None:
+    state = fold([
+        UsageReported("s", 1, Usage(input=100, cache_read=60, output=7), 0.5),
+        UsageReported("s", 2, Usage(input=50, cache_read=0, output=3), None),
+        UsageReported("other", 2, Usage(input=999), 9.0), Notice("other", "warning", "no"),
+        Notice("s", "warning", "retrying"), Notice("", "error", "for everyone"),
+    ])  # fmt: skip
+    assert (state.prompt_tokens, state.cached_tokens, state.completion_tokens) == (150, 60, 10)
+    assert state.cost == 0.5
+    assert state.logs == [("warning", "retrying"), ("error", "for everyone")]
+
+
+def test_a_question_is_open_until_answered_and_a_failure_is_logged() -> None:
+    asked = PromptRequested("s", "q1", "confirm", "Run it?", (), False)
+    state = fold([asked])
+    assert state.question == asked
+    state.apply(PromptAnswered("s", "q0", True))
+    assert state.question == asked  # another question's answer
+    state.apply(PromptAnswered("s", "q1", True))
+    assert state.question is None
+    state.apply(RunFailed("s", "the model is gone", ""))
+    assert state.logs[-1] == ("error", "the model is gone") and state.running is None
