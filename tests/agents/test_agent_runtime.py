@@ -45,21 +45,23 @@ def agent(name: str, **fields: Any) -> AgentCommand:
 
 
 AGENTS = {
-    "plan": agent("plan", tools=("response", "shell", "frobnicate")),
+    "plan": agent("plan", tools=("response", "shell", "frobnicate", "zap")),
     "fast": agent("fast", model="other"),
     "compact": agent("compact", user_invocable=False),
     "broken": AgentCommand("broken", "fails", render=lambda data: data["nope"], source="x.md"),
     "lost": agent("lost", model="nowhere-model"),
+    "bare": AgentCommand("bare", "fails", render=lambda data: data["nope"]),
 }
 OTHER = {"name": "other", "type": "openai", "model": "m2", "api_key": "k"}
 
 
-def drive(host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any, **options: Any):
+def drive(host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any,
+          setup_changes: dict[str, Any] | None = None, **options: Any):  # fmt: skip
     other = {**OTHER, "base_url": server.base_url}
     return drive_server_session(
         host, server, tmp_path, scenario, more_generators=[other], agents=lambda: AGENTS,
-        setup_changes={"rebuild_system": rebuild}, run_options={"disabled": frozenset({"shell"})},
-        **options,
+        setup_changes=setup_changes or {"rebuild_system": rebuild},
+        run_options={"disabled": frozenset({"shell"})}, **options,
     )  # fmt: skip
 
 
@@ -99,7 +101,7 @@ def test_an_agent_rebuilds_the_prompt_narrows_the_kinds_and_goes_back(
     assert switched[1].name == "" and "shell" not in switched[1].kinds
     warnings = [(e.session_id, e.message) for e in events
                 if isinstance(e, Notice) and e.level == "warning"]  # fmt: skip
-    assert ("s", "/plan: no block kind frobnicate is installed") in warnings
+    assert ("s", "/plan: no block kind frobnicate, zap is installed") in warnings
 
 
 def test_an_agent_switches_the_model_for_its_turns_only(
@@ -123,7 +125,11 @@ def test_an_agent_switches_the_model_for_its_turns_only(
 @pytest.mark.parametrize(
     ("name", "error"),
     [
-        ("nope", "no agent command /nope (the agent commands: /broken, /fast, /lost, /plan)"),
+        (
+            "nope",
+            "no agent command /nope (the agent commands: /bare, /broken, /fast, /lost, /plan)",
+        ),
+        ("bare", "/bare: its template failed: 'nope'"),
         ("compact", "no agent command /compact"),  # not for users
         ("broken", "/broken (x.md): its template failed: 'nope'"),
         ("lost", "/lost: its model 'nowhere-model': "),
@@ -190,7 +196,7 @@ def test_the_kinds_off_are_off_in_the_run_too(
 ) -> None:
     """Not only the prompt: a block of a kind the agent leaves out is not carried out."""
     block = "<<甲乙 summary\n- all done\n甲乙\n"
-    openai_server.script(Reply(text=block), Reply(text=block), Reply(text="Ok."))
+    openai_server.script(Reply(text=block), Reply(text=block), Reply(text=block))
 
     async def scenario(runtime: Any) -> None:
         runtime.handle(Submit("s", "before"))
@@ -202,8 +208,8 @@ def test_the_kinds_off_are_off_in_the_run_too(
         runtime.handle(Submit("s", "back"))
         await runtime.wait("s")
 
-    openai_server.script(Reply(text=block))
     events = drive(host, openai_server, tmp_path, scenario)
+    assert len(openai_server.requests) == 3
     warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
     assert [w for w in warnings if "summary" in w] == [
         "summary block at line 1: summary blocks are disabled in this command; it was discarded"
@@ -305,3 +311,15 @@ def test_without_agent_commands_the_refusal_says_so(
                                   setup_changes={"rebuild_system": rebuild})  # fmt: skip
     errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
     assert errors == ["no agent command /plan (the agent commands: none)"]
+
+
+def test_a_session_that_cannot_switch_models_says_so(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    async def scenario(runtime: Any) -> None:
+        runtime.handle(ActivateAgent("s", "fast"))
+
+    events = drive(host, openai_server, tmp_path, scenario,
+                   setup_changes={"rebuild_system": rebuild, "resolve_model": None})  # fmt: skip
+    errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
+    assert errors == ["/fast asks for the model other; this session cannot switch models"]
