@@ -19,6 +19,8 @@ from tai_core.runtime import (
     CompactSession,
     Notice,
     RunExtensionCommand,
+    RunFailed,
+    RunFinished,
     Submit,
 )
 from tai_core.runtime._agents import agent_help, agent_switch
@@ -210,6 +212,8 @@ def test_the_kinds_off_are_off_in_the_run_too(
 
     events = drive(host, openai_server, tmp_path, scenario)
     assert len(openai_server.requests) == 3
+    assert [type(e).__name__ for e in events if isinstance(e, RunFinished | RunFailed)] == [
+        "RunFinished"] * 3  # fmt: skip
     warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
     assert [w for w in warnings if "summary" in w] == [
         "summary block at line 1: summary blocks are disabled in this command; it was discarded"

@@ -1,6 +1,6 @@
-"""`tai ai` on a real terminal (tmux): the prompt, a reply, Ctrl-C cancelling a reply in
-flight while the chat goes on, the history kept, Ctrl-D leaving — sandboxed, as a user
-runs it."""
+"""`tai ai -cli` (the plain chat) on a real terminal (tmux): the prompt, a reply, Ctrl-C
+cancelling a reply in flight while the chat goes on, the history kept, Ctrl-D leaving —
+sandboxed, as a user runs it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def terminal(
     config = tmp_path / "tai.toml"  # a stalled reply waits for the Ctrl-C, not a timeout
     config.write_text(config.read_text().replace("read_timeout = 2.0", "read_timeout = 60.0"))
     env = {**isolated_env, "TERM": "xterm-256color"}
-    screen = Terminal([tai_executable(), "ai"], tmp_path, env)
+    screen = Terminal([tai_executable(), "ai", "-cli"], tmp_path, env)
     try:
         yield screen
     finally:

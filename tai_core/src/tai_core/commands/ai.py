@@ -60,6 +60,8 @@ the question first; ask back only when the question cannot be answered without i
     "-agent", "--agent", "agent", metavar="NAME",
     help="Switch the session to the agent command NAME first (as /NAME; /help lists them).",
 )  # fmt: skip
+@FLAGS["cli"]
+@FLAGS["tui"]
 @click.argument("text", nargs=-1)
 @click.pass_obj
 def ai_command(app: Any, **params: Any) -> None:
@@ -72,6 +74,7 @@ def ai_command(app: Any, **params: Any) -> None:
     from tai_core.commands._terminal import on_terminal
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession
+    from tai_core.tui import wants_tui
 
     if params["resume"] is not None and params["continue_"]:
         raise click.UsageError("-resume and -continue cannot be used together")
@@ -112,6 +115,13 @@ def ai_command(app: Any, **params: Any) -> None:
         return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}))
 
     text, agent = " ".join(params["text"]), params["agent"] or ""
+    if wants_tui(params["tui"], params["cli"]):
+        from tai_core.tui._chat import chat_in_tui
+
+        sys.exit(asyncio.run(chat_in_tui(
+            runtime, opening, session_id, first_text=chat_setup.first_text,
+            thoughts=params["thoughts"], agent=agent, text=text,
+        )))  # fmt: skip
     prompts = prompt_source(user_data_dir())
     status = asyncio.run(
         chat(

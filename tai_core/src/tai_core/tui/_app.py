@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
@@ -62,11 +62,16 @@ class TaiApp:
 
     def __init__(
         self, state: UiState, cancel: Callable[[], None], respond: Callable[[str, Any], None],
-        *, thoughts: bool = False, **app_options: Any,
+        *, thoughts: bool = False, chat: Callable[[str], None] | None = None,
+        **app_options: Any,
     ) -> None:  # fmt: skip
         self.state = state
         self.cancel = cancel
         self.respond = respond
+        #: A chat's input (``tai ai``): each line typed goes to ``chat``.
+        self.chat = chat
+        self.entry = TextArea(height=1, multiline=False, prompt=">> ",
+                              accept_handler=self._entered)  # fmt: skip
         self.answer = TextArea(height=1, multiline=False, prompt="> ",
                                accept_handler=self._typed)  # fmt: skip
         self.thoughts = thoughts
@@ -97,14 +102,17 @@ class TaiApp:
             ]),
             asking,
         )  # fmt: skip
+        chatting = Condition(lambda: self.chat is not None)
         root = HSplit([
             Window(FormattedTextControl(self._tabs), height=1),
             body,
             dialog,
+            ConditionalContainer(HSplit([Window(height=1, char="─"), self.entry]), chatting),
             Window(FormattedTextControl(self._status), height=1, style="class:status"),
         ])  # fmt: skip
         self.application: Application[Any] = Application(
-            layout=Layout(root, focused_element=tree_window), key_bindings=self._keys(),
+            layout=Layout(root, focused_element=self.entry if chat else tree_window),
+            key_bindings=self._keys(),
             style=STYLE, full_screen=True, mouse_support=True, **app_options,
         )  # fmt: skip
 
@@ -122,7 +130,7 @@ class TaiApp:
             self.answer.text = ""
             layout.focus(self.answer)
         elif not typing and layout.has_focus(self.answer):
-            layout.focus(self.tree_window)
+            layout.focus(self.entry if self.chat else self.tree_window)
         self.application.invalidate()
 
     def _tabs(self) -> StyleAndTextTuples:
@@ -191,10 +199,13 @@ class TaiApp:
         cached = (f" ({100 * state.cached_tokens // state.prompt_tokens}% cached)"
                   if state.prompt_tokens else "")  # fmt: skip
         cost = f" · ${state.cost:.4f}" if state.cost is not None else ""
-        if state.outcome is not None:
+        if state.running is not None:
+            stop = "Esc cancels, Enter steers" if self.chat else "Ctrl-C cancels"
+            doing = f"{state.running.what} {state.elapsed():.0f} s — {stop}"
+        elif self.chat is not None:
+            doing = "ready — Enter sends, Ctrl-D leaves"
+        elif state.outcome is not None:
             doing = f"{type(state.outcome).__name__.removeprefix('Run').lower()} — q quits"
-        elif state.running is not None:
-            doing = f"{state.running.what} {state.elapsed():.0f} s — Ctrl-C cancels"
         else:
             doing = "waiting"
         return [("", f" {state.model or '-'} · round {state.round} · tokens "
@@ -225,7 +236,29 @@ class TaiApp:
                 if number <= len(choices):
                     self._answered(choices[number - 1])
 
-        free = ~confirming & ~selecting & ~typing
+        entering = has_focus(self.entry)
+        free = ~confirming & ~selecting & ~typing & ~entering
+        on_tree = on_tree & ~entering
+
+        @keys.add("f1")
+        @keys.add("f2")
+        @keys.add("f3")
+        def _(event: Any) -> None:
+            self.tab = int(event.key_sequence[0].key.value[1]) - 1
+
+        @keys.add("c-t", filter=Condition(lambda: self.chat is not None))
+        def _(event: Any) -> None:
+            """Move between the chat's input and the tree."""
+            layout = self.application.layout
+            layout.focus(self.tree_window if layout.has_focus(self.entry) else self.entry)
+
+        @keys.add("escape", filter=Condition(lambda: self.state.running is not None))
+        def _(event: Any) -> None:
+            self.cancel()
+
+        @keys.add("c-d", filter=entering & Condition(lambda: not self.entry.text))
+        def _(event: Any) -> None:
+            self.application.exit()
 
         @keys.add("1", filter=free)
         @keys.add("2", filter=free)
@@ -260,9 +293,21 @@ class TaiApp:
         return keys
 
     def _stop(self) -> None:
-        """Leave when the run has ended; before that, cancel it (leaving follows)."""
+        """Leave when the run has ended; before that, cancel it (leaving follows). In a
+        chat, cancel the reply in flight, or leave when none is."""
+        if self.chat is not None:
+            if self.state.running is not None:
+                self.cancel()
+            else:
+                self.application.exit()
+            return
         self.quitting = True
         if self.state.outcome is not None:
             self.application.exit()
         else:
             self.cancel()
+
+    def _entered(self, buffer: Any) -> bool:
+        if buffer.text.strip() and self.chat is not None:
+            self.chat(buffer.text)
+        return False

@@ -13,8 +13,10 @@ from typing import Any
 import attrs
 
 from tai_core.events import (
+    AgentActivated,
     BlockFinished,
     BlockStarted,
+    ExtensionCommandFinished,
     Notice,
     PromptAnswered,
     PromptRequested,
@@ -22,6 +24,7 @@ from tai_core.events import (
     RunCancelled,
     RunFailed,
     RunFinished,
+    SessionCompacted,
     SessionStarted,
     TextReceived,
     ThoughtReceived,
@@ -104,6 +107,7 @@ def _started(state: UiState, event: SessionStarted) -> None:
 
 
 def _round(state: UiState, event: RoundStarted) -> None:
+    state.outcome = None  # a chat's next turn
     state.round = event.round
     state.sections.append(Section(event.round, event.attempt))
     state.running = Running("streaming", time.monotonic())
@@ -140,6 +144,20 @@ def _notice(state: UiState, event: Notice) -> None:
     state.logs.append((event.level, event.message))
 
 
+def _said(state: UiState, event: ExtensionCommandFinished) -> None:
+    state.logs += [("command", line) for line in event.output.splitlines()]
+
+
+def _switched(state: UiState, event: AgentActivated) -> None:
+    mode = f"/{event.name}" if event.name else "the session's own prompt"
+    state.model = event.model
+    state.logs.append(("agent", f"{mode} (kinds: {', '.join(event.kinds)})"))
+
+
+def _compacted(state: UiState, event: SessionCompacted) -> None:
+    state.logs.append(("compacted", f"{event.messages_before} messages into a summary"))
+
+
 def _tree(state: UiState, event: TreeChanged) -> None:
     state.tree = event.tree
 
@@ -166,5 +184,6 @@ _HANDLERS: dict[type, Any] = {
     ThoughtReceived: _text, BlockStarted: _block, BlockFinished: _block_done,
     UsageReported: _usage, Notice: _notice, TreeChanged: _tree, RunFinished: _ended,
     RunFailed: _ended, RunCancelled: _ended, PromptRequested: _asked,
-    PromptAnswered: _answered,
+    PromptAnswered: _answered, ExtensionCommandFinished: _said, AgentActivated: _switched,
+    SessionCompacted: _compacted,
 }  # fmt: skip

@@ -1,0 +1,147 @@
+"""``tai ai`` in the terminal UI: the chat's input under the tabs, each line a command.
+
+A line is what the plain chat makes of it (:mod:`tai_core.commands._chat`), sent as runtime
+commands: text submits a turn — or, while a reply streams, steers it — ``/reload``,
+``/compact`` and the plugins' and agent commands run (their output goes to the Logs tab;
+an agent command's text is submitted once the switch is made). Esc cancels the reply in
+flight, Ctrl-C too (and leaves when none is), Ctrl-D on an empty line leaves. The session
+is closed when the UI is, so ``tai ai -continue`` takes it up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tai_core._printable import printable
+from tai_core.runtime import (
+    Cancel,
+    CloseSession,
+    Command,
+    CompactSession,
+    ReloadExtensions,
+    RespondToPrompt,
+    RunExtensionCommand,
+    RunFailed,
+    Runtime,
+    SessionLoaded,
+    SessionStarted,
+    Steer,
+    Submit,
+)
+from tai_core.runtime._agents import agent_switch
+from tai_core.tui._app import TaiApp
+from tai_core.tui._state import UiState
+
+
+def _said_on_stderr(state: UiState, events: Any = ()) -> None:
+    """The errors of the opening, on standard error (no UI came up)."""
+    for event in events:
+        state.apply(event)
+    for level, message in state.logs:
+        if level == "error":
+            sys.stderr.write(f"tai: error: {printable(message)}\n")
+
+
+class ChatLine:
+    """What a line typed in the chat does, as runtime commands."""
+
+    def __init__(self, runtime: Runtime, session_id: str, first_text: Callable[[str], str],
+                 first: bool) -> None:  # fmt: skip
+        self.runtime = runtime
+        self.session_id = session_id
+        self.first_text = first_text
+        self.first = first
+
+    def __call__(self, line: str, running: bool) -> None:
+        """Act on ``line``; ``running``: a reply streams now (the line steers it)."""
+        runtime, session_id = self.runtime, self.session_id
+        if line.startswith("/"):
+            self._command(line)
+        elif running:
+            runtime.handle(Steer(session_id, line))
+        else:
+            text = self.first_text(line) if self.first else line
+            self.first = False
+            runtime.handle(Submit(session_id, text, line))
+
+    def _command(self, line: str) -> None:
+        runtime, session_id = self.runtime, self.session_id
+        name, _, args = line[1:].partition(" ")
+        command = RunExtensionCommand(session_id, name, args.strip())
+        switch = agent_switch(runtime.extensions.agents, command)
+        if name == "reload":
+            runtime.handle(ReloadExtensions())
+        elif name == "compact":
+            runtime.handle(CompactSession(session_id, args.strip()))
+        elif switch is not None:
+            runtime.handle(switch)  # carried out at once: AgentActivated, or an error
+            if switch.name and switch.arguments and runtime.agent(session_id) == switch.name:
+                self(switch.arguments, running=False)
+        else:
+            runtime.handle(command)
+
+
+async def chat_in_tui(
+    runtime: Runtime,
+    opening: Command,
+    session_id: str,
+    *,
+    first_text: Callable[[str], str],
+    thoughts: bool = False,
+    agent: str = "",
+    text: str = "",
+    **app_options: Any,
+) -> int:
+    """Open the session with ``opening`` and chat in the terminal UI until the user leaves,
+    switched to the agent command ``agent`` first when one is named, and ``text`` sent
+    first when given; the exit status (1 when the session could not be opened, the agent
+    not switched to, or a turn failed)."""
+    subscription = runtime.bus.subscribe()
+    runtime.handle(opening)
+    await runtime.settle()
+    state = UiState(session_id)
+    started = loaded = False
+    for event in subscription.take_pending():
+        state.apply(event)
+        started = started or isinstance(event, SessionStarted)
+        loaded = loaded or isinstance(event, SessionLoaded)
+    if not (started or loaded):
+        _said_on_stderr(state)
+        return 1
+    line = ChatLine(runtime, session_id, first_text, first=not loaded)
+    failed: list[bool] = []
+    app = TaiApp(
+        state, lambda: runtime.handle(Cancel(session_id)),
+        lambda prompt_id, answer: runtime.handle(RespondToPrompt(session_id, prompt_id, answer)),
+        thoughts=thoughts, chat=lambda text: line(text, state.running is not None),
+        **app_options,
+    )  # fmt: skip
+    app.invalidate()
+
+    async def feed() -> None:
+        async for event in subscription:
+            if state.apply(event):
+                failed.append(isinstance(event, RunFailed))
+                app.invalidate()
+
+    if agent:
+        line(f"/agent {agent} {text}".rstrip(), running=False)
+        if not runtime.agent(session_id):  # the switch was refused: say why, as the CLI does
+            _said_on_stderr(state, subscription.take_pending())
+            runtime.handle(CloseSession(session_id))
+            await runtime.settle()
+            return 1
+    elif text.strip():
+        line(text, running=False)
+    feeding = asyncio.get_running_loop().create_task(feed())
+    try:
+        await app.application.run_async()
+    finally:
+        feeding.cancel()
+        subscription.close()
+        runtime.handle(CloseSession(session_id))
+        await runtime.settle()
+    return 1 if any(failed) else 0

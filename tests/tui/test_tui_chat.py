@@ -1,0 +1,69 @@
+"""`tai ai` in the terminal UI on a real terminal (tmux): a prompt typed and answered, Enter
+steering a reply in flight, Esc cancelling a stalled one while the chat goes on, a session
+command, Ctrl-D leaving."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.commands.test_next import configure
+from tests.conftest import tai_executable
+from tests.servers import FakeModelServer, Reply
+from tests.terminal import Terminal
+
+
+@pytest.fixture
+def terminal(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> Iterator[Terminal]:
+    configure(tmp_path, openai_server)
+    config = tmp_path / "tai.toml"  # a stalled reply waits for the Esc, not a timeout
+    config.write_text(config.read_text().replace("read_timeout = 2.0", "read_timeout = 60.0"))
+    screen = Terminal([tai_executable(), "ai"], tmp_path,
+                      {**isolated_env, "TERM": "xterm-256color"})  # fmt: skip
+    try:
+        yield screen
+    finally:
+        screen.close()
+
+
+def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) -> None:
+    openai_server.script(
+        Reply(text="Hello from the model.", chunks=2),
+        Reply(text="Never all of this", fault="stall", chunks=4),
+        Reply(text="Steered answer."),
+        Reply(text="Never all of that", fault="stall", chunks=4),
+        Reply(text="Back again."),
+    )
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("hello")
+    terminal.send("Enter")
+    terminal.send("F2")
+    screen = terminal.wait_for("Hello from the model.")
+    assert "▾ Round 1" in screen
+    terminal.type("tell me everything")
+    terminal.send("Enter")
+    terminal.wait_for("Esc cancels, Enter steers")
+    terminal.type("and briefly")
+    terminal.send("Enter")  # steers the reply in flight
+    terminal.wait_for("Steered answer.")
+    assert "and briefly" in str(openai_server.requests[-1].body["messages"])
+    terminal.type("more")
+    terminal.send("Enter")
+    terminal.wait_for("Esc cancels, Enter steers")
+    terminal.send("Escape")
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("again")
+    terminal.send("Enter")
+    terminal.wait_for("Back again.")
+    last = openai_server.requests[-1].body["messages"]
+    assert last[-1]["content"] == "again"
+    terminal.type("/help")
+    terminal.send("Enter")
+    terminal.send("F3")
+    terminal.wait_for("command: /help — this list")
+    terminal.send("C-d")
+    terminal.wait_for("[exited 0]")
