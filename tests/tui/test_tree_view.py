@@ -71,3 +71,25 @@ def test_only_the_shown_rows_are_drawn() -> None:
                            parent_style="", erase_bg=False, z_index=None)  # fmt: skip
     assert 0 < len(set(layout.drawn)) <= 24 + 2
     assert 5_000 in layout.drawn  # the window scrolled to the selected row
+
+
+def test_the_glyph_under_the_mouse_is_reversed_and_a_click_folds() -> None:
+    from prompt_toolkit.data_structures import Point
+    from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+    layout = TreeLayout()
+    layout.lay_out(tree_of(2, 2))
+    redrawn: list[bool] = []
+    control = TreeControl(layout, lambda: redrawn.append(True))
+
+    def mouse(kind: MouseEventType, x: int, y: int) -> None:
+        control.mouse_handler(MouseEvent(Point(x, y), kind, MouseButton.LEFT, frozenset()))
+
+    mouse(MouseEventType.MOUSE_MOVE, 0, 3)  # over in-1's ▾
+    assert layout.hovered == 3 and ("reverse", "▾ ") in layout.line(3)
+    mouse(MouseEventType.MOUSE_MOVE, 12, 3)  # over its name: no glyph reversed
+    assert layout.hovered is None and all(style != "reverse" for style, _ in layout.line(3))
+    mouse(MouseEventType.MOUSE_MOVE, 4, 1)  # a leaf has no glyph to reverse
+    assert layout.hovered is None
+    mouse(MouseEventType.MOUSE_UP, 1, 3)
+    assert layout.folded == {"in-1"} and layout.selected == 3 and len(redrawn) == 3

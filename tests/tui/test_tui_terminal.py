@@ -111,3 +111,22 @@ def test_ctrl_c_cancels_and_leaves_with_status_130(
     terminal.send("C-c")
     screen = terminal.wait_for("[exited 130]")
     assert "tai: cancelled;" in screen
+
+
+def test_a_narrow_terminal_and_long_lines(
+    project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
+) -> None:
+    long = "word " * 60
+    (project / ".model.replay").write_text(REPLY.format(extra="").replace(
+        "I will capitalise it.", f"I will capitalise it. {long}"))  # fmt: skip
+    command = [tai_executable(), "-model", "replay:.model.replay", "chat", "Capitalise"]
+    terminal = Terminal(command, project, {**isolated_env, "TERM": "xterm-256color"},
+                        width=80, height=24)  # fmt: skip
+    terminals.append(terminal)
+    screen = terminal.wait_for("1 Tree")
+    assert all(len(line) <= 80 for line in screen.splitlines())
+    terminal.send("2")
+    screen = terminal.wait_for("▾ Round 1")
+    assert screen.count("word") > 20  # the long line wraps, nothing is lost at the edge
+    terminal.send("q")
+    terminal.wait_for("[exited 0]")

@@ -196,8 +196,8 @@ class TaiApp:
 
     def _status(self) -> StyleAndTextTuples:
         state = self.state
-        cached = (f" ({100 * state.cached_tokens // state.prompt_tokens}% cached)"
-                  if state.prompt_tokens else "")  # fmt: skip
+        cached = (f" (last {100 * state.last_cached // state.last_input}% cached)"
+                  if state.last_input else "")  # fmt: skip
         cost = f" · ${state.cost:.4f}" if state.cost is not None else ""
         if state.running is not None:
             stop = "Esc cancels, Enter steers" if self.chat else "Ctrl-C cancels"
@@ -208,9 +208,9 @@ class TaiApp:
             doing = f"{type(state.outcome).__name__.removeprefix('Run').lower()} — q quits"
         else:
             doing = "waiting"
-        return [("", f" {state.model or '-'} · round {state.round} · tokens "
-                     f"{state.prompt_tokens}{cached} in, {state.completion_tokens} out"
-                     f"{cost} · {doing} ")]  # fmt: skip
+        return [("", f" {doing} · {state.model or '-'} · round {state.round} · tokens "
+                     f"{state.prompt_tokens} in{cached}, {state.cached_tokens} cached, "
+                     f"{state.completion_tokens} out{cost} ")]  # fmt: skip
 
     # -- keys ----------------------------------------------------------------------------
 

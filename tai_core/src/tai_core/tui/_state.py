@@ -71,6 +71,9 @@ class UiState:
     prompt_tokens: int = 0
     cached_tokens: int = 0
     completion_tokens: int = 0
+    #: The last request's input tokens and how many of them the provider's cache served.
+    last_input: int = 0
+    last_cached: int = 0
     cost: float | None = None
     running: Running | None = None
     #: The run's terminal event once it came.
@@ -136,6 +139,7 @@ def _usage(state: UiState, event: UsageReported) -> None:
     state.prompt_tokens += usage.input
     state.cached_tokens += usage.cache_read
     state.completion_tokens += usage.output
+    state.last_input, state.last_cached = usage.input, usage.cache_read
     if event.cost is not None:
         state.cost = (state.cost or 0.0) + event.cost
 
