@@ -67,6 +67,16 @@ def drive(host: Any, server: FakeModelServer, tmp_path: Path, scenario: Any,
     )  # fmt: skip
 
 
+async def two_turns_then_compact(runtime: Any) -> None:
+    """Two long turns, then ``/compact``."""
+    long = "The parser splits lines on CRLF. " * 30
+    for text in (long, long):
+        runtime.handle(Submit("s", text))
+        await runtime.wait("s")
+    runtime.handle(CompactSession("s"))
+    await runtime.wait("s")
+
+
 def test_an_agent_rebuilds_the_prompt_narrows_the_kinds_and_goes_back(
     host: Any, tmp_path: Path, openai_server: FakeModelServer
 ) -> None:
@@ -175,18 +185,9 @@ def test_no_switch_while_a_turn_runs(
 def test_compaction_takes_the_compact_agents_text(
     host: Any, tmp_path: Path, openai_server: FakeModelServer
 ) -> None:
-    long = "The parser splits lines on CRLF. " * 30
     openai_server.script(Reply(text="Noted one."), Reply(text="Noted two."), Reply(text="Sum."))
-
-    async def scenario(runtime: Any) -> None:
-        for text in (long, long):
-            runtime.handle(Submit("s", text))
-            await runtime.wait("s")
-        runtime.handle(CompactSession("s"))
-        await runtime.wait("s")
-
     RENDERED.clear()
-    drive(host, openai_server, tmp_path, scenario)
+    drive(host, openai_server, tmp_path, two_turns_then_compact)
     system, _ = messages_of(openai_server.requests[-1])
     assert system == ("system", "AGENT compact for - with ")
     assert [(name, data["arguments"], data["model"], data["session_id"])
@@ -285,17 +286,8 @@ def test_a_failing_compact_agent_leaves_the_built_in_instructions(
 ) -> None:
     broken = {"compact": AgentCommand("compact", "x", render=lambda data: data["nope"],
                                       user_invocable=False, source="c.md")}  # fmt: skip
-    long = "The parser splits lines on CRLF. " * 30
     openai_server.script(Reply(text="One."), Reply(text="Two."), Reply(text="Sum."))
-
-    async def scenario(runtime: Any) -> None:
-        for text in (long, long):
-            runtime.handle(Submit("s", text))
-            await runtime.wait("s")
-        runtime.handle(CompactSession("s"))
-        await runtime.wait("s")
-
-    events = drive_server_session(host, openai_server, tmp_path, scenario,
+    events = drive_server_session(host, openai_server, tmp_path, two_turns_then_compact,
                                   agents=lambda: broken)  # fmt: skip
     assert "You compact a conversation" in messages_of(openai_server.requests[-1])[0][1]
     warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]

@@ -33,6 +33,7 @@ from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.commands._terminal import answering
 from tai_core.runtime import (
+    ActivateAgent,
     AgentActivated,
     Cancel,
     CloseSession,
@@ -41,8 +42,6 @@ from tai_core.runtime import (
     ExtensionCommandFinished,
     ExtensionsReloaded,
     Notice,
-    ReloadExtensions,
-    RunExtensionCommand,
     RunFailed,
     Runtime,
     SessionCompacted,
@@ -51,7 +50,7 @@ from tai_core.runtime import (
     Submit,
     Subscription,
 )
-from tai_core.runtime._agents import agent_switch
+from tai_core.runtime._extensions import typed_command
 
 #: What the terminal's prompt shows.
 PROMPT = ">> "
@@ -194,16 +193,11 @@ async def _extension(
     """Run the session command ``line`` (``/NAME ARGS``) and print what it says; when it
     switched the session to an agent command, the text to submit next (the arguments),
     else ``None``."""
-    name, _, args = line[1:].partition(" ")
-    command = RunExtensionCommand(session_id, name, args.strip())
-    switch = agent_switch(runtime.extensions.agents, command)
-    if name == "reload":
-        runtime.handle(ReloadExtensions())
-    elif name == "compact":
-        runtime.handle(CompactSession(session_id, args.strip()))
+    command = typed_command(runtime.extensions.agents, session_id, line)
+    switch = command if isinstance(command, ActivateAgent) else None
+    runtime.handle(command)
+    if isinstance(command, CompactSession):
         await runtime.wait(session_id)
-    else:
-        runtime.handle(switch or command)
     await runtime.settle()
     switched = None
     for event in subscription.take_pending():

@@ -19,9 +19,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from tai_core.events import ExtensionCommandFinished, ExtensionsReloaded, Notice
-from tai_core.runtime._agents import agent_help
+from tai_core.runtime._agents import agent_help, agent_switch
 from tai_core.runtime._bus import EventBus
-from tai_core.runtime._commands import Reloaded, RunExtensionCommand
+from tai_core.runtime._commands import (
+    CompactSession,
+    Reloaded,
+    ReloadExtensions,
+    RunExtensionCommand,
+)
 
 
 class Extensions:
@@ -80,6 +85,20 @@ class Extensions:
             self.bus.publish(ExtensionCommandFinished(session_id, name, str(output or "")))
 
         return errand
+
+
+def typed_command(agents: Mapping[str, Any], session_id: str, line: str) -> Any:
+    """The runtime command a line typed in a chat stands for (``/NAME ARGS``):
+    ``/reload``, ``/compact [what to keep]``, an agent command or ``/agent …``
+    (``ActivateAgent``), else a plugin's session command — so every client reads a line
+    alike."""
+    name, _, args = line.removeprefix("/").partition(" ")
+    if name == "reload":
+        return ReloadExtensions()
+    if name == "compact":
+        return CompactSession(session_id, args.strip())
+    command = RunExtensionCommand(session_id, name, args.strip())
+    return agent_switch(agents, command) or command
 
 
 def reload_extensions(runtime: Any, reload: Callable[[], Reloaded] | None) -> None:

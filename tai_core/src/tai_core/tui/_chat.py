@@ -17,13 +17,11 @@ from typing import Any
 
 from tai_core._printable import printable
 from tai_core.runtime import (
+    ActivateAgent,
     Cancel,
     CloseSession,
     Command,
-    CompactSession,
-    ReloadExtensions,
     RespondToPrompt,
-    RunExtensionCommand,
     RunFailed,
     Runtime,
     SessionLoaded,
@@ -31,7 +29,7 @@ from tai_core.runtime import (
     Steer,
     Submit,
 )
-from tai_core.runtime._agents import agent_switch
+from tai_core.runtime._extensions import typed_command
 from tai_core.tui._app import TaiApp
 from tai_core.tui._state import UiState
 
@@ -69,19 +67,12 @@ class ChatLine:
 
     def _command(self, line: str) -> None:
         runtime, session_id = self.runtime, self.session_id
-        name, _, args = line[1:].partition(" ")
-        command = RunExtensionCommand(session_id, name, args.strip())
-        switch = agent_switch(runtime.extensions.agents, command)
-        if name == "reload":
-            runtime.handle(ReloadExtensions())
-        elif name == "compact":
-            runtime.handle(CompactSession(session_id, args.strip()))
-        elif switch is not None:
-            runtime.handle(switch)  # carried out at once: AgentActivated, or an error
-            if switch.name and switch.arguments and runtime.agent(session_id) == switch.name:
-                self(switch.arguments, running=False)
-        else:
-            runtime.handle(command)
+        command = typed_command(runtime.extensions.agents, session_id, line)
+        runtime.handle(command)  # a switch is carried out at once: AgentActivated, or an error
+        switched = isinstance(command, ActivateAgent) and command.name and (
+            runtime.agent(session_id) == command.name)  # fmt: skip
+        if switched and command.arguments:
+            self(command.arguments, running=False)
 
 
 async def chat_in_tui(
