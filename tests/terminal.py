@@ -44,9 +44,11 @@ class Terminal:
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    def screen(self) -> str:
-        """What the window shows now, trailing blank lines left out."""
-        return self._tmux("capture-pane", "-p", "-t", "t").rstrip("\n") + "\n"
+    def screen(self, escapes: bool = False) -> str:
+        """What the window shows now, trailing blank lines left out (with ``escapes``, with
+        the sequences of its colours and attributes)."""
+        flags = ["-p", "-e"] if escapes else ["-p"]
+        return self._tmux("capture-pane", *flags, "-t", "t").rstrip("\n") + "\n"
 
     def send(self, *keys: str) -> None:
         """Press ``keys`` (tmux key names: ``Enter``, ``C-c``, ``C-d``; other text typed)."""

@@ -77,3 +77,33 @@ def test_a_select_and_an_input_dialog() -> None:
 def test_nothing_a_model_wrote_reaches_the_terminal_as_a_sequence() -> None:
     assert shown("ok\tand\nnext") == "ok\tand\nnext"
     assert shown("red \x1b[31m bell \x07") == "red \\x1b[31m bell \\x07"
+
+
+def test_the_selected_nodes_content_follows_and_d_moves_there() -> None:
+    state = UiState("s")
+    state.apply(TreeChanged("s", tree_of(1, 2)))
+    app, _ = drive(state, ["j", "d"])
+    assert app.details.text == "block b-0-0 (status=ok)\n\ngo test ./pkg0"
+    assert app.application.layout.has_focus(app.details)
+
+
+def test_an_output_glyph_under_the_mouse_is_reversed() -> None:
+    from prompt_toolkit.data_structures import Point
+    from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+    from tai_core.events import RoundStarted, TextReceived
+
+    state = UiState("s")
+    for event in (RoundStarted("s", 1, 1), TextReceived("s", 1, "Hi")):
+        state.apply(event)
+    app, _ = drive(state, [])
+
+    def move(handler: Any) -> None:
+        handler(MouseEvent(Point(0, 0), MouseEventType.MOUSE_MOVE, MouseButton.NONE,
+                           frozenset()))  # fmt: skip
+
+    glyph, _title, text = app._output()
+    move(glyph[2])
+    assert app._output()[0][:2] == ("reverse", "▾ ")
+    move(text[2])  # off the heading
+    assert app._output()[0][0] == "class:section"

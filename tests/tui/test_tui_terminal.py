@@ -130,3 +130,17 @@ def test_a_narrow_terminal_and_long_lines(
     assert screen.count("word") > 20  # the long line wraps, nothing is lost at the edge
     terminal.send("q")
     terminal.wait_for("[exited 0]")
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_colours_follow_no_color(
+    no_color: bool, project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
+) -> None:
+    env = {**isolated_env, **({"NO_COLOR": "1"} if no_color else {})}
+    terminal = run(project, env, terminals)
+    terminal.wait_for("finished — q quits")
+    screen = terminal.screen(escapes=True)
+    coloured = "\x1b[32m" in screen or "\x1b[38;" in screen  # the [applied]/[ok] green
+    assert coloured is not no_color
+    terminal.send("q")
+    terminal.wait_for("[exited 0]")

@@ -21,7 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, Dimension, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.styles import Style
@@ -80,14 +80,19 @@ class TaiApp:
         self._laid_out: Any = None
         self.quitting = False
         tree_control = TreeControl(self.tree, self.invalidate)
-        tree_window = self.tree_window = Window(tree_control, wrap_lines=False)
-        details = Window(FormattedTextControl(self._details), height=8, wrap_lines=True,
-                         style="class:details")  # fmt: skip
+        tree_window = self.tree_window = Window(
+            tree_control, wrap_lines=False, height=Dimension(weight=2)
+        )
+        #: The selected node's whole content, scrollable (``d`` moves there and back).
+        self.details = TextArea(read_only=True, scrollbar=True, wrap_lines=True,
+                                height=Dimension(weight=1), style="class:details")  # fmt: skip
+        self._detailed: Any = None
+        self.hovered_section: Any = None
         output = Window(FormattedTextControl(self._output), wrap_lines=True)
         logs = Window(FormattedTextControl(self._logs), wrap_lines=True)
         shown = [Condition(lambda index=index: self.tab == index) for index in range(3)]
         body = HSplit([
-            ConditionalContainer(HSplit([tree_window, Window(height=1, char="─"), details]),
+            ConditionalContainer(HSplit([tree_window, Window(height=1, char="─"), self.details]),
                                  shown[0]),
             ConditionalContainer(output, shown[1]),
             ConditionalContainer(logs, shown[2]),
@@ -115,6 +120,7 @@ class TaiApp:
             key_bindings=self._keys(),
             style=STYLE, full_screen=True, mouse_support=True, **app_options,
         )  # fmt: skip
+        self.application.before_render += self._show_selected
 
     # -- reading the state ---------------------------------------------------------------
 
@@ -143,8 +149,13 @@ class TaiApp:
             fragments += [(style, f" {index + 1} {name} ({count}) "), ("", " ")]
         return fragments
 
-    def _details(self) -> StyleAndTextTuples:
-        return [("", shown(self.tree.body()))]
+    def _show_selected(self, _: Any = None) -> None:
+        """Put the selected node's content in the details pane when the selection moved."""
+        rows = self.tree.rows
+        node = rows[self.tree.selected].node if rows else None
+        if node is not self._detailed:
+            self._detailed = node
+            self.details.text = shown(self.tree.body())
 
     def _output(self) -> StyleAndTextTuples:
         fragments: StyleAndTextTuples = []
@@ -152,18 +163,22 @@ class TaiApp:
             glyph = FOLDED if section.folded else OPEN
 
             def toggle(event: MouseEvent, section: Any = section) -> Any:
+                if event.event_type == MouseEventType.MOUSE_MOVE:
+                    return self._hover(section)
                 if event.event_type != MouseEventType.MOUSE_UP:
                     return NotImplemented
                 section.folded = not section.folded
                 self.invalidate()
                 return None
 
-            fragments.append(("class:section", f"{glyph}{section.title}\n", toggle))
+            glyph_style = "reverse" if section is self.hovered_section else "class:section"
+            fragments += [(glyph_style, glyph, toggle),
+                          ("class:section", f"{section.title}\n", toggle)]  # fmt: skip
             if section.folded:
                 continue
             if self.thoughts and section.thoughts:
                 fragments.append(("class:thought", shown("".join(section.thoughts)) + "\n"))
-            fragments.append(("", shown("".join(section.text)) + "\n"))
+            fragments.append(("", shown("".join(section.text)) + "\n", self._unhover))
         return fragments
 
     def _question(self) -> StyleAndTextTuples:
@@ -190,14 +205,26 @@ class TaiApp:
         self._answered(buffer.text)
         return False
 
+    def _hover(self, section: Any) -> None:
+        """The mouse is over ``section``'s heading: its glyph is drawn reversed."""
+        if section is not self.hovered_section:
+            self.hovered_section = section
+            self.application.invalidate()
+
+    def _unhover(self, event: MouseEvent) -> Any:
+        if event.event_type != MouseEventType.MOUSE_MOVE:
+            return NotImplemented
+        self._hover(None)
+        return None
+
     def _logs(self) -> StyleAndTextTuples:
         return [(f"class:log.{level}", f"{level}: {printable(message)}\n")
                 for level, message in self.state.logs]  # fmt: skip
 
     def _status(self) -> StyleAndTextTuples:
         state = self.state
-        cached = (f" (last {100 * state.last_cached // state.last_input}% cached)"
-                  if state.last_input else "")  # fmt: skip
+        cached = (f" (last {100 * state.last_cached // state.last_input}% cached of "
+                  f"{state.stable:.0%} stable)" if state.last_input else "")  # fmt: skip
         cost = f" · ${state.cost:.4f}" if state.cost is not None else ""
         if state.running is not None:
             stop = "Esc cancels, Enter steers" if self.chat else "Ctrl-C cancels"
@@ -238,7 +265,7 @@ class TaiApp:
 
         entering = has_focus(self.entry)
         free = ~confirming & ~selecting & ~typing & ~entering
-        on_tree = on_tree & ~entering
+        on_tree = on_tree & ~entering & ~has_focus(self.details)
 
         @keys.add("f1")
         @keys.add("f2")
@@ -289,6 +316,12 @@ class TaiApp:
         @keys.add("q", filter=free)
         def _(event: Any) -> None:
             self._stop()
+
+        @keys.add("d", filter=free & Condition(lambda: self.tab == 0))
+        def _(event: Any) -> None:
+            """Move between the tree and the selected node's content (to scroll it)."""
+            layout = self.application.layout
+            layout.focus(self.tree_window if layout.has_focus(self.details) else self.details)
 
         return keys
 

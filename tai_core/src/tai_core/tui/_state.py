@@ -74,6 +74,9 @@ class UiState:
     #: The last request's input tokens and how many of them the provider's cache served.
     last_input: int = 0
     last_cached: int = 0
+    #: The share of the last request tai expected the cache to serve: the request before
+    #: it, which a conversation only ever extends (0 for the first request).
+    stable: float = 0.0
     cost: float | None = None
     running: Running | None = None
     #: The run's terminal event once it came.
@@ -139,7 +142,9 @@ def _usage(state: UiState, event: UsageReported) -> None:
     state.prompt_tokens += usage.input
     state.cached_tokens += usage.cache_read
     state.completion_tokens += usage.output
+    previous = state.last_input
     state.last_input, state.last_cached = usage.input, usage.cache_read
+    state.stable = min(previous / usage.input, 1.0) if usage.input else 0.0
     if event.cost is not None:
         state.cost = (state.cost or 0.0) + event.cost
 
