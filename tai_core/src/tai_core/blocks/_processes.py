@@ -11,7 +11,8 @@ A cancel can come while the block's thread is still getting ready — before its
 has started, so before there is a group to kill. So the pipeline runs each block's thread
 under the cancel's event (:func:`cancellable`), and a group registered by a thread whose
 run was cancelled already is killed as it registers: a program never outlives the cancel
-however the two interleave.
+however the two interleave. The registry is the process's: in a runtime that runs several
+sessions at once (``tai serve``), a cancel stops the programs of all of them.
 """
 
 from __future__ import annotations
