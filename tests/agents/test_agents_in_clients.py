@@ -50,7 +50,7 @@ def test_tai_ai_refuses_an_unknown_agent(chat_dir: Path, isolated_env: dict[str,
     from tests.conftest import run_tai
 
     result = run_tai("ai", "-agent", "nope", "hi", cwd=chat_dir, env=isolated_env, stdin="")
-    assert result.returncode == 1
+    assert result.returncode == 2  # a usage error
     assert "tai: error: no agent command /nope (the agent commands: /init, /plan" in result.stderr
 
 

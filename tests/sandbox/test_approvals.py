@@ -95,6 +95,12 @@ def test_ask_without_a_terminal_refuses_and_says_why(
 ) -> None:
     (work / "tai.toml").write_text('approve = "ask"\n')
     replay(work, "touch asked")
+    transcript = (work / ".model.replay").read_text()
+    (work / ".model.replay").write_text(
+        transcript.replace(
+            "@@@ reply\nDone.", "@@@ reply\n@@@ expect user: no one can be asked here\nDone."
+        )
+    )
     result = run_tai("-shell", "-model", "replay:.model.replay", "chat", "go", cwd=work,
                      env=isolated_env, stdin="y\n")  # fmt: skip
     assert result.returncode == 0, result.stderr

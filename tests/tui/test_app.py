@@ -107,3 +107,18 @@ def test_an_output_glyph_under_the_mouse_is_reversed() -> None:
     assert app._output()[0][:2] == ("reverse", "▾ ")
     move(text[2])  # off the heading
     assert app._output()[0][0] == "class:section"
+
+
+def test_output_and_logs_move_by_keys_and_output_folds_there() -> None:
+    from tai_core.events import Notice, RoundStarted, TextReceived
+
+    state = UiState("s")
+    for event in (RoundStarted("s", 1, 1), TextReceived("s", 1, "one\ntwo\nthree"),
+                  RoundStarted("s", 2, 1), TextReceived("s", 2, "four"),
+                  *(Notice("s", "warning", f"w{i}") for i in range(5))):  # fmt: skip
+        state.apply(event)
+    app, _ = drive(state, ["2", "k", "k", "k", "k", "k", " ", "j"])
+    assert state.sections[0].folded and not state.sections[1].folded
+    assert app.cursor[1] == 1 and not app.following[1]  # on round 2's heading now
+    app, _ = drive(state, ["3", "k", "k"])
+    assert app.tab == 2 and app.cursor[2] == 2

@@ -41,9 +41,8 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.wait_for("ready — Enter sends")
     terminal.type("hello")
     terminal.send("Enter")
-    terminal.send("F2")
     screen = terminal.wait_for("Hello from the model.")
-    assert "▾ Round 1" in screen
+    assert ">> hello" in screen and "▾ Round 1" in screen
     terminal.type("tell me everything")
     terminal.send("Enter")
     terminal.wait_for("Esc cancels, Enter steers")
@@ -66,4 +65,5 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.send("F3")
     terminal.wait_for("command: /help — this list")
     terminal.send("C-d")
-    terminal.wait_for("[exited 0]")
+    screen = terminal.wait_for("[exited 0]")
+    assert ">> again" in screen and "Back again." in screen  # the conversation stays

@@ -9,3 +9,11 @@ from __future__ import annotations
 def printable(text: str) -> str:
     """``text`` unchanged when every character prints; else its escaped form."""
     return text if text.isprintable() else repr(text)[1:-1]
+
+
+def printable_lines(text: str) -> str:
+    """``text`` with its lines and tabs, every other control character escaped: what a
+    model or a block wrote never sends an escape sequence to the terminal."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return "".join(c if c in "\n\t" or c.isprintable() else printable(c) for c in text)

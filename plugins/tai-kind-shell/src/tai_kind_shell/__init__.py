@@ -87,10 +87,13 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
         from tai_block_kit.run import run_captured
         from tai_core.blocks import ask
 
+        def asker(question: str) -> bool:
+            return ask(context, "confirm", question, default=False) is True
+
         try:
-            decision = context.hook.tai_shell_policy(
+            decision = context.hook.tai_shell_policy(  # no one to ask: the policy says so
                 command=block.body, cwd=str(context.cwd),
-                ask=lambda question: ask(context, "confirm", question, default=False) is True,
+                ask=asker if getattr(context, "ask", None) is not None else None,
             )  # fmt: skip
         except PluginHookError as error:  # a policy that cannot answer refuses
             decision = (False, str(error))

@@ -80,6 +80,10 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
     task = " ".join(error.words[chats[-1] + 1 :] if chats else error.words)
     if chats:
         return f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
+    if path == "tai" and word in commands:  # tai -model m next …: flags before the command
+        return (f"{word!r} must come before its flags: tai {word} [flags] chat \"…\" (only "
+                "tai's own options, such as -p, -approve or -no-sandbox, go before the "
+                f"command); see tai {word} --help")  # fmt: skip
     near = _mean(word, commands) if path == "tai" else ""
     if near:
         return f"unknown command {word!r}{near}; see tai --help"

@@ -26,7 +26,7 @@ from typing import Any
 
 import click
 
-from tai_core._printable import printable
+from tai_core._printable import printable, printable_lines
 from tai_core.runtime import PromptRequested, RespondToPrompt, Runtime
 
 
@@ -39,7 +39,7 @@ def on_terminal() -> bool:
 def ask_terminal(question: PromptRequested) -> Any:
     """The user's answer to ``question``, read from the terminal (its default on end of
     input or Ctrl-C)."""
-    message = printable(question.message)
+    message = printable_lines(question.message)
     try:
         if question.kind == "confirm":
             return click.confirm(message, default=bool(question.default), err=True)

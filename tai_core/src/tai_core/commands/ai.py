@@ -80,6 +80,14 @@ def ai_command(app: Any, **params: Any) -> None:
         raise click.UsageError("-resume and -continue cannot be used together")
     if params["resume"] is not None and not params["resume"].strip():
         raise click.UsageError("-resume needs a session id (see tai sessions)")
+    if params["agent"]:
+        agents = app.host.declared("agent_commands")
+        found = agents.get(params["agent"])
+        if found is None or not found.user_invocable:
+            known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
+            raise click.UsageError(
+                f"no agent command /{params['agent']} (the agent commands: {known or 'none'})"
+            )
     memory = not (params["no_memory"] or app.config.get("no_memory"))
     if params["trust_memory"]:
         _trust_memory()

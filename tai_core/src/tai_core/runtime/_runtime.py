@@ -273,8 +273,9 @@ class Runtime:
             command=setup.options.command, disabled=setup.options.disabled,
             retry_policy=setup.retry_policy, summarize=setup.summarize_thoughts,
         )  # fmt: skip
-        context = setup.context  # its blocks ask through this runtime's clients
-        if attrs.has(type(context)) and "ask" in attrs.fields_dict(type(context)):
+        context = setup.context  # its blocks ask through this runtime's clients, if any
+        asks = self.prompts.answered
+        if asks and attrs.has(type(context)) and "ask" in attrs.fields_dict(type(context)):
             context = attrs.evolve(context, ask=self.prompts.asker(setup.options.session_id))
         return Pipeline(
             runner=runner,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
@@ -28,6 +29,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
 from tai_core._printable import printable
+from tai_core._printable import printable_lines as shown
 from tai_core.tui._state import UiState
 from tai_core.tui._tree import FOLDED, OPEN, TreeControl, TreeLayout
 
@@ -39,21 +41,13 @@ STYLE = Style.from_dict({
     "tree.status.failed": "fg:ansired", "tree.status.ok": "fg:ansigreen",
     "tree.kind.error": "fg:ansired", "section": "bold", "thought": "italic fg:ansibrightblack",
     "log.warning": "fg:ansiyellow", "log.error": "fg:ansired", "details": "",
-    "question": "bold", "question.hint": "fg:ansibrightblack",
+    "question": "bold", "question.hint": "fg:ansibrightblack", "prompt": "bold",
 })  # fmt: skip
 
 
 def _asking(app: TaiApp, kind: str) -> Condition:
     """True while ``app`` shows a question of ``kind``."""
     return Condition(lambda: getattr(app.state.question, "kind", "") == kind)
-
-
-def shown(text: str) -> str:
-    """``text`` with its lines and tabs, every other control character escaped: what a
-    model or a block wrote never sends an escape sequence to the terminal."""
-    if text.replace("\n", "").replace("\t", "").isprintable():
-        return text
-    return "".join(c if c in "\n\t" or c.isprintable() else printable(c) for c in text)
 
 
 class TaiApp:
@@ -81,15 +75,22 @@ class TaiApp:
         self.quitting = False
         tree_control = TreeControl(self.tree, self.invalidate)
         tree_window = self.tree_window = Window(
-            tree_control, wrap_lines=False, height=Dimension(weight=2)
+            tree_control, wrap_lines=False, height=Dimension(min=3, weight=1)
         )
         #: The selected node's whole content, scrollable (``d`` moves there and back).
         self.details = TextArea(read_only=True, scrollbar=True, wrap_lines=True,
-                                height=Dimension(weight=1), style="class:details")  # fmt: skip
+                                height=Dimension(min=3, preferred=12, max=12),
+                                style="class:details")  # fmt: skip
         self._detailed: Any = None
         self.hovered_section: Any = None
-        output = Window(FormattedTextControl(self._output), wrap_lines=True)
-        logs = Window(FormattedTextControl(self._logs), wrap_lines=True)
+        #: Output's and Logs' line count and the line of their cursor (which the window
+        #: keeps in view); each follows the end while its cursor is on the last line.
+        self.lines = {1: 0, 2: 0}
+        self.cursor = {1: 0, 2: 0}
+        self.following = {1: True, 2: True}
+        self.headers: dict[int, Any] = {}
+        output = self.output_window = self._pane(1, self._output)
+        logs = self.logs_window = self._pane(2, self._logs)
         shown = [Condition(lambda index=index: self.tab == index) for index in range(3)]
         body = HSplit([
             ConditionalContainer(HSplit([tree_window, Window(height=1, char="─"), self.details]),
@@ -139,8 +140,39 @@ class TaiApp:
             layout.focus(self.entry if self.chat else self.tree_window)
         self.application.invalidate()
 
+    def show_tab(self, tab: int) -> None:
+        """Show tab ``tab``; outside a chat its window takes the keys (in a chat the input
+        keeps them; Ctrl-T moves there)."""
+        self.tab = tab
+        if self.chat is None:
+            self.application.layout.focus(self._windows()[tab])
+
+    def _windows(self) -> tuple[Window, Window, Window]:
+        return (self.tree_window, self.output_window, self.logs_window)
+
+    def _pane(self, tab: int, text: Callable[[], StyleAndTextTuples]) -> Window:
+        """The window of tab ``tab`` (Output, Logs): ``text``, a cursor line moved by keys."""
+        control = FormattedTextControl(
+            text, focusable=True, show_cursor=False,
+            get_cursor_position=lambda: Point(0, self.cursor[tab]),
+        )  # fmt: skip
+        return Window(control, wrap_lines=True, cursorline=True)
+
+    def _counted(self, tab: int, lines: int) -> None:
+        """Tab ``tab`` has ``lines`` lines now: its cursor follows the end, or stays."""
+        self.lines[tab] = lines
+        last = max(lines - 1, 0)
+        self.cursor[tab] = last if self.following[tab] else min(self.cursor[tab], last)
+
+    def move(self, tab: int, by: int) -> None:
+        """Move the cursor line of tab ``tab`` by ``by`` lines (to the end with a large one)."""
+        last = max(self.lines[tab] - 1, 0)
+        self.cursor[tab] = max(0, min(self.cursor[tab] + by, last))
+        self.following[tab] = self.cursor[tab] == last
+
     def _tabs(self) -> StyleAndTextTuples:
-        counts = (len(self.tree.rows), len(self.state.sections), len(self.state.logs))
+        nodes = len(self.state.tree) - 1 if self.state.tree is not None else 0  # not the root
+        counts = (nodes, len(self.state.sections), len(self.state.logs))
         fragments: StyleAndTextTuples = []
         for index, (name, count) in enumerate(zip(TABS, counts, strict=True)):
             style = "class:tab.active" if index == self.tab else "class:tab"
@@ -159,7 +191,14 @@ class TaiApp:
 
     def _output(self) -> StyleAndTextTuples:
         fragments: StyleAndTextTuples = []
+        self.headers = {}
+        line = 0
         for section in self.state.sections:
+            if section.prompt:
+                fragments.append(("class:prompt", f">> {shown(section.prompt)}\n"))
+                line += 1 + section.prompt.count("\n")
+            self.headers[line] = section
+            line += 1
             glyph = FOLDED if section.folded else OPEN
 
             def toggle(event: MouseEvent, section: Any = section) -> Any:
@@ -177,8 +216,13 @@ class TaiApp:
             if section.folded:
                 continue
             if self.thoughts and section.thoughts:
-                fragments.append(("class:thought", shown("".join(section.thoughts)) + "\n"))
-            fragments.append(("", shown("".join(section.text)) + "\n", self._unhover))
+                thoughts = shown("".join(section.thoughts)) + "\n"
+                fragments.append(("class:thought", thoughts))
+                line += thoughts.count("\n")
+            text = shown("".join(section.text)) + "\n"
+            fragments.append(("", text, self._unhover))
+            line += text.count("\n")
+        self._counted(1, line)
         return fragments
 
     def _question(self) -> StyleAndTextTuples:
@@ -218,6 +262,7 @@ class TaiApp:
         return None
 
     def _logs(self) -> StyleAndTextTuples:
+        self._counted(2, len(self.state.logs))
         return [(f"class:log.{level}", f"{level}: {printable(message)}\n")
                 for level, message in self.state.logs]  # fmt: skip
 
@@ -271,13 +316,14 @@ class TaiApp:
         @keys.add("f2")
         @keys.add("f3")
         def _(event: Any) -> None:
-            self.tab = int(event.key_sequence[0].key.value[1]) - 1
+            self.show_tab(int(event.key_sequence[0].key.value[1]) - 1)
 
         @keys.add("c-t", filter=Condition(lambda: self.chat is not None))
         def _(event: Any) -> None:
             """Move between the chat's input and the tree."""
             layout = self.application.layout
-            layout.focus(self.tree_window if layout.has_focus(self.entry) else self.entry)
+            pane = self._windows()[self.tab]
+            layout.focus(pane if layout.has_focus(self.entry) else self.entry)
 
         @keys.add("escape", filter=Condition(lambda: self.state.running is not None))
         def _(event: Any) -> None:
@@ -291,11 +337,11 @@ class TaiApp:
         @keys.add("2", filter=free)
         @keys.add("3", filter=free)
         def _(event: Any) -> None:
-            self.tab = int(event.key_sequence[0].key) - 1
+            self.show_tab(int(event.key_sequence[0].key) - 1)
 
         @keys.add("tab", filter=free)
         def _(event: Any) -> None:
-            self.tab = (self.tab + 1) % len(TABS)
+            self.show_tab((self.tab + 1) % len(TABS))
 
         for names, by in ((("down",), 1), (("j",), 1), (("up",), -1), (("k",), -1),
                           (("pagedown",), 20), (("pageup",), -20)):  # fmt: skip
@@ -308,6 +354,22 @@ class TaiApp:
         @keys.add("space", filter=on_tree)
         def _(event: Any) -> None:
             self.tree.toggle()
+
+        on_pane = Condition(lambda: self.tab in (1, 2)) & free
+        for names, by in ((("down",), 1), (("j",), 1), (("up",), -1), (("k",), -1),
+                          (("pagedown",), 20), (("pageup",), -20), (("home",), -10**9),
+                          (("end",), 10**9)):  # fmt: skip
+
+            @keys.add(*names, filter=on_pane)
+            def _(event: Any, by: int = by) -> None:
+                self.move(self.tab, by)
+
+        @keys.add("enter", filter=on_pane & Condition(lambda: self.tab == 1))
+        @keys.add("space", filter=on_pane & Condition(lambda: self.tab == 1))
+        def _(event: Any) -> None:
+            section = self.headers.get(self.cursor[1])
+            if section is not None:
+                section.folded = not section.folded
 
         @keys.add("c-c")
         def _(event: Any) -> None:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from tai_core._printable import printable
+from tai_core._printable import printable, printable_lines
 from tai_core.runtime import (
     ActivateAgent,
     Cancel,
@@ -46,10 +46,11 @@ def _said_on_stderr(state: UiState, events: Any = ()) -> None:
 class ChatLine:
     """What a line typed in the chat does, as runtime commands."""
 
-    def __init__(self, runtime: Runtime, session_id: str, first_text: Callable[[str], str],
+    def __init__(self, runtime: Runtime, state: UiState, first_text: Callable[[str], str],
                  first: bool) -> None:  # fmt: skip
         self.runtime = runtime
-        self.session_id = session_id
+        self.state = state
+        self.session_id = state.session_id
         self.first_text = first_text
         self.first = first
 
@@ -63,6 +64,7 @@ class ChatLine:
         else:
             text = self.first_text(line) if self.first else line
             self.first = False
+            self.state.prompted = line  # shown above the reply it starts
             runtime.handle(Submit(session_id, text, line))
 
     def _command(self, line: str) -> None:
@@ -102,7 +104,7 @@ async def chat_in_tui(
     if not (started or loaded):
         _said_on_stderr(state)
         return 1
-    line = ChatLine(runtime, session_id, first_text, first=not loaded)
+    line = ChatLine(runtime, state, first_text, first=not loaded)
     failed: list[bool] = []
     app = TaiApp(
         state, lambda: runtime.handle(Cancel(session_id)),
@@ -128,6 +130,7 @@ async def chat_in_tui(
     elif text.strip():
         line(text, running=False)
     feeding = asyncio.get_running_loop().create_task(feed())
+    app.show_tab(1)  # the conversation
     try:
         await app.application.run_async()
     finally:
@@ -135,4 +138,10 @@ async def chat_in_tui(
         subscription.close()
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
+    for section in state.sections:  # the conversation stays on the terminal, as in the CLI
+        if section.prompt:
+            sys.stdout.write(f">> {section.prompt}\n")
+        if section.text:
+            sys.stdout.write(printable_lines("".join(section.text)).rstrip("\n") + "\n")
+    sys.stdout.flush()
     return 1 if any(failed) else 0

@@ -17,6 +17,7 @@ from tai_core.events import (
     BlockFinished,
     BlockStarted,
     ExtensionCommandFinished,
+    ExtensionsReloaded,
     Notice,
     PromptAnswered,
     PromptRequested,
@@ -43,6 +44,8 @@ class Section:
     thoughts: list[str] = attrs.Factory(list)
     #: Folded until its first content arrives; the user may fold it again.
     folded: bool = True
+    #: The chat prompt that started it (the first section of a turn in ``tai ai``).
+    prompt: str = ""
 
     @property
     def title(self) -> str:
@@ -83,12 +86,14 @@ class UiState:
     outcome: Any = None
     #: The question a block asks now (``PromptRequested``), until it is answered.
     question: Any = None
+    #: A chat prompt sent, waiting for the round it starts.
+    prompted: str = ""
     #: Bumped by every change, so views know when to lay out again.
     version: int = 0
 
     def apply(self, event: Any) -> bool:
         """Take ``event`` in; whether it was this session's (and so changed the state)."""
-        if getattr(event, "session_id", None) not in (self.session_id, ""):
+        if getattr(event, "session_id", "") not in (self.session_id, ""):
             return False
         handler = _HANDLERS.get(type(event))
         if handler is None:
@@ -115,7 +120,8 @@ def _started(state: UiState, event: SessionStarted) -> None:
 def _round(state: UiState, event: RoundStarted) -> None:
     state.outcome = None  # a chat's next turn
     state.round = event.round
-    state.sections.append(Section(event.round, event.attempt))
+    state.sections.append(Section(event.round, event.attempt, prompt=state.prompted))
+    state.prompted = ""
     state.running = Running("streaming", time.monotonic())
 
 
@@ -153,8 +159,22 @@ def _notice(state: UiState, event: Notice) -> None:
     state.logs.append((event.level, event.message))
 
 
+#: The chat's own commands, beside what ``/help`` lists of the runtime's.
+CHAT_HELP = (
+    "/reload — read the configuration and the installed plugins again",
+    "/compact [what to keep] — replace the conversation by its summary",
+)
+
+
 def _said(state: UiState, event: ExtensionCommandFinished) -> None:
     state.logs += [("command", line) for line in event.output.splitlines()]
+    if event.name == "help":
+        state.logs += [("command", line) for line in CHAT_HELP]
+
+
+def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
+    state.logs.append(("reloaded", f"{len(event.plugins)} plugins"))
+    state.logs += [("warning", problem) for problem in event.problems]
 
 
 def _switched(state: UiState, event: AgentActivated) -> None:
@@ -194,5 +214,5 @@ _HANDLERS: dict[type, Any] = {
     UsageReported: _usage, Notice: _notice, TreeChanged: _tree, RunFinished: _ended,
     RunFailed: _ended, RunCancelled: _ended, PromptRequested: _asked,
     PromptAnswered: _answered, ExtensionCommandFinished: _said, AgentActivated: _switched,
-    SessionCompacted: _compacted,
+    SessionCompacted: _compacted, ExtensionsReloaded: _reloaded,
 }  # fmt: skip
