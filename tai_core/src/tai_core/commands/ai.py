@@ -81,13 +81,7 @@ def ai_command(app: Any, **params: Any) -> None:
     if params["resume"] is not None and not params["resume"].strip():
         raise click.UsageError("-resume needs a session id (see tai sessions)")
     if params["agent"]:
-        agents = app.host.declared("agent_commands")
-        found = agents.get(params["agent"])
-        if found is None or not found.user_invocable:
-            known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
-            raise click.UsageError(
-                f"no agent command /{params['agent']} (the agent commands: {known or 'none'})"
-            )
+        _check_agent(app, params["agent"])
     memory = not (params["no_memory"] or app.config.get("no_memory"))
     if params["trust_memory"]:
         _trust_memory()
@@ -102,8 +96,7 @@ def ai_command(app: Any, **params: Any) -> None:
     opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
     if memory:
         remember(app, session_id)
-    how = "resumed" if chosen else "new"
-    click.echo(f"tai: {how} session {session_id} (tai ai -resume {session_id})", err=True)
+    _announce(session_id, resumed=bool(chosen))
     runtime = make_runtime(app, answers_prompts=on_terminal())
     wanted = params["record"] if params["record"] is not None else bool(app.config.get("record"))
 
@@ -139,6 +132,24 @@ def ai_command(app: Any, **params: Any) -> None:
         )
     )  # fmt: skip
     sys.exit(status)
+
+
+def _check_agent(app: Any, name: str) -> None:
+    """A usage error unless ``name`` is an agent command users may invoke."""
+    agents = app.host.declared("agent_commands")
+    found = agents.get(name)
+    if found is None or not found.user_invocable:
+        known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
+        raise click.UsageError(f"no agent command /{name} (the agent commands: {known or 'none'})")
+
+
+def _announce(session_id: str, *, resumed: bool) -> None:
+    """Say which session the chat is (a new one is kept once a turn has ended)."""
+    if resumed:
+        click.echo(f"tai: resumed session {session_id} (tai ai -resume {session_id})", err=True)
+    else:
+        click.echo(f"tai: new session {session_id} (kept once a turn has ended: tai ai -resume "
+                   f"{session_id})", err=True)  # fmt: skip
 
 
 @attrs.frozen

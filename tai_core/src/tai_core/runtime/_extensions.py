@@ -60,6 +60,17 @@ class Extensions:
             return "no plugin offers session commands (/help — this list)"
         return "\n".join([*lines, "/help — this list"])
 
+    def unknown(self, name: str) -> str:
+        """What to say of ``/name`` when no command has that name: the nearest names, or
+        where the list is."""
+        import difflib
+
+        offered = [*self.commands, *(n for n, a in self.agents.items() if a.user_invocable),
+                   "help", "reload", "compact", "agent"]  # fmt: skip
+        near = difflib.get_close_matches(name, offered, n=2, cutoff=0.75)
+        meant = f"did you mean {' or '.join(f'/{n}' for n in near)}? " if near else ""
+        return f"no command /{name} ({meant}/help lists them)"
+
     def run(self, session: Any, command: RunExtensionCommand) -> Callable[[], Awaitable[None]]:
         """The errand that runs ``command`` in the session whose options are ``session``."""
         name = command.name.removeprefix("/")
@@ -71,9 +82,7 @@ class Extensions:
                 return
             found = self.commands.get(name)
             if found is None:
-                known = ", ".join(f"/{n}" for n in sorted(self.commands)) or "none"
-                message = f"no command /{name} (the plugins' commands: {known}; /help)"
-                self.bus.publish(Notice(session_id, "error", message))
+                self.bus.publish(Notice(session_id, "error", self.unknown(name)))
                 return
             plugin, extension = found
             try:
