@@ -14,13 +14,6 @@ from tai_core.memory import SessionMemory, profile, read_entries, record, sign_a
 from tai_core.store import _key
 
 
-@pytest.fixture(autouse=True)
-def own_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """A key of this test's own, made on first use in its data directory."""
-    monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(_key, "_cached", None)
-
-
 def edit(path: Path, change) -> None:
     data = json.loads(path.read_text())
     change(data["Entries"])

@@ -32,7 +32,8 @@ def drive(state: UiState, keys: list[str], *, after: Any = None) -> tuple[TaiApp
                 await asyncio.sleep(0.05)
             if after is not None:
                 after(app)
-            if not running.done():
+            await asyncio.sleep(0.05)
+            if not running.done() and not app.application.future.done():
                 app.application.exit()
             await running
             return app
