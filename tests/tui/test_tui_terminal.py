@@ -99,7 +99,8 @@ def test_a_question_comes_as_a_dialog(
     terminal.wait_for("finished — q quits")
     assert (project / "approved").exists()
     terminal.send("q")
-    terminal.wait_for("[exited 0]")
+    screen = terminal.wait_for("[exited 0]")
+    assert "[shell ok]" in screen  # the block's result stays, as the plain output has it
 
 
 def test_ctrl_c_cancels_and_leaves_with_status_130(

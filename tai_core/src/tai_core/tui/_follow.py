@@ -5,9 +5,10 @@
 is up, what would be written to standard output or standard error (a plugin's warning, a
 stray print) goes to the Logs tab instead of tearing the screen. The UI stays after the
 run ends, for reading the tree, until ``q``; then, on the normal screen, the model's
-reply is written to standard output and the plain printer writes what it writes at a
-run's end — the diff, the report, the error or what a cancel left — so the terminal keeps
-what the plain command line would have shown.
+reply is written to standard output, each block's result in short to standard error, and
+the plain printer writes what it writes at a run's end — the diff, the report, the error
+or what a cancel left — so the terminal keeps what the plain command line would have
+shown.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import io
 import sys
 from typing import Any
 
-from tai_core.runtime import Cancel, RespondToPrompt, Runtime, Subscription
+from tai_core.runtime import BlockFinished, Cancel, RespondToPrompt, Runtime, Subscription
 from tai_core.tui._app import TaiApp
 from tai_core.tui._state import UiState
 
@@ -80,11 +81,15 @@ class TuiFollower:
             thoughts=self.thoughts, **self.app_options,
         )  # fmt: skip
 
+        finished: list[BlockFinished] = []
+
         async def feed() -> None:
             async for event in subscription:
                 if not state.apply(event):
                     continue
                 self.printer.track(event)
+                if isinstance(event, BlockFinished):
+                    finished.append(event)
                 app.invalidate()
                 if state.outcome is not None and app.quitting:
                     app.application.exit()
@@ -110,6 +115,8 @@ class TuiFollower:
         if reply.strip():  # what the plain printer would have left on standard output
             self.printer.out.write(reply if reply.endswith("\n") else reply + "\n")
             self.printer.out.flush()
+        for event in finished:  # and on standard error: each block's result, in short
+            self.printer.show(event)
         if state.outcome is not None:
             self.printer.finish(state.outcome)
         sys.stderr.flush()
