@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from tai_core.plugins._registry import Registry, Staging
+from tai_core.plugins._registry import Registry, stage
 
 #: Deferred category -> its registration hook.
 DEFERRED: dict[str, str] = {"agent_commands": "tai_register_agent_commands"}
@@ -29,15 +29,10 @@ def register_deferred(pm: Any, registry: Registry, records: Any, category: str,
         plugin = pm.get_plugin(record.name)
         if record.status != "loaded" or plugin is None:
             continue
-        implemented = {caller.name for caller in pm.get_hookcallers(plugin) or ()}
-        if hook not in implemented:
+        if hook not in {caller.name for caller in pm.get_hookcallers(plugin) or ()}:
             continue
-        others = [p for p in pm.get_plugins() if p is not plugin]
-        staged = Staging(plugin=record.name)
         try:
-            pm.subset_hook_caller(hook, remove_plugins=others)(
-                register=staged.register_callback(category)
-            )
+            staged = stage(pm, plugin, record.name, [(hook, category)])
             problems = registry.problems(staged)
         except Exception as error:  # noqa: BLE001 - the plugin's failure is its own
             problems = [f"{hook} failed: {type(error).__name__}: {error}"]

@@ -28,7 +28,7 @@ import pluggy
 from tai_core import hookspecs
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._failures import guard_plugin
-from tai_core.plugins._registry import RegistrationError, Registry, Staging
+from tai_core.plugins._registry import RegistrationError, Registry, stage
 from tai_core.plugins._tracing import Tracer, describe_exception
 
 if TYPE_CHECKING:
@@ -286,13 +286,8 @@ class PluginHost:
 
     def _call_registration_hooks(self, plugin: object, name: str) -> dict[str, list[str]]:
         others = [p for p in self.pm.get_plugins() if p is not plugin]
-        staged = Staging(plugin=name)
         implemented = {caller.name for caller in self.pm.get_hookcallers(plugin) or ()}
-        for hook_name, category in _REGISTRATION_HOOKS:
-            if hook_name not in implemented:
-                continue
-            caller = self.pm.subset_hook_caller(hook_name, remove_plugins=others)
-            caller(register=staged.register_callback(category))
+        staged = stage(self.pm, plugin, name, _REGISTRATION_HOOKS)
         problems = self.registry.problems(staged)
         if problems:
             raise RegistrationError("; ".join(problems))

@@ -10,7 +10,7 @@ prompt names kinds: two plugins cannot both own ``shell``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -58,6 +58,19 @@ class Staging:
     def register_callback(self, category: str) -> Callable[[Any], None]:
         """The ``register`` argument of the registration hook for ``category``."""
         return _Register(getattr(self, category), category, self.plugin)
+
+
+def stage(pm: Any, plugin: object, name: str, hooks: Iterable[tuple[str, str]]) -> Staging:
+    """What ``plugin`` (named ``name``) registers through ``hooks`` — (hook, category)
+    pairs — each called for that plugin alone, not yet checked."""
+    others = [p for p in pm.get_plugins() if p is not plugin]
+    staged = Staging(plugin=name)
+    implemented = {caller.name for caller in pm.get_hookcallers(plugin) or ()}
+    for hook, category in hooks:
+        if hook in implemented:
+            caller = pm.subset_hook_caller(hook, remove_plugins=others)
+            caller(register=staged.register_callback(category))
+    return staged
 
 
 @attrs.frozen
