@@ -42,7 +42,7 @@ import click
 
 from tai_core import hookimpl
 from tai_core.config import PROJECT_DIR, project_directories, user_config_dir
-from tai_core.plugins import AgentCommand
+from tai_core.plugins import AgentCommand, agent_usage
 
 #: The file names of agent commands.
 SUFFIX = ".agent.md"
@@ -115,8 +115,7 @@ def _agent_of(where: str, path: Path) -> AgentCommand:
 def index(agents: Iterable[AgentCommand]) -> str | None:
     """The model's index of the agent commands it may suggest, or ``None``."""
     lines = [
-        f"- /{agent.name}{' ' + agent.argument_hint if agent.argument_hint else ''} — "
-        f"{agent.description}"
+        f"- {agent_usage(agent)}"
         for agent in sorted(agents, key=lambda agent: agent.name)
         if agent.model_invocable and agent.user_invocable
     ]

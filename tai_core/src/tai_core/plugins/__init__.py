@@ -7,7 +7,7 @@ providers and context providers are plugins of exactly this kind, so a third par
 whatever a built-in does, and ``-p no:NAME`` can switch any of them off.
 """
 
-from tai_core.plugins._agent_commands import AgentCommand
+from tai_core.plugins._agent_commands import AgentCommand, agent_usage
 from tai_core.plugins._entry_points import find_entry_points
 from tai_core.plugins._failures import RULES, IsolationError, PluginHookError, validation_problems
 from tai_core.plugins._host import (
@@ -38,6 +38,7 @@ __all__ = [
     "RegistrationError",
     "Registry",
     "SessionCommand",
+    "agent_usage",
     "default_options",
     "find_entry_points",
     "hookimpl",

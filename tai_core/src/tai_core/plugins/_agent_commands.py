@@ -46,3 +46,10 @@ class AgentCommand:
     model_invocable: bool = True
     #: Where it was declared (a file's path, a plugin's name), for messages.
     source: str = ""
+
+
+def agent_usage(agent: Any) -> str:
+    """How ``agent`` (what fulfils :class:`AgentCommand`) is typed, ``/NAME [hint]``, and
+    what it is for: its line in ``/help`` and in the model's index."""
+    hint = f" {agent.argument_hint}" if agent.argument_hint else ""
+    return f"/{agent.name}{hint} — {agent.description}"

@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from tai_core.events import AgentActivated, Notice
+from tai_core.plugins._agent_commands import agent_usage
 from tai_core.runtime._commands import ActivateAgent, RunExtensionCommand
 
 
@@ -39,9 +40,8 @@ class AgentError(Exception):
 def agent_help(agents: Mapping[str, Any]) -> list[str]:
     """One ``/help`` line per agent command users may invoke, and how to go back."""
     lines = [
-        f"/{name}{' ' + agent.argument_hint if agent.argument_hint else ''} — "
-        f"{agent.description} (agent)"
-        for name, agent in sorted(agents.items())
+        f"{agent_usage(agent)} (agent)"
+        for _, agent in sorted(agents.items())
         if agent.user_invocable
     ]
     return (
