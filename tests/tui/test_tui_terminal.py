@@ -145,3 +145,20 @@ def test_colours_follow_no_color(
     assert coloured is not no_color
     terminal.send("q")
     terminal.wait_for("[exited 0]")
+
+
+def test_goal_loops_go_on_without_a_key(
+    tmp_path: Path, isolated_env: dict[str, str], terminals: list[Terminal]
+) -> None:
+    """In a Go module each goal loop's UI closes when the loop ends, so the next loop (and
+    the end of the run) never waits for a q."""
+    import shutil
+
+    work = tmp_path / "calc"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "calc", work)
+    command = [tai_executable(), "-model", "replay:fix-mean.replay", "chat",
+               "stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3."]  # fmt: skip
+    terminal = Terminal(command, work, {**isolated_env, "TERM": "xterm-256color"})
+    terminals.append(terminal)
+    screen = terminal.wait_for("[exited 0]", limit=240)
+    assert "Goal Achieved" in screen

@@ -212,7 +212,8 @@ class CodeRun:
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)
         flags = self.flags
         printer = front_end(self.runtime, Printer(thoughts=flags.thoughts), tui=flags.tui,
-                            cli=flags.cli, thoughts=flags.thoughts)  # fmt: skip
+                            cli=flags.cli, thoughts=flags.thoughts,
+                            linger=self.command != "go")  # goal loops: one UI a loop  # fmt: skip
         event, state = await follow(
             self.runtime, setup, prompt.user, task, printer, recorder=recorder
         )

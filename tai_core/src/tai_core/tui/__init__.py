@@ -35,10 +35,13 @@ def wants_tui(tui: bool, cli: bool) -> bool:
     return tui or (sys.stdout.isatty() and sys.stdin.isatty())
 
 
-def front_end(runtime: Any, printer: Any, *, tui: bool, cli: bool, thoughts: bool) -> Any:
-    """What follows a run: the terminal UI when :func:`wants_tui`, else ``printer``."""
+def front_end(
+    runtime: Any, printer: Any, *, tui: bool, cli: bool, thoughts: bool, linger: bool = True
+) -> Any:
+    """What follows a run: the terminal UI when :func:`wants_tui`, else ``printer``;
+    ``linger``: the UI stays after the run until the user leaves."""
     if not wants_tui(tui, cli):
         return printer
     from tai_core.tui._follow import TuiFollower
 
-    return TuiFollower(runtime, printer, thoughts=thoughts)
+    return TuiFollower(runtime, printer, thoughts=thoughts, linger=linger)

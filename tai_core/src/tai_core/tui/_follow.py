@@ -55,10 +55,13 @@ class TuiFollower:
     ``track`` and ``finish``) keeps what the end reports and writes it."""
 
     def __init__(self, runtime: Runtime, printer: Any, *, thoughts: bool = False,
-                 **app_options: Any) -> None:  # fmt: skip
+                 linger: bool = True, **app_options: Any) -> None:  # fmt: skip
         self.runtime = runtime
         self.printer = printer
         self.thoughts = thoughts
+        #: Whether the UI stays after the run until ``q`` (a goal loop's closes by itself:
+        #: the next loop follows).
+        self.linger = linger
         self.app_options = app_options
 
     #: It answers the blocks' questions itself, in a dialog (the terminal's answerer stays
@@ -91,8 +94,13 @@ class TuiFollower:
                 if isinstance(event, BlockFinished):
                     finished.append(event)
                 app.invalidate()
-                if state.outcome is not None and app.quitting:
-                    app.application.exit()
+                leave_if_done()
+
+        def leave_if_done(_: Any = None) -> None:
+            done = state.outcome is not None and (app.quitting or not self.linger)
+            running = app.application.is_running and not app.application.future.done()
+            if done and running:
+                app.application.exit()
 
         async def tick() -> None:
             while True:
@@ -100,6 +108,7 @@ class TuiFollower:
                 if state.running is not None:
                     app.application.invalidate()
 
+        app.application.after_render += leave_if_done  # an end before the first frame
         tasks = [asyncio.get_running_loop().create_task(work) for work in (feed(), tick())]
         streams = (
             _ToLogs(state, "output", app.invalidate),
