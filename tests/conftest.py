@@ -104,3 +104,13 @@ def pinned(tmp_path_factory: pytest.TempPathFactory):
 
     root = tmp_path_factory.mktemp("modules")
     return lambda name: fetch(name, root)
+
+
+@pytest.fixture(scope="session")
+def pinned_sdist(tmp_path_factory: pytest.TempPathFactory):
+    """``pinned_sdist(name)``: an unpacked copy of a pinned Python source distribution
+    (``tests.realmodules``), made once per session; tests that edit it copy it again."""
+    from tests.realmodules import fetch_sdist
+
+    root = tmp_path_factory.mktemp("sdists")
+    return lambda name: fetch_sdist(name, root)

@@ -10,8 +10,14 @@ TREE_PARAMS: tuple[Param, ...] = (
     Param("name", "A name for this block's session-tree node (letters, digits, _ . : -)."),
 )
 
-#: The code-writing commands: Go goal loops and any-text generation.
-CODE_COMMANDS: frozenset[str] = frozenset({"go", "any"})
+#: The code-writing commands: Go and Python goal loops, any-text generation.
+CODE_COMMANDS: frozenset[str] = frozenset({"go", "py", "any"})
+#: The commands of the Go kinds (``go-src``, ``go-test``): Go goal loops, and any-text
+#: generation (a Go module below a directory that is not one).
+GO_COMMANDS: frozenset[str] = frozenset({"go", "any"})
+#: The commands of the Python kinds (``py-src``, ``pytest``): Python goal loops, and
+#: any-text generation.
+PY_COMMANDS: frozenset[str] = frozenset({"py", "any"})
 
 
 def body_lines(body: str) -> list[str]:

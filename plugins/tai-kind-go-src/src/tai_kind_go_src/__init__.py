@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import CODE_COMMANDS, TREE_PARAMS, body_lines
+from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS, body_lines
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
@@ -22,7 +22,7 @@ class GoSrcKind(BlockKind):
     params = TREE_PARAMS
     triggers_round = True
     max_rounds = 50
-    commands = CODE_COMMANDS
+    commands = GO_COMMANDS
     prompt_section = """\
 # go-src blocks
 

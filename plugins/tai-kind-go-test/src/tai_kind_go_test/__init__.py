@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
-from tai_block_kit.common import CODE_COMMANDS, TREE_PARAMS
+from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 #: Seconds ``go test`` may run unless ``go_test_timeout`` says otherwise.
@@ -38,7 +38,7 @@ class GoTestKind(BlockKind):
     triggers_round = True
     runs_programs = True
     max_rounds = 10
-    commands = CODE_COMMANDS
+    commands = GO_COMMANDS
     prompt_section = """\
 # go-test blocks
 

@@ -19,9 +19,9 @@ import attrs
 if TYPE_CHECKING:
     from tai_core.blocks._model import Block
 
-#: The commands a kind may be available in: Go goal loops, any-text generation, the
-#: interactive chat, text answers.
-COMMANDS: frozenset[str] = frozenset({"go", "any", "ai", "next"})
+#: The commands a kind may be available in: Go and Python goal loops, any-text generation,
+#: the interactive chat, text answers.
+COMMANDS: frozenset[str] = frozenset({"go", "py", "any", "ai", "next"})
 
 #: The attributes and methods a registered kind must have.
 REQUIRED_MEMBERS: tuple[str, ...] = (

@@ -38,6 +38,8 @@ class Selection:
     match: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     all_src: bool = False
+    #: The primary context provider the user named (``-py``), whether or not it applies.
+    provider: str | None = None
 
 
 #: What the default command says when no context provider serves the directory (a set
@@ -45,7 +47,7 @@ class Selection:
 NO_PROVIDER = (
     "no context provider serves this directory: the model gets the task and the -file files "
     "alone (tai-context-any sends a directory's text files, tai-context-go a Go module's "
-    "outline; see `tai plugins`)"
+    "outline, tai-context-py a Python project's; see `tai plugins`)"
 )
 
 
@@ -68,16 +70,17 @@ class TaskAlone:
         return ()
 
 
-def provider_for(app: AppContext, cwd: Path) -> ContextProvider | None:
-    """The context provider of ``cwd``: the primary that serves it (``go``, else ``any``,
-    else the first other one that applies) with the additive ones that apply
-    (``tai_core.context._compose``); ``None`` when no primary applies."""
+def provider_for(app: AppContext, cwd: Path, prefer: str | None = None) -> ContextProvider | None:
+    """The context provider of ``cwd``: the primary that serves it (``go``, else ``py``,
+    else ``any``, else the first other one that applies; or the one ``prefer`` names) with
+    the additive ones that apply (``tai_core.context._compose``); ``None`` when no primary
+    applies. Raises :class:`ContextError` when ``prefer`` names no installed provider."""
     from tai_core.context._compose import choose
 
     def warn(message: str) -> None:
         app.host.stderr.write(f"tai: warning: {message}\n")
 
-    return choose(app.host.registry.context_providers.values(), cwd, warn)
+    return choose(app.host.registry.context_providers.values(), cwd, warn, prefer)
 
 
 def writable(app: AppContext) -> Callable[[Path], bool]:

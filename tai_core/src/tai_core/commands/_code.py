@@ -1,10 +1,11 @@
 """The default command's run: the right context provider, then goal loops or one session.
 
-Inside a Go module (the ``go`` context provider applies) the task runs as goal loops, each
-with context collected afresh; elsewhere the ``any`` provider's files give the context of
-one session of any-text generation. Either way the prompt comes from the same builder, the
-changes go to a file store flushed per successful round, and ``-review`` ends the run with a
-review session over everything it changed.
+Inside a Go module or a Python project (the ``go`` or ``py`` context provider builds the
+context) the task runs as goal loops, each with context collected afresh, under a command of
+the provider's name (so the kinds of that language are offered); elsewhere the ``any``
+provider's files give the context of one session of any-text generation. Either way the
+prompt comes from the same builder, the changes go to a file store flushed per successful
+round, and ``-review`` ends the run with a review session over everything it changed.
 
 A dry run (``-no-apply``) must not lie to the model: a test that passes against the
 unchanged tree says nothing about the change. So inside the sandbox a dry run is a real run
@@ -60,6 +61,7 @@ from tai_core.commands._session import (
 )
 from tai_core.commands._terminal import on_terminal
 from tai_core.context import ContextError, ContextProvider, hook_check
+from tai_core.context._compose import primary_name
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
 from tai_core.store import render_diff
@@ -72,6 +74,9 @@ CLOCK_TOKENS = 32
 #: One part in this many of the request's room is kept free for the rounds after the
 #: first (the model's fetches and their answers), so a full context leaves it room to work.
 CONVERSATION_SHARE = 4
+#: The primary context providers whose projects run as goal loops, each under the command
+#: of its name: their tests verify the work (``go-test``, ``pytest``).
+GOAL_COMMANDS = frozenset({"go", "py"})
 #: The line of the first request that changes with the clock alone.
 CLOCK_LINE = re.compile(rf"^{re.escape(CLOCK_PREFIX)}.*$", re.MULTILINE)
 #: Variable the sandbox sets to the working directory it overlays for a dry run.
@@ -122,12 +127,16 @@ class CodeRun:
         self.flags = flags
         self.options = options
         self.cwd = Path.cwd()
-        provider = provider_for(app, self.cwd)
+        try:
+            provider = provider_for(app, self.cwd, options.selection.provider)
+        except ContextError as error:
+            raise click.UsageError(str(error)) from None
         if provider is None:
             click.echo(f"tai: note: {NO_PROVIDER}", err=True)
             provider = TaskAlone()
         self.provider: ContextProvider = provider
-        self.command = "go" if self.provider.name == "go" else "any"
+        primary = primary_name(provider)
+        self.command = primary if primary in GOAL_COMMANDS else "any"
         overrides = {"shell": True} if options.shell else {}
         self.config: Mapping[str, Any] = {**app.config.values, **flag_settings(flags), **overrides}
         #: A dry run inside the sandbox's overlay: rounds flush, into the overlay.
@@ -163,8 +172,8 @@ class CodeRun:
     def _base(self) -> str:
         return (
             f"{THEORY_OF_CODING}\n\n{THEORY_OF_GOALS}"
-            if self.command == "go"
-            else (THEORY_OF_CODING)
+            if self.command in GOAL_COMMANDS
+            else THEORY_OF_CODING
         )
 
     async def session(
@@ -213,7 +222,7 @@ class CodeRun:
         flags = self.flags
         printer = front_end(self.runtime, Printer(thoughts=flags.thoughts), tui=flags.tui,
                             cli=flags.cli, thoughts=flags.thoughts,
-                            linger=self.command != "go")  # goal loops: one UI a loop  # fmt: skip
+                            linger=self.command not in GOAL_COMMANDS)  # fmt: skip
         event, state = await follow(
             self.runtime, setup, prompt.user, task, printer, recorder=recorder
         )
@@ -262,7 +271,7 @@ class CodeRun:
     async def run(self) -> int:
         """The whole command; its exit status."""
         task = self.flags.chat
-        if self.command == "go":
+        if self.command in GOAL_COMMANDS:
             goal = await run_goal(
                 lambda loop, feedback: self.session(task, feedback, loop=loop),
                 max_loops=self.options.max_loops,

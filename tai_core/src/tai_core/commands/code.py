@@ -1,8 +1,8 @@
 """``tai [flags] chat "TASK"``: the default command (also reachable as ``tai code``).
 
-Inside a Go module: goal loops with the Go context (staged: documentation first, source
-on demand); elsewhere: one session over the directory's text files. The work itself is in
-``_code``; this module only declares the flags, so ``tai --help`` stays light.
+Inside a Go module or a Python project: goal loops with the staged context (documentation
+first, source on demand); elsewhere: one session over the directory's text files. The work
+itself is in ``_code``; this module only declares the flags, so ``tai --help`` stays light.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ DEFAULT_COMMAND = "code"
     "focus",
     multiple=True,
     metavar="PATTERN",
-    help="Focus packages (default ./...).",
+    help="Focus packages (Go: default ./...; Python: modules or directories).",
 )
 @click.option(
     "-ctx",
@@ -69,6 +69,13 @@ DEFAULT_COMMAND = "code"
     is_flag=True,
     help="Full source of the focus instead of its documentation.",
 )
+@click.option(
+    "-py",
+    "--py",
+    "python",
+    is_flag=True,
+    help="Stage the context as a Python project even without pyproject.toml or setup.py.",
+)
 @click.option("-shell", "--shell", "shell", is_flag=True, help="Enable shell blocks.")
 @click.option(
     "-apply/-no-apply",
@@ -98,11 +105,12 @@ DEFAULT_COMMAND = "code"
     type=click.IntRange(1, 100),
     default=20,
     show_default=True,
-    help="Goal loops at most (Go modules).",
+    help="Goal loops at most (Go modules, Python projects).",
 )
 @click.pass_obj
 def code_command(app: Any, **params: Any) -> None:  # fmt: skip
-    """The default command: goal loops in a Go module, text-file generation elsewhere."""
+    """The default command: goal loops in a Go module or a Python project, text-file
+    generation elsewhere."""
     from tai_core.commands._assemble import Selection
     from tai_core.commands._code import CodeOptions, run_code
 
@@ -110,6 +118,7 @@ def code_command(app: Any, **params: Any) -> None:  # fmt: skip
     selection = Selection(
         focus=params["focus"], context=params["context"], docs=params["docs"],
         match=params["match"], ignore=params["ignore"], all_src=params["all_src"],
+        provider="py" if params["python"] else None,
     )  # fmt: skip
     options = CodeOptions(
         selection=selection, shell=params["shell"], apply=params["apply"],

@@ -34,11 +34,14 @@ SENT_BY = {
     "go": "the outline of the Go project below (the documentation of its packages — every "
     "declaration with its doc comment — the design notes the code states, the names of its "
     "tests and files)",
+    "py": "the outline of the Python project below (the signatures and docstrings of its "
+    "modules, classes and functions, the design notes the code states, the names of its "
+    "tests and files)",
     "any": "the text files of the working directory below",
 }
 SENT_FILES = "the files named for this task below"
 OUTLINE_NOTE = """\
-The outline is documentation, not the implementation of the focus packages: when the \
+The outline is documentation, not the implementation of the focus code: when the \
 answer depends on code it does not show, say which declarations would need to be read."""
 #: Tokens kept for the base text growing when it names what the context sent.
 BASE_TOKENS = 128
@@ -73,7 +76,8 @@ def next_base(
         f"You answer the user's task from {' and '.join(sources)}, and the task itself. "
         f"{THEORY_OF_NEXT} If the context lacks what the answer needs, say what is missing."
     )
-    return f"{base}\n\n{OUTLINE_NOTE}" if SENT_BY["go"] in sources else base
+    outlines = (SENT_BY["go"], SENT_BY["py"])
+    return f"{base}\n\n{OUTLINE_NOTE}" if any(o in sources for o in outlines) else base
 
 
 @click.command("next")
@@ -93,6 +97,7 @@ def next_command(app: Any, **params: Any) -> None:
     from tai_core.commands._files import file_parts
     from tai_core.commands._session import resolve, run_session
     from tai_core.context import ContextError, hook_check
+    from tai_core.context._compose import primary_name
     from tai_core.context._prompt import Prompt, build_prompt
     from tai_core.models import estimate_tokens, window_of
 
@@ -112,7 +117,7 @@ def next_command(app: Any, **params: Any) -> None:
         if not _shows(parts):  # no hint about files above when none is shown
             parts = tuple(part for part in parts if part.withheld)
         return build_prompt(
-            base=next_base(provider and provider.name, parts, files),
+            base=next_base(provider and primary_name(provider), parts, files),
             kinds=app.host.registry.block_kinds.values(), command="next",
             parts=assembled(cwd, parts, files), task=task, config=config, standing=standing,
         )  # fmt: skip

@@ -1,7 +1,8 @@
 """One primary context provider, and the additive ones that add parts to whatever it sends.
 
 A directory is served by one *primary* provider, which builds the staged context (``go``
-inside a Go module, ``any`` elsewhere, another plugin's where neither applies): two
+inside a Go module, ``py`` in a Python project, ``any`` elsewhere, another plugin's where
+none applies, or the one the user names: ``-py``): two
 outlines of the same code would only cost tokens. An *additive* provider
 (``additive = True``: a CHANGELOG, an issue tracker's open ticket, a design document) adds
 its parts to the primary's, wherever it applies. :class:`Composed` is itself a
@@ -31,6 +32,7 @@ from pathlib import Path
 import attrs
 
 from tai_core.context._contract import (
+    ContextError,
     ContextPart,
     ContextProvider,
     ContextRequest,
@@ -40,7 +42,7 @@ from tai_core.context._contract import (
 from tai_core.context._secrets import judged
 
 #: The primary providers tried first, in this order, before any other that applies.
-PREFERRED: tuple[str, ...] = ("go", "any")
+PREFERRED: tuple[str, ...] = ("go", "py", "any")
 
 
 def is_additive(provider: object) -> bool:
@@ -49,20 +51,39 @@ def is_additive(provider: object) -> bool:
 
 
 def choose(
-    providers: Iterable[ContextProvider], cwd: Path, warn: Callable[[str], None]
+    providers: Iterable[ContextProvider],
+    cwd: Path,
+    warn: Callable[[str], None],
+    prefer: str | None = None,
 ) -> ContextProvider | None:
-    """The context provider of ``cwd``: the primary that serves it (``go``, else ``any``,
-    else the first other that applies) with every additive one that applies, composed;
-    ``None`` when no primary applies."""
+    """The context provider of ``cwd``: the primary that serves it (``go``, else ``py``,
+    else ``any``, else the first other that applies; ``prefer`` names one to use whether
+    or not it applies) with every additive one that applies, composed; ``None`` when no
+    primary applies. Raises :class:`ContextError` when ``prefer`` names no primary."""
     by_name = {provider.name: provider for provider in providers}
     primaries = [p for p in by_name.values() if not is_additive(p)]
     ranked = sorted(primaries, key=lambda p: (p.name not in PREFERRED, _rank(p.name)))
-    primary = next((p for p in ranked if p.applies(cwd)), None)
+    if prefer is not None:
+        primary = next((p for p in primaries if p.name == prefer), None)
+        if primary is None:
+            names = ", ".join(sorted(p.name for p in primaries)) or "none"
+            raise ContextError(
+                f"no context provider named {prefer!r} is installed (installed: {names}; "
+                "see `tai plugins`)"
+            )
+    else:
+        primary = next((p for p in ranked if p.applies(cwd)), None)
     if primary is None:
         return None
     additives = sorted((p for p in by_name.values() if is_additive(p)), key=lambda p: p.name)
     applying = tuple(p for p in additives if _applies(p, cwd, warn))
     return Composed(primary, applying, warn) if applying else primary
+
+
+def primary_name(provider: ContextProvider) -> str:
+    """The name of the provider that builds ``provider``'s context (itself, or the primary
+    of a composed one): what decides the command a run is."""
+    return provider.primary.name if isinstance(provider, Composed) else provider.name
 
 
 def _rank(name: str) -> int:
