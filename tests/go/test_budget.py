@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tai_core.models import estimate_tokens
-from tai_go._budget import (
+from tai_staging import (
     ALL,
     CODE,
     DOC,

@@ -7,7 +7,8 @@ functions and files. The model pulls implementation source with ``go-src`` block
 naming symbols it can see, and other files with ``ingest``; nothing is unreachable and no
 token is spent on code the task never reads (``all_src`` sends the full source instead).
 Context packages get a visibility level — invisible, short doc, doc, code, all — within a
-token budget derived from the focus documentation only (:mod:`._budget`).
+token budget derived from the focus documentation only (the rule every language shares:
+:mod:`tai_staging`).
 
 *Prefix stability.* Parts are placed by ``(tier, key)``: files of modules outside the
 project first, the project's context next, its focus last, and inside a tier by a key
@@ -33,7 +34,7 @@ does not compile.
 tokens the parts may hold (``max_tokens``); when the usual levels exceed it, context
 packages are left out first and focus packages lowered largest first, by sizes and paths
 alone, so the same inputs give the same reductions, and an outline part names them
-(:mod:`._window`). A package ``go list`` cannot load is named with its error and the
+(:mod:`tai_staging`). A package ``go list`` cannot load is named with its error and the
 rest loads — a real module often has one broken corner, and refusing the whole context
 for it leaves the model nothing to fix it with; only a ``go list`` that fails outright
 is an error.
@@ -53,8 +54,7 @@ that snapshot renders the parts and is kept per working directory for the proces
 Modules: :mod:`.provider` (the plugin), :mod:`._collect` (parts), :mod:`._load` (loading
 and the snapshot), :mod:`._gocmd` (running ``go``), :mod:`._godoc` and
 :mod:`._docsession` (the documentation helper: building it, running it; its Go source
-in ``godoc/``), :mod:`._select` (filters and order), :mod:`._budget` (levels and
-budget), :mod:`._window` (fitting the window), :mod:`._render` (marker texts),
+in ``godoc/``), :mod:`._select` (filters and order), :mod:`._render` (marker texts),
 :mod:`._symbols` (``go-src`` resolution).
 """
 

@@ -8,10 +8,11 @@ list); a package with a withheld Go file shows a note instead of its ``go doc`` 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+import tai_staging as staged
 from tai_core.context import (
     TIER_CONTEXT,
     TIER_EXTERNAL,
@@ -25,7 +26,6 @@ from tai_core.context import (
 )
 from tai_core.models import estimate_tokens
 from tai_core.progress import Progress
-from tai_go import _budget as budget
 from tai_go._load import Load, Package, distances, git_counts, load
 from tai_go._render import file_block, focus_outline, package_block, problems_block
 from tai_go._select import (
@@ -41,11 +41,26 @@ from tai_go._select import (
     matches,
     sort_key,
 )
-from tai_go._window import Plan, fit
+from tai_staging import Candidate, Language, Plan, allocate, context_budget, fit
+
+#: The ``go doc`` flags of each documentation level of a focus package.
+FOCUS_FLAGS = {
+    staged.FOCUS_FULL: ("-all", "-cmd", "-u"), staged.FOCUS_PACKAGE: ("-cmd", "-u"),
+    staged.FOCUS_SHORT: ("-cmd",),
+}  # fmt: skip
+#: How the window rule speaks of Go.
+GO = Language(
+    key="go", name="Go", unit="package", focus_names=staged.FOCUS_NAMES,
+    fetch_hint=(
+        "A go-src block naming a package's import path returns its full documentation; "
+        "naming a declaration returns its source.\n"
+    ),
+    narrow="-pkg PATTERN, or go.load_patterns in tai.toml",
+)  # fmt: skip
 
 _MINIMUM = {
-    FOCUS: budget.DOC, CONTEXT: budget.CODE, SAME_MODULE: budget.DOC,
-    DIRECT_IMPORT: budget.DOC, STDLIB: budget.INVISIBLE, OTHER_MODULE: budget.INVISIBLE,
+    FOCUS: staged.DOC, CONTEXT: staged.CODE, SAME_MODULE: staged.DOC,
+    DIRECT_IMPORT: staged.DOC, STDLIB: staged.INVISIBLE, OTHER_MODULE: staged.INVISIBLE,
 }  # fmt: skip
 
 
@@ -162,7 +177,7 @@ class _Context:
     def file_parts(self, package: Package, level: int) -> list[ContextPart]:
         role = "focus file" if package.path in self.load.focus else "context file"
         files = list(package.go_files)
-        if level == budget.ALL:  # test files of other modules are never sent whole
+        if level == staged.ALL:  # test files of other modules are never sent whole
             files += [*(package.test_files if self.root(package) else ()), *package.other_files]
         parts = []
         for file in files:
@@ -182,7 +197,7 @@ class _Context:
         return parts
 
     def doc_part(self, package: Package, level: int) -> list[ContextPart]:
-        flags = ("-all", "-cmd") if level == budget.DOC else ("-cmd",)
+        flags = ("-all", "-cmd") if level == staged.DOC else ("-cmd",)
         doc = self.docs.get(package.path, *flags)
         if not doc:
             return []
@@ -190,7 +205,7 @@ class _Context:
         return [ContextPart(self.tier(package), self.key(package), text, str(package.dir))]
 
     def parts_at(self, package: Package, level: int) -> list[ContextPart]:
-        if level in (budget.SHORT_DOC, budget.DOC):
+        if level in (staged.SHORT_DOC, staged.DOC):
             return self.doc_part(package, level)
         return self.file_parts(package, level) if level else []
 
@@ -216,17 +231,17 @@ class _Context:
 
     def focus_parts(self, package: Package, level: int) -> list[ContextPart]:
         """A focus package's parts: its files at ``FOCUS_SOURCE``, else its outline."""
-        if level == budget.FOCUS_SOURCE:
-            return self.file_parts(package, budget.ALL)
+        if level == staged.FOCUS_SOURCE:
+            return self.file_parts(package, staged.ALL)
         return [self.focus_part(package, level)]
 
     def focus_part(self, package: Package, level: int) -> ContextPart:
         files = [*package.go_files, *package.test_files, *package.other_files]
         read_only = bool(files) and self.read_only(files[0])
-        flags = budget.FOCUS_FLAGS[level]
-        full = level == budget.FOCUS_FULL
+        flags = FOCUS_FLAGS[level]
+        full = level == staged.FOCUS_FULL
         reduced = "" if full else (
-            f"(Shown as its {budget.FOCUS_NAMES[level]} to fit the model's window: a go-src "
+            f"(Shown as its {staged.FOCUS_NAMES[level]} to fit the model's window: a go-src "
             f"block naming {package.path} returns its full documentation.)\n\n"
         )  # fmt: skip
         text = focus_outline(
@@ -234,9 +249,9 @@ class _Context:
             doc=self.docs.get(package.path, *flags),
             error=self.docs.errors.get((package.path, *flags), ""),
             sources={f: self.load.files.get(f, b"") for f in package.go_files}
-            if level <= budget.FOCUS_PACKAGE else {},
+            if level <= staged.FOCUS_PACKAGE else {},
             tests={f: self.load.files.get(f, b"") for f in package.test_files}
-            if level <= budget.FOCUS_PACKAGE else {},
+            if level <= staged.FOCUS_PACKAGE else {},
             file_names=[
                 self.display(f)
                 for f in files
@@ -248,9 +263,16 @@ class _Context:
         shown = self.display(package.dir)
         return ContextPart(TIER_FOCUS, self.key(package), text, shown, read_only)
 
+    def prefetch_lower(self, focus: Sequence[Package]) -> None:
+        """Start the focus packages' lower documentation levels, in one batch."""
+        self.docs.prefetch(
+            [(p.path, *FOCUS_FLAGS[level]) for p in focus
+             for level in (staged.FOCUS_PACKAGE, staged.FOCUS_SHORT)]
+        )  # fmt: skip
+
     def doc_parts(self, path: str, level: int) -> list[ContextPart]:
         """A ``-doc`` package's documentation part (none when invisible)."""
-        if level == budget.INVISIBLE:
+        if level == staged.INVISIBLE:
             return []
         doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
         text = package_block("documentation of package", path, doc)
@@ -312,12 +334,12 @@ def hint_part(cwd: Path) -> ContextPart:
 
 def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
     """``-doc`` packages in order while they fit ``allowance`` (then none)."""
-    levels = dict.fromkeys(context.request.docs, budget.INVISIBLE)
+    levels = dict.fromkeys(context.request.docs, staged.INVISIBLE)
     for path in context.request.docs:
-        allowance -= context.doc_cost(path)(budget.DOC)
+        allowance -= context.doc_cost(path)(staged.DOC)
         if allowance < 0:  # the first that does not fit closes the list
             break
-        levels[path] = budget.DOC
+        levels[path] = staged.DOC
     return levels
 
 
@@ -346,12 +368,12 @@ def _parts(context: _Context) -> tuple[ContextPart, ...]:
     )
     focus = [p for p in ordered if p.path in loaded.focus]
     others = [p for p in ordered if p.path not in loaded.focus]
-    top = budget.FOCUS_SOURCE if request.all_src else budget.FOCUS_FULL
+    top = staged.FOCUS_SOURCE if request.all_src else staged.FOCUS_FULL
     jobs: list[tuple[str, ...]] = (
-        [] if request.all_src else [(p.path, *budget.FOCUS_FLAGS[top]) for p in focus]
+        [] if request.all_src else [(p.path, *FOCUS_FLAGS[top]) for p in focus]
     )
     jobs += [
-        (p.path, "-all", "-cmd") for p in others if _MINIMUM[context.category(p)] == budget.DOC
+        (p.path, "-all", "-cmd") for p in others if _MINIMUM[context.category(p)] == staged.DOC
     ]
     context.docs.prefetch(jobs)
     parts = [
@@ -362,25 +384,23 @@ def _parts(context: _Context) -> tuple[ContextPart, ...]:
     focus_levels = dict.fromkeys((p.path for p in focus), top)
     focus_tokens = sum(context.focus_cost(p)(top) for p in focus)
     candidates = [
-        budget.Candidate(
-            p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p)
-        )
+        Candidate(p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p))
         for p in others
     ]
 
     def planned(allowance: int) -> Plan:
-        levels = budget.allocate(candidates, allowance)
+        levels = allocate(candidates, allowance)
         return Plan(
             focus, others, dict(focus_levels), levels, _doc_levels(context, allowance), fixed
         )
 
-    allowance = budget.context_budget(focus_tokens)
+    allowance = context_budget(focus_tokens)
     plan = usual = planned(allowance)
     limit = request.max_tokens
     if limit is not None:
         if limit - fixed - focus_tokens < allowance:
             plan = planned(max(0, limit - fixed - focus_tokens))
-        note = fit(context, plan, usual, limit)
+        note = fit(context, plan, usual, limit, GO)
         parts += [note] if note else []
     for package in focus:
         parts += context.focus_parts(package, plan.focus_levels[package.path])
