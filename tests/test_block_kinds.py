@@ -91,6 +91,7 @@ def test_contract_flags(host: PluginHost) -> None:
         "shell",
         "go-test",
         "go-src",
+        "py-src",
         "ingest",
         "continue",
         "new-plan",

@@ -18,7 +18,6 @@ from tai_core.context import (
     TIER_EXTERNAL,
     TIER_FILES,
     TIER_FOCUS,
-    TIER_HINTS,
     ContextError,
     ContextPart,
     ContextRequest,
@@ -26,8 +25,8 @@ from tai_core.context import (
 )
 from tai_core.models import estimate_tokens
 from tai_core.progress import Progress
-from tai_go._load import Load, Package, distances, git_counts, load
-from tai_go._render import file_block, focus_outline, package_block, problems_block
+from tai_go._load import Load, Package, load
+from tai_go._render import focus_outline, problems_block
 from tai_go._select import (
     CONTEXT,
     DIRECT_IMPORT,
@@ -35,13 +34,25 @@ from tai_go._select import (
     OTHER_MODULE,
     SAME_MODULE,
     STDLIB,
-    UNREACHED,
     excluded,
     hidden,
     matches,
-    sort_key,
 )
-from tai_staging import Candidate, Language, Plan, allocate, context_budget, fit
+from tai_staging import (
+    UNREACHED,
+    Candidate,
+    Language,
+    Plan,
+    allocate,
+    context_budget,
+    distances,
+    file_block,
+    fit,
+    git_counts,
+    hint_part,
+    sort_key,
+    unit_block,
+)
 
 #: The ``go doc`` flags of each documentation level of a focus package.
 FOCUS_FLAGS = {
@@ -201,7 +212,7 @@ class _Context:
         doc = self.docs.get(package.path, *flags)
         if not doc:
             return []
-        text = package_block("context package", package.path, doc)
+        text = unit_block("context package", package.path, doc)
         return [ContextPart(self.tier(package), self.key(package), text, str(package.dir))]
 
     def parts_at(self, package: Package, level: int) -> list[ContextPart]:
@@ -275,7 +286,7 @@ class _Context:
         if level == staged.INVISIBLE:
             return []
         doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
-        text = package_block("documentation of package", path, doc)
+        text = unit_block("documentation of package", path, doc)
         return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
 
 
@@ -292,7 +303,7 @@ def _markdown_part(context: _Context) -> list[ContextPart]:
         if not names:
             continue
         listing = "".join(f"- {context.display(root / n)}\n" for n in names)
-        text = package_block(
+        text = unit_block(
             "module markdown files", context.display(root) if root != loaded.cwd else ".",
             f"{listing}(fetch them with ingest blocks)\n",
         )  # fmt: skip
@@ -321,15 +332,6 @@ def _problem_parts(context: _Context) -> list[ContextPart]:
     notice = f"{len(problems)} Go package(s) failed to load and are named to the model: {names}"
     text = problems_block(problems)
     return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
-
-
-def hint_part(cwd: Path) -> ContextPart:
-    """Where the run works, and how file paths are written."""
-    text = (
-        f"Working directory: {cwd}\nWrite file paths relative to this directory (or "
-        "absolute paths under it) in change blocks and every other block.\n"
-    )
-    return ContextPart(TIER_HINTS, "go working directory", text, str(cwd))
 
 
 def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
@@ -378,7 +380,7 @@ def _parts(context: _Context) -> tuple[ContextPart, ...]:
     context.docs.prefetch(jobs)
     parts = [
         *_markdown_part(context), *_withheld_parts(context), *_problem_parts(context),
-        hint_part(loaded.cwd),
+        hint_part(loaded.cwd, "go"),
     ]  # fmt: skip
     fixed = sum(estimate_tokens(p.text) for p in parts)
     focus_levels = dict.fromkeys((p.path for p in focus), top)

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import threading
-from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from functools import partial
@@ -406,38 +404,3 @@ def load(
     with _lock:
         _loads[cwd] = result
     return result
-
-
-def distances(packages: Mapping[str, Package], start: Sequence[str]) -> dict[str, int]:
-    """Import distance of each package reachable from ``start`` (breadth first)."""
-    found = dict.fromkeys(start, 0)
-    queue = deque(start)
-    while queue:
-        current = queue.popleft()
-        for imported in packages[current].imports if current in packages else ():
-            if imported not in found:
-                found[imported] = found[current] + 1
-                queue.append(imported)
-    return found
-
-
-def git_counts(cwd: Path) -> dict[str, int]:
-    """How often each file (absolute path) changed in the last 50 commits; empty when
-    ``cwd`` is not in a git work tree."""
-    try:
-        top = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True,
-            text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-        log = subprocess.run(
-            ["git", "log", "--max-count=50", "--name-only", "--pretty=format:"],
-            cwd=cwd, capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return {}
-    counts: dict[str, int] = {}
-    for line in log.splitlines():
-        if line.strip():
-            path = str(Path(top, line.strip()))
-            counts[path] = counts.get(path, 0) + 1
-    return counts

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from tai_staging import unit_block
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -40,25 +42,6 @@ _DOC_DECL = re.compile(rb"^(?:const|var|func|type)\b", re.MULTILINE)
 _DOC_REACH = 16
 
 
-def _mark(read_only: bool) -> str:
-    return " (read-only)" if read_only else ""
-
-
-def file_block(role: str, display: str, data: bytes, read_only: bool) -> str:
-    """A whole file: ``role`` is ``focus file`` or ``context file``."""
-    text = data.decode("utf-8", "replace")
-    return (
-        f"``` begin of {role} {display}{_mark(read_only)}\n{text}\n``` end of {role} {display}\n\n"
-    )
-
-
-def package_block(role: str, path: str, doc: str, read_only: bool = False) -> str:
-    """A package's documentation: ``role`` is ``context package``, ``source package``…"""
-    if doc and not doc.endswith("\n"):
-        doc += "\n"
-    return f"``` begin of {role} {path}{_mark(read_only)}\n{doc}``` end of {role} {path}\n\n"
-
-
 def problems_block(problems: Mapping[str, str]) -> str:
     """The packages that failed to load, one line each: package, then ``go list``'s error."""
     lines = "".join(f"- {path}: {problems[path]}\n" for path in sorted(problems))
@@ -66,7 +49,7 @@ def problems_block(problems: Mapping[str, str]) -> str:
         "These packages could not be loaded completely; the rest of the context is complete. "
         f"Each with the error go list reports:\n{lines}"
     )
-    return package_block("packages that failed to load", f"({len(problems)})", body)
+    return unit_block("packages that failed to load", f"({len(problems)})", body)
 
 
 @lru_cache(maxsize=4096)
@@ -214,4 +197,4 @@ def focus_outline(
         "\nFiles of this package (fetch Go declarations with go-src blocks, other files "
         "with ingest blocks):\n" + "".join(f"- {name}\n" for name in file_names)
     )
-    return package_block("focus package", path, body, read_only)
+    return unit_block("focus package", path, body, read_only)

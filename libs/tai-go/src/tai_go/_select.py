@@ -6,11 +6,7 @@ directory — or with its leading ``../`` removed —, a plain pattern also as a
 prefix, a pattern without ``/`` also on the base name); ``-match`` keeps only files one of
 its regular expressions finds in the path.
 
-The key (:func:`sort_key`) orders parts inside a tier: root-module files by ascending git
-change count of their package (files that change often come late, so fewer parts follow
-them), then non-Go before Go, larger import distance first, deeper package paths first,
-the package path and the file path. Every component is fixed-width or last, so comparing
-the strings compares the tuples.
+The key that orders parts inside a tier is :func:`tai_staging.sort_key`.
 """
 
 from __future__ import annotations
@@ -25,8 +21,6 @@ from tai_core.patterns import glob_to_regex
 
 #: Package categories, in priority order.
 FOCUS, CONTEXT, SAME_MODULE, DIRECT_IMPORT, STDLIB, OTHER_MODULE = range(6)
-#: The distance of a package not reached from the focus.
-UNREACHED = 1 << 30
 
 
 def hidden(path: str, patterns: Iterable[str]) -> bool:
@@ -62,12 +56,3 @@ def excluded(path: str, root: Path, patterns: Sequence[str]) -> bool:
 def matches(path: str, expressions: Sequence[re.Pattern[str]]) -> bool:
     """Whether ``-match`` keeps file ``path`` (no expressions: every file)."""
     return not expressions or any(e.search(path) for e in expressions)
-
-
-def sort_key(changes: int, is_go: bool, distance: int, package: str, file: str) -> str:
-    """The ordering key of a part inside its tier (see the module docstring)."""
-    depth = package.count("/")
-    return (
-        f"{changes:06d} {int(is_go)} {UNREACHED - min(distance, UNREACHED):010d} "
-        f"{999 - min(depth, 999):03d} {package}\0{file}"
-    )

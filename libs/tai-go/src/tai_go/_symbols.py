@@ -17,7 +17,8 @@ from collections.abc import Iterator
 
 from tai_core.context import ContextError
 from tai_go._load import Load, Package
-from tai_go._render import code_of, package_block
+from tai_go._render import code_of
+from tai_staging import unit_block
 
 #: The first line of the feedback.
 HEADER = "[Requested source of the go-src symbols]\n\n"
@@ -100,7 +101,7 @@ class _Resolver:
                 doc = self.load.doc(("-all", "-cmd", *(("-u",) if focus else ())), package.path)
             except ContextError as error:
                 doc = f"(go doc failed: {error})\n"
-            texts.append(package_block("source package", package.path, doc))
+            texts.append(unit_block("source package", package.path, doc))
         return texts
 
     def resolve(self, symbol: str) -> str:

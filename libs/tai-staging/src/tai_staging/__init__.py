@@ -15,7 +15,8 @@ or timing — so the same inputs give the same levels and reductions, and the pr
 stays byte-identical across goal loops.
 
 Modules: :mod:`._levels` (the levels, the budget, the allocation of levels to context
-units), :mod:`._window` (fitting the window, and the part that names the reductions).
+units), :mod:`._window` (fitting the window, and the part that names the reductions),
+:mod:`._parts` (the order of parts, import distances, git change counts, marked blocks).
 """
 
 from __future__ import annotations
@@ -37,6 +38,15 @@ from tai_staging._levels import (
     allocate,
     context_budget,
 )
+from tai_staging._parts import (
+    UNREACHED,
+    distances,
+    file_block,
+    git_counts,
+    hint_part,
+    sort_key,
+    unit_block,
+)
 from tai_staging._window import Costs, Item, Language, Plan, Unit, fit, reduce, reductions_part
 
 __all__ = [
@@ -52,6 +62,7 @@ __all__ = [
     "INVISIBLE",
     "LEVEL_NAMES",
     "SHORT_DOC",
+    "UNREACHED",
     "Candidate",
     "Costs",
     "Item",
@@ -60,7 +71,13 @@ __all__ = [
     "Unit",
     "allocate",
     "context_budget",
+    "distances",
+    "file_block",
     "fit",
+    "git_counts",
+    "hint_part",
     "reduce",
     "reductions_part",
+    "sort_key",
+    "unit_block",
 ]

@@ -1,0 +1,322 @@
+"""``collect``: from a load to the tiered parts of a Python project's first request.
+
+Focus modules enter as outlines (:mod:`._outline`), test modules as the names of their
+tests and fixtures, each directory of the focus with the names of its other files; the
+project modules the focus imports compete for the budget at the visibility levels of
+:mod:`tai_staging`; third-party imports are named with their installed versions; modules
+that do not parse are named with the parser's error, closing the focus tier.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import tai_staging as staged
+from tai_core.context import (
+    TIER_CONTEXT,
+    TIER_EXTERNAL,
+    TIER_FILES,
+    TIER_FOCUS,
+    ContextError,
+    ContextPart,
+    ContextRequest,
+    withheld,
+)
+from tai_core.models import estimate_tokens
+from tai_core.progress import Progress
+from tai_python._outline import BRIEF, FULL, SHORT, render
+from tai_python._project import Load, Module, load
+from tai_staging import (
+    UNREACHED,
+    Candidate,
+    Language,
+    Plan,
+    allocate,
+    context_budget,
+    distances,
+    file_block,
+    fit,
+    git_counts,
+    hint_part,
+    sort_key,
+    unit_block,
+)
+
+#: Module categories, in priority order, and the least level each is shown at.
+FOCUS, CONTEXT, DIRECT, REACHED = range(4)
+_MINIMUM = {CONTEXT: staged.CODE, DIRECT: staged.DOC, REACHED: staged.SHORT_DOC}
+#: The outline shape of each focus level, and of each context documentation level.
+_FOCUS_SHAPES = {staged.FOCUS_FULL: FULL, staged.FOCUS_PACKAGE: BRIEF, staged.FOCUS_SHORT: SHORT}
+_CONTEXT_SHAPES = {staged.SHORT_DOC: SHORT, staged.DOC: FULL}
+FOCUS_NAMES = ("source", "full outline", "brief outline", "short outline")
+#: How the window rule speaks of Python.
+PY = Language(
+    key="py", name="Python", unit="module", focus_names=FOCUS_NAMES,
+    fetch_hint=(
+        "A py-src block naming a module returns its source; naming a class, function or "
+        "method returns that declaration's source.\n"
+    ),
+    narrow="-pkg MODULE or -pkg DIRECTORY, or focus in tai.toml",
+)  # fmt: skip
+
+
+def _names(title: str, names: Sequence[str]) -> str:
+    return f"\n{title}\n" + "".join(f"- {name}\n" for name in names) if names else ""
+
+
+def _fixtures(module: Module) -> list[str]:
+    return [
+        decl["name"]
+        for decl in module.summary.get("decls", ())
+        if decl["kind"] == "def" and any("fixture" in d for d in decl.get("decorators", ()))
+    ]
+
+
+class _Context:
+    """One collection: the load, the request's filters and the token costs so far."""
+
+    def __init__(self, request: ContextRequest, loaded: Load, changes: Mapping[str, int]) -> None:
+        self.request = request
+        self.load = loaded
+        try:
+            self.expressions = [re.compile(e) for e in request.match]
+        except re.error as error:
+            raise ContextError(f"-match {error.pattern!r}: {error}") from None
+        self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
+        self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
+        self.costs: dict[tuple[str, int], int] = {}
+
+    def keep(self, file: str) -> bool:
+        return not self.expressions or any(e.search(file) for e in self.expressions)
+
+    def category(self, module: Module) -> int:
+        if module.name in self.load.focus:
+            return FOCUS
+        if module.name in self.load.context:
+            return CONTEXT
+        direct = any(module.name in self.load.modules[f].imports for f in self.load.focus)
+        return DIRECT if direct else REACHED
+
+    def key(self, module: Module, file: str = "") -> str:
+        distance = self.distance.get(module.name, UNREACHED)
+        unit = module.name.replace(".", "/")
+        return sort_key(self.changes.get(module.name, 0), not file, distance, unit, file)
+
+    def read_only(self, file: str | Path) -> bool:
+        return not self.request.is_writable(Path(file))
+
+    def source_part(self, module: Module, role: str, tier: int) -> list[ContextPart]:
+        shown = self.load.shown(module.file)
+        if not self.keep(module.file) or module.file not in self.load.files:
+            return []
+        read_only = self.read_only(module.file)
+        text = file_block(role, shown, self.load.files[module.file], read_only)
+        return [ContextPart(tier, self.key(module, shown), text, shown, read_only)]
+
+    def focus_parts(self, module: Module, level: int) -> list[ContextPart]:
+        """A focus module's part: its source at ``FOCUS_SOURCE``, else its outline."""
+        if level == staged.FOCUS_SOURCE:
+            return self.source_part(module, "focus file", TIER_FOCUS)
+        if not self.keep(module.file):
+            return []
+        shown = self.load.shown(module.file)
+        read_only = self.read_only(module.file)
+        body = (
+            "" if level == staged.FOCUS_FULL
+            else f"(Shown as its {FOCUS_NAMES[level]} to fit the model's window: a py-src "
+            f"block naming {module.name} returns its source.)\n"
+        ) + f"File: {shown}\n"  # fmt: skip
+        error = module.summary.get("error")
+        if error:
+            body += f"\n(does not parse: {error}; read the file with an ingest block)\n"
+        elif module.test:
+            summary = module.summary
+            doc = (summary.get("doc") or "").split("\n\n", 1)[0]
+            body += (
+                (f"\n{doc}\n" if doc else "")
+                + _names(
+                    "Tests (fetch one with a py-src block naming MODULE.TEST):",
+                    summary.get("tests", ()),
+                )
+                + _names("Fixtures:", _fixtures(module))
+            )
+        else:
+            outline = render(module.summary, _FOCUS_SHAPES[level], private=True)
+            body += f"\n{outline}" if outline else ""
+        text = unit_block("focus module", module.name, body, read_only)
+        return [ContextPart(TIER_FOCUS, self.key(module), text, shown, read_only)]
+
+    def parts_at(self, module: Module, level: int) -> list[ContextPart]:
+        """A context module's part at a visibility level."""
+        if level == staged.INVISIBLE or (module.summary.get("error") and level < staged.CODE):
+            return []
+        if level >= staged.CODE:
+            return self.source_part(module, "context file", TIER_CONTEXT)
+        outline = render(module.summary, _CONTEXT_SHAPES[level], private=False)
+        shown = self.load.shown(module.file)
+        text = unit_block("context module", module.name, f"File: {shown}\n\n{outline}")
+        return [ContextPart(TIER_CONTEXT, self.key(module), text, shown)]
+
+    def doc_parts(self, path: str, level: int) -> list[ContextPart]:
+        """A ``-doc`` module's outline (none when invisible)."""
+        module = self.load.modules.get(path)
+        if level == staged.INVISIBLE or module is None:
+            return []
+        text = unit_block("documentation of module", path, render(module.summary, FULL, False))
+        return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
+
+    def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
+        def at(level: int) -> int:
+            if (key, level) not in self.costs:
+                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
+            return self.costs[key, level]
+
+        return at
+
+    def focus_cost(self, unit: Module) -> Callable[[int], int]:
+        return self.memo(f"focus {unit.name}", lambda level: self.focus_parts(unit, level))
+
+    def cost(self, unit: Module) -> Callable[[int], int]:
+        return self.memo(unit.name, lambda level: self.parts_at(unit, level))
+
+    def doc_cost(self, path: str) -> Callable[[int], int]:
+        return self.memo(f"doc {path}", lambda level: self.doc_parts(path, level))
+
+    def prefetch_lower(self, focus: Sequence[Module]) -> None:
+        """Nothing to start: every level renders from the summaries at hand."""
+        del focus
+
+
+def _directory_parts(context: _Context) -> list[ContextPart]:
+    """For each directory of the focus, the names of its other files (for ``ingest``)."""
+    loaded = context.load
+    directories = sorted({loaded.modules[name].directory for name in loaded.focus})
+    parts = []
+    for directory in directories:
+        names = [
+            loaded.shown(f) for f in loaded.other_files.get(directory, ())
+            if f not in loaded.withheld and context.keep(f)
+        ]  # fmt: skip
+        if not names:
+            continue
+        shown = loaded.shown(directory)
+        text = unit_block("other files of directory", shown, _names(
+            "Fetch them with ingest blocks:", names).lstrip("\n"))  # fmt: skip
+        key = sort_key(0, False, 0, shown, "")
+        parts.append(ContextPart(TIER_FOCUS, key, text, shown))
+    return parts
+
+
+def _project_part(context: _Context) -> list[ContextPart]:
+    """The documents at the project's root, and the third-party imports of the focus and
+    context modules with the versions the project's environment has."""
+    loaded = context.load
+    documents = sorted(
+        loaded.shown(f) for f in loaded.other_files.get(str(loaded.root), ())
+        if f.lower().endswith((".md", ".rst", ".txt", ".toml", ".cfg"))
+        and f not in loaded.withheld
+    )  # fmt: skip
+    external = sorted({
+        top for name in (*loaded.focus, *loaded.context) for top in loaded.modules[name].external
+    })  # fmt: skip
+    body = _names("Files at the project's root (fetch them with ingest blocks):", documents)
+    if external:
+        where = loaded.installed.environment or "no .venv or venv at the project's root"
+        body += _names(
+            f"Third-party imports of the focus (versions from {where}):",
+            [loaded.installed.describe(top) for top in external],
+        )
+    if not body:
+        return []
+    text = unit_block("python project", loaded.shown(loaded.root), body.lstrip("\n"))
+    return [ContextPart(TIER_EXTERNAL, "py project", text, str(loaded.root))]
+
+
+def _problem_parts(context: _Context) -> list[ContextPart]:
+    """The modules the focus reaches that do not parse, closing the focus tier."""
+    loaded = context.load
+    broken = {
+        name: loaded.modules[name].summary["error"]
+        for name in context.distance
+        if name in loaded.modules and "error" in loaded.modules[name].summary
+    }
+    if not broken:
+        return []
+    lines = "".join(f"- {name}: {broken[name]}\n" for name in sorted(broken))
+    text = unit_block(
+        "modules that do not parse", f"({len(broken)})",
+        "Python's parser refuses these modules; the rest of the context is complete:\n"
+        f"{lines}",
+    )  # fmt: skip
+    names = ", ".join(sorted(broken)[:3]) + (" …" if len(broken) > 3 else "")
+    notice = f"{len(broken)} Python module(s) do not parse and are named to the model: {names}"
+    return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
+
+
+def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
+    """``-doc`` modules in order while they fit ``allowance`` (then none)."""
+    levels = dict.fromkeys(context.request.docs, staged.INVISIBLE)
+    for path in context.request.docs:
+        allowance -= context.doc_cost(path)(staged.DOC)
+        if allowance < 0:
+            break
+        levels[path] = staged.DOC
+    return levels
+
+
+def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
+    """The parts of a Python project's first request (see :mod:`tai_python`), within
+    ``request.max_tokens`` when it is set."""
+    with Progress("collecting the Python context") as progress:
+        loaded = load(
+            request.cwd, focus=request.focus, context=request.context, config=request.config,
+            secret=request.secret, ignore=request.ignore,
+        )  # fmt: skip
+        progress.count("modules loaded", len(loaded.modules))
+        context = _Context(request, loaded, git_counts(request.cwd))
+        return _parts(context)
+
+
+def _parts(context: _Context) -> tuple[ContextPart, ...]:
+    request, loaded = context.request, context.load
+    modules = loaded.modules
+    reached = [modules[name] for name in context.distance if name in modules]
+    ordered = sorted(reached, key=lambda m: (context.category(m), context.distance[m.name], m.name))
+    focus = [m for m in ordered if m.name in loaded.focus]
+    others = [m for m in ordered if m.name not in loaded.focus]
+    parts = [
+        *_project_part(context), *_directory_parts(context), *_problem_parts(context),
+        *(withheld(loaded.shown(f), why) for f, why in sorted(loaded.withheld.items())),
+        hint_part(loaded.cwd, "py"),
+    ]  # fmt: skip
+    fixed = sum(estimate_tokens(p.text) for p in parts)
+    top = staged.FOCUS_SOURCE if request.all_src else staged.FOCUS_FULL
+    focus_levels = dict.fromkeys((m.name for m in focus), top)
+    focus_tokens = sum(context.focus_cost(m)(top) for m in focus)
+    candidates = [
+        Candidate(m.name, _MINIMUM[context.category(m)], m.name in loaded.context, context.cost(m))
+        for m in others
+    ]
+
+    def planned(allowance: int) -> Plan:
+        levels = allocate(candidates, allowance)
+        docs = _doc_levels(context, allowance)
+        return Plan(focus, others, dict(focus_levels), levels, docs, fixed)
+
+    allowance = context_budget(focus_tokens)
+    plan = usual = planned(allowance)
+    limit = request.max_tokens
+    if limit is not None:
+        if limit - fixed - focus_tokens < allowance:
+            plan = planned(max(0, limit - fixed - focus_tokens))
+        note = fit(context, plan, usual, limit, PY)
+        parts += [note] if note else []
+    for module in focus:
+        parts += context.focus_parts(module, plan.focus_levels[module.name])
+    for module in others:
+        parts += context.parts_at(module, plan.levels[module.name])
+    for path, level in plan.docs.items():
+        parts += context.doc_parts(path, level)
+    return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

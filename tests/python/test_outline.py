@@ -1,0 +1,114 @@
+"""The focus outline: signatures, docstrings and theory, never a function body."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tai_python._outline import BRIEF, FULL, SHORT, render
+from tai_python._summary import summarize
+from tests.python.conftest import collect, part_with, text_of
+
+
+def test_focus_module_is_an_outline_without_bodies(basic: Path) -> None:
+    parts = collect(basic)
+    cart = part_with(parts, "begin of focus module shop.cart")
+    text = cart.text
+    assert cart.path == "src/shop/cart.py"
+    assert "File: src/shop/cart.py" in text
+    # docstrings, signatures with hints and defaults, decorators, bases, nested classes
+    assert "THEORY: a cart never stores prices" in text
+    assert "@attrs.define\nclass Cart:" in text
+    assert "    def add(self, item: str, count: int=1) -> None:" in text
+    assert '        """Add ``count`` of ``item``."""' in text
+    assert "    @property\n    def total(self) -> float:" in text
+    assert "async def checkout(cart: Cart, *, pay: bool=True) -> str:" in text
+    assert "    class Line:" in text and "        def render(self) -> str:" in text
+    # public constants, theory constants whole, class attributes; no private variable
+    assert "LIMIT = 100" in text
+    assert 'THEORY_OF_CARTS = """A cart is a list of item names.\nPrices live elsewhere."""' in text
+    assert "items: list[str] = attrs.Factory(list)" in text
+    assert "_cache" not in text
+    # private methods are listed in the focus (as go doc -u does); bodies never are
+    assert "def _secret_helper(self) -> int:" in text
+    for body in ("SECRET_BODY_MARKER", "BODY_MARKER_CHECKOUT", "self.items.extend", "import json"):
+        assert body not in text_of(parts)
+
+
+def test_package_all_tests_fixtures_and_other_files(basic: Path) -> None:
+    parts = collect(basic)
+    assert "__all__ = ['Cart']" in part_with(parts, "begin of focus module shop\n").text
+    tests = part_with(parts, "begin of focus module tests.test_cart").text
+    assert "- test_add\n- TestTotal.test_empty\n" in tests and "helper" not in tests
+    assert "Fixtures:\n- cart\n" in part_with(parts, "focus module tests.conftest").text
+    files = part_with(parts, "other files of directory src/shop").text
+    assert "- src/shop/data.json" in files
+    project = part_with(parts, "begin of python project").text
+    assert "- README.md" in project and "attrs — required as 'attrs>=23'" in project
+    assert "scripts/tool.py" not in text_of(parts)  # not a package, not imported
+
+
+def test_outline_is_much_smaller_than_the_source(basic: Path) -> None:
+    outline = len(text_of(collect(basic)))
+    full = len(text_of(collect(basic, all_src=True)))
+    assert "SECRET_BODY_MARKER" in text_of(collect(basic, all_src=True))
+    assert outline < full
+
+
+def test_a_module_that_does_not_parse_is_named_with_the_error(basic: Path) -> None:
+    (basic / "src/shop/broken.py").write_text("def f(:\n    pass\n")
+    parts = collect(basic)
+    assert "(does not parse: line 1:" in part_with(parts, "focus module shop.broken").text
+    problems = part_with(parts, "modules that do not parse")
+    assert "- shop.broken: line 1:" in problems.text
+    assert problems.notice and "shop.broken" in problems.notice
+
+
+def test_levels_shrink() -> None:
+    source = (
+        b'"""Doc.\n\nMore."""\n\nclass A(B):\n    """A long\n\n    story."""\n\n'
+        b"    def m(self, x: int) -> int:\n        return x\n\ndef _p(): pass\n"
+    )
+    summary = summarize(source)
+    full, brief, short = (render(summary, s, private=True) for s in (FULL, BRIEF, SHORT))
+    assert "story." in full and "story." not in brief and '"""A long"""' in brief
+    assert short == '"""Doc."""\nclass A(B)\n'
+    assert "def _p():" in full and "def _p" not in render(summary, FULL, private=False)
+
+
+IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
+
+
+@st.composite
+def modules(draw: st.DrawFn) -> str:
+    lines = []
+    for name in draw(st.lists(IDENT, min_size=1, max_size=6, unique=True)):
+        if draw(st.booleans()):
+            lines.append(f"class C{name}(object):\n    '''doc {name}'''\n")
+            lines.append(f"    def m_{name}(self, a=1, *b, **c):\n        return 'BODY{name}'\n")
+        else:
+            decorator = draw(st.sampled_from(["", "@staticmethod\n", "@functools.cache\n"]))
+            lines.append(f"{decorator}def f_{name}(x: int) -> int:\n    return 'BODY{name}'\n")
+    return "\n".join(lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(modules())
+def test_no_body_ever_reaches_an_outline(source: str) -> None:
+    summary = summarize(source.encode())
+    for shape in (FULL, BRIEF, SHORT):
+        text = render(summary, shape, private=True)
+        assert "BODY" not in text
+        assert render(summarize(source.encode()), shape, private=True) == text  # deterministic
+    compile(render(summary, FULL, private=True), "<outline>", "exec")  # reads as a stub
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_give_a_summary_or_an_error(data: bytes) -> None:
+    summary = summarize(data)
+    assert "error" in summary or "decls" in summary
+    for shape in (FULL, BRIEF, SHORT):
+        render(summary, shape, private=False)

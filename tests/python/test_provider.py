@@ -1,0 +1,74 @@
+"""Where the py provider applies, which provider a directory gets, and focus patterns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tai_context_py import PROVIDER
+from tai_core.context import ContextError
+from tai_core.context._compose import choose, primary_name
+from tai_core.plugins import PluginHost
+from tests.python.conftest import collect, text_of, write
+
+
+@pytest.mark.parametrize("marker", ["pyproject.toml", "setup.cfg", "setup.py"])
+def test_applies_at_and_below_a_project_file(tmp_path: Path, marker: str) -> None:
+    write(tmp_path, {marker: "", "pkg/deep/x.py": ""})
+    assert PROVIDER.applies(tmp_path) and PROVIDER.applies(tmp_path / "pkg/deep")
+
+
+def test_does_not_apply_without_one(tmp_path: Path) -> None:
+    write(tmp_path, {"x.py": "print(1)\n"})
+    assert not PROVIDER.applies(tmp_path)
+
+
+def _chosen(host: PluginHost, cwd: Path, prefer: str | None = None) -> str:
+    chosen = choose(host.registry.context_providers.values(), cwd, print, prefer)
+    assert chosen is not None
+    return primary_name(chosen)
+
+
+def test_go_first_then_py_then_any(host: PluginHost, tmp_path: Path) -> None:
+    write(tmp_path / "py", {"pyproject.toml": ""})
+    write(tmp_path / "both", {"pyproject.toml": "", "go.mod": "module m\n"})
+    write(tmp_path / "plain", {"notes.txt": ""})
+    assert _chosen(host, tmp_path / "py") == "py"
+    assert _chosen(host, tmp_path / "both") == "go"
+    assert _chosen(host, tmp_path / "plain") == "any"
+    assert _chosen(host, tmp_path / "plain", prefer="py") == "py"
+    with pytest.raises(ContextError, match="no context provider named 'nope'"):
+        _chosen(host, tmp_path, prefer="nope")
+
+
+def test_focus_patterns_by_name_and_by_directory(basic: Path) -> None:
+    by_name = text_of(collect(basic, focus=("shop.prices",)))
+    assert "focus module shop.prices" in by_name and "focus module shop.cart" not in by_name
+    by_dir = text_of(collect(basic, focus=("tests",)))
+    assert "focus module tests.test_cart" in by_dir and "focus module shop.cart" not in by_dir
+    with pytest.raises(ContextError, match="focus pattern 'nothing' names no module"):
+        collect(basic, focus=("nothing",))
+
+
+def test_default_focus_below_a_subdirectory(basic: Path) -> None:
+    text = text_of(collect(basic / "tests"))
+    assert "focus module tests.test_cart" in text and "focus module shop.cart" not in text
+
+
+def test_without_a_package_every_module_is_focus(tmp_path: Path) -> None:
+    write(tmp_path, {"setup.py": "", "tool.py": "def run(): ...\n", "lib/helpers.py": ""})
+    text = text_of(collect(tmp_path))
+    assert "focus module tool" in text and "focus module lib.helpers" in text
+
+
+def test_pruned_and_ignored_directories(basic: Path) -> None:
+    write(basic, {
+        ".venv/lib/python3.11/site-packages/dep/__init__.py": "def dep(): ...\n",
+        "build/lib/shop/cart.py": "def built(): ...\n",
+        "generated/__init__.py": "", "generated/g.py": "def gen(): ...\n",
+        ".gitignore": "generated/\n",
+    })  # fmt: skip
+    (basic / ".git").mkdir()
+    text = text_of(collect(basic))
+    assert "def dep" not in text and "def built" not in text and "def gen" not in text
