@@ -46,6 +46,13 @@ def test_warm_loads_read_the_cache_and_never_parse(
     assert text_of(collect(basic)) == cold
 
 
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache of the test's own (the others' entries stay whole)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "own-cache"))
+
+
+@pytest.mark.usefixtures("own_cache")
 def test_broken_cache_entries_are_parsed_afresh(basic: Path) -> None:
     cold = text_of(collect(basic))
     entries = [p for p in _cache._cache_dir().rglob("*") if p.is_file()]
@@ -55,6 +62,7 @@ def test_broken_cache_entries_are_parsed_afresh(basic: Path) -> None:
     assert text_of(collect(basic)) == cold
 
 
+@pytest.mark.usefixtures("own_cache")
 def test_the_cache_holds_json_only(basic: Path) -> None:
     collect(basic)
     for entry in (p for p in _cache._cache_dir().rglob("*") if p.is_file()):

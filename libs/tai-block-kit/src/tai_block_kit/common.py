@@ -1,8 +1,12 @@
-"""What several kinds share: the session-tree parameters and the command sets."""
+"""What several kinds share: the session-tree parameters, the command sets, and the
+answer of a kind that fetches source by name from a context's snapshot."""
 
 from __future__ import annotations
 
-from tai_core import Param
+from collections.abc import Callable
+from typing import Any
+
+from tai_core import BlockResult, Param
 
 #: ``parent``/``name``: where a block's node goes in the session tree, and its name.
 TREE_PARAMS: tuple[Param, ...] = (
@@ -23,3 +27,26 @@ PY_COMMANDS: frozenset[str] = frozenset({"py", "any"})
 def body_lines(body: str) -> list[str]:
     """The non-empty, stripped lines of a body."""
     return [line.strip() for line in body.splitlines() if line.strip()]
+
+
+def fetched_source(
+    kind: str,
+    body: str,
+    snapshot: Callable[[], Any],
+    answer: Callable[[Any, list[str]], str],
+    empty_hint: str,
+) -> BlockResult:
+    """The result of a source-fetching block (``go-src``, ``py-src``): each non-empty line
+    of ``body`` answered by ``answer(load, names)`` from ``snapshot()`` (the context's
+    last load); a load that fails is handed to ``answer`` as the error; an empty body gets
+    ``empty_hint``."""
+    from tai_core.context import ContextError
+
+    names = body_lines(body)
+    if not names:
+        return BlockResult(kind=kind, ok=False, text=empty_hint)
+    try:
+        loaded = snapshot()
+    except ContextError as error:
+        return BlockResult(kind=kind, ok=False, text=answer(error, names))
+    return BlockResult(kind=kind, ok=True, text=answer(loaded, names))

@@ -8,7 +8,7 @@ list); a package with a withheld Go file shows a note instead of its ``go doc`` 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -23,7 +23,6 @@ from tai_core.context import (
     ContextRequest,
     withheld,
 )
-from tai_core.models import estimate_tokens
 from tai_core.progress import Progress
 from tai_go._load import Load, Package, load
 from tai_go._render import focus_outline, problems_block
@@ -40,14 +39,10 @@ from tai_go._select import (
 )
 from tai_staging import (
     UNREACHED,
-    Candidate,
     Language,
-    Plan,
-    allocate,
-    context_budget,
+    Staging,
     distances,
     file_block,
-    fit,
     git_counts,
     hint_part,
     sort_key,
@@ -111,7 +106,7 @@ class _Docs:
         self.helper.close()
 
 
-class _Context:
+class _Context(Staging):
     """One collection: the load, the request's filters and what was decided so far."""
 
     def __init__(
@@ -121,6 +116,7 @@ class _Context:
         changes: Mapping[str, int],
         progress: Progress,
     ) -> None:
+        super().__init__()
         self.request = request
         self.load = loaded
         go_config = request.config.get("go") or {}
@@ -134,7 +130,6 @@ class _Context:
             for p in self.packages.values()
         }
         self.docs = _Docs(loaded, progress)
-        self.costs: dict[tuple[str, int], int] = {}
 
     def _reachable(self, explicit: tuple[str, ...]) -> dict[str, Package]:
         packages = self.load.packages
@@ -219,26 +214,6 @@ class _Context:
         if level in (staged.SHORT_DOC, staged.DOC):
             return self.doc_part(package, level)
         return self.file_parts(package, level) if level else []
-
-    def cost(self, package: Package) -> Callable[[int], int]:
-        """The tokens of a context package's parts at a level (computed once each)."""
-        return self.memo(package.path, lambda level: self.parts_at(package, level))
-
-    def focus_cost(self, package: Package) -> Callable[[int], int]:
-        """The tokens of a focus package's parts at a focus level."""
-        return self.memo(f"focus {package.path}", lambda level: self.focus_parts(package, level))
-
-    def doc_cost(self, path: str) -> Callable[[int], int]:
-        """The tokens of a ``-doc`` package's part at a level."""
-        return self.memo(f"doc {path}", lambda level: self.doc_parts(path, level))
-
-    def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
-        def at(level: int) -> int:
-            if (key, level) not in self.costs:
-                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
-            return self.costs[key, level]
-
-        return at
 
     def focus_parts(self, package: Package, level: int) -> list[ContextPart]:
         """A focus package's parts: its files at ``FOCUS_SOURCE``, else its outline."""
@@ -334,17 +309,6 @@ def _problem_parts(context: _Context) -> list[ContextPart]:
     return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
 
 
-def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
-    """``-doc`` packages in order while they fit ``allowance`` (then none)."""
-    levels = dict.fromkeys(context.request.docs, staged.INVISIBLE)
-    for path in context.request.docs:
-        allowance -= context.doc_cost(path)(staged.DOC)
-        if allowance < 0:  # the first that does not fit closes the list
-            break
-        levels[path] = staged.DOC
-    return levels
-
-
 def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     """The parts of a Go project's first request (see :mod:`tai_go`), within
     ``request.max_tokens`` when it is set (:mod:`._window`)."""
@@ -382,32 +346,8 @@ def _parts(context: _Context) -> tuple[ContextPart, ...]:
         *_markdown_part(context), *_withheld_parts(context), *_problem_parts(context),
         hint_part(loaded.cwd, "go"),
     ]  # fmt: skip
-    fixed = sum(estimate_tokens(p.text) for p in parts)
-    focus_levels = dict.fromkeys((p.path for p in focus), top)
-    focus_tokens = sum(context.focus_cost(p)(top) for p in focus)
-    candidates = [
-        Candidate(p.path, _MINIMUM[context.category(p)], p.path in loaded.context, context.cost(p))
-        for p in others
-    ]
-
-    def planned(allowance: int) -> Plan:
-        levels = allocate(candidates, allowance)
-        return Plan(
-            focus, others, dict(focus_levels), levels, _doc_levels(context, allowance), fixed
-        )
-
-    allowance = context_budget(focus_tokens)
-    plan = usual = planned(allowance)
-    limit = request.max_tokens
-    if limit is not None:
-        if limit - fixed - focus_tokens < allowance:
-            plan = planned(max(0, limit - fixed - focus_tokens))
-        note = fit(context, plan, usual, limit, GO)
-        parts += [note] if note else []
-    for package in focus:
-        parts += context.focus_parts(package, plan.focus_levels[package.path])
-    for package in others:
-        parts += context.parts_at(package, plan.levels[package.path])
-    for path, level in plan.docs.items():
-        parts += context.doc_parts(path, level)
-    return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))
+    others_ranked = [(p, _MINIMUM[context.category(p)], p.path in loaded.context) for p in others]
+    return context.stage(
+        parts, focus, others_ranked, docs=request.docs, top=top, limit=request.max_tokens,
+        language=GO,
+    )  # fmt: skip

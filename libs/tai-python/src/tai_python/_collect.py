@@ -10,7 +10,7 @@ that do not parse are named with the parser's error, closing the focus tier.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import tai_staging as staged
@@ -24,20 +24,15 @@ from tai_core.context import (
     ContextRequest,
     withheld,
 )
-from tai_core.models import estimate_tokens
 from tai_core.progress import Progress
 from tai_python._outline import BRIEF, FULL, SHORT, render
 from tai_python._project import Load, Module, load
 from tai_staging import (
     UNREACHED,
-    Candidate,
     Language,
-    Plan,
-    allocate,
-    context_budget,
+    Staging,
     distances,
     file_block,
-    fit,
     git_counts,
     hint_part,
     sort_key,
@@ -74,10 +69,11 @@ def _fixtures(module: Module) -> list[str]:
     ]
 
 
-class _Context:
+class _Context(Staging):
     """One collection: the load, the request's filters and the token costs so far."""
 
     def __init__(self, request: ContextRequest, loaded: Load, changes: Mapping[str, int]) -> None:
+        super().__init__()
         self.request = request
         self.load = loaded
         try:
@@ -86,7 +82,6 @@ class _Context:
             raise ContextError(f"-match {error.pattern!r}: {error}") from None
         self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
         self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
-        self.costs: dict[tuple[str, int], int] = {}
 
     def keep(self, file: str) -> bool:
         return not self.expressions or any(e.search(file) for e in self.expressions)
@@ -167,27 +162,6 @@ class _Context:
         text = unit_block("documentation of module", path, render(module.summary, FULL, False))
         return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
 
-    def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
-        def at(level: int) -> int:
-            if (key, level) not in self.costs:
-                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
-            return self.costs[key, level]
-
-        return at
-
-    def focus_cost(self, unit: Module) -> Callable[[int], int]:
-        return self.memo(f"focus {unit.name}", lambda level: self.focus_parts(unit, level))
-
-    def cost(self, unit: Module) -> Callable[[int], int]:
-        return self.memo(unit.name, lambda level: self.parts_at(unit, level))
-
-    def doc_cost(self, path: str) -> Callable[[int], int]:
-        return self.memo(f"doc {path}", lambda level: self.doc_parts(path, level))
-
-    def prefetch_lower(self, focus: Sequence[Module]) -> None:
-        """Nothing to start: every level renders from the summaries at hand."""
-        del focus
-
 
 def _directory_parts(context: _Context) -> list[ContextPart]:
     """For each directory of the focus, the names of its other files (for ``ingest``)."""
@@ -255,17 +229,6 @@ def _problem_parts(context: _Context) -> list[ContextPart]:
     return [ContextPart(TIER_FOCUS, "~ load problems", text, "", notice=notice)]
 
 
-def _doc_levels(context: _Context, allowance: int) -> dict[str, int]:
-    """``-doc`` modules in order while they fit ``allowance`` (then none)."""
-    levels = dict.fromkeys(context.request.docs, staged.INVISIBLE)
-    for path in context.request.docs:
-        allowance -= context.doc_cost(path)(staged.DOC)
-        if allowance < 0:
-            break
-        levels[path] = staged.DOC
-    return levels
-
-
 def collect(request: ContextRequest) -> tuple[ContextPart, ...]:
     """The parts of a Python project's first request (see :mod:`tai_python`), within
     ``request.max_tokens`` when it is set."""
@@ -291,32 +254,9 @@ def _parts(context: _Context) -> tuple[ContextPart, ...]:
         *(withheld(loaded.shown(f), why) for f, why in sorted(loaded.withheld.items())),
         hint_part(loaded.cwd, "py"),
     ]  # fmt: skip
-    fixed = sum(estimate_tokens(p.text) for p in parts)
+    others_ranked = [(m, _MINIMUM[context.category(m)], m.name in loaded.context) for m in others]
     top = staged.FOCUS_SOURCE if request.all_src else staged.FOCUS_FULL
-    focus_levels = dict.fromkeys((m.name for m in focus), top)
-    focus_tokens = sum(context.focus_cost(m)(top) for m in focus)
-    candidates = [
-        Candidate(m.name, _MINIMUM[context.category(m)], m.name in loaded.context, context.cost(m))
-        for m in others
-    ]
-
-    def planned(allowance: int) -> Plan:
-        levels = allocate(candidates, allowance)
-        docs = _doc_levels(context, allowance)
-        return Plan(focus, others, dict(focus_levels), levels, docs, fixed)
-
-    allowance = context_budget(focus_tokens)
-    plan = usual = planned(allowance)
-    limit = request.max_tokens
-    if limit is not None:
-        if limit - fixed - focus_tokens < allowance:
-            plan = planned(max(0, limit - fixed - focus_tokens))
-        note = fit(context, plan, usual, limit, PY)
-        parts += [note] if note else []
-    for module in focus:
-        parts += context.focus_parts(module, plan.focus_levels[module.name])
-    for module in others:
-        parts += context.parts_at(module, plan.levels[module.name])
-    for path, level in plan.docs.items():
-        parts += context.doc_parts(path, level)
-    return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))
+    return context.stage(
+        parts, focus, others_ranked, docs=request.docs, top=top, limit=request.max_tokens,
+        language=PY,
+    )  # fmt: skip

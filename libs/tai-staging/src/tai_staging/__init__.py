@@ -16,7 +16,8 @@ stays byte-identical across goal loops.
 
 Modules: :mod:`._levels` (the levels, the budget, the allocation of levels to context
 units), :mod:`._window` (fitting the window, and the part that names the reductions),
-:mod:`._parts` (the order of parts, import distances, git change counts, marked blocks).
+:mod:`._parts` (the order of parts, import distances, git change counts, marked blocks),
+:mod:`._stage` (one collection's flow: costs, the plan, the parts laid out).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from tai_staging._parts import (
     sort_key,
     unit_block,
 )
+from tai_staging._stage import Staging
 from tai_staging._window import Costs, Item, Language, Plan, Unit, fit, reduce, reductions_part
 
 __all__ = [
@@ -68,6 +70,7 @@ __all__ = [
     "Item",
     "Language",
     "Plan",
+    "Staging",
     "Unit",
     "allocate",
     "context_budget",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS, body_lines
+from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS, fetched_source
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
@@ -37,18 +37,13 @@ this round's changes; use the file path it gives as `file-path` in change blocks
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Resolve each symbol line against the snapshot; an empty body gets a usage hint."""
-        from tai_core.context import ContextError
         from tai_go import snapshot
         from tai_go._symbols import EMPTY_HINT, requested_source
 
-        symbols = body_lines(block.body)
-        if not symbols:
-            return BlockResult(kind=self.name, ok=False, text=EMPTY_HINT)
-        try:
-            loaded = snapshot(context.cwd, context.config)
-        except ContextError as error:
-            return BlockResult(kind=self.name, ok=False, text=requested_source(error, symbols))
-        return BlockResult(kind=self.name, ok=True, text=requested_source(loaded, symbols))
+        return fetched_source(
+            self.name, block.body, lambda: snapshot(context.cwd, context.config),
+            requested_source, EMPTY_HINT,
+        )  # fmt: skip
 
 
 @hookimpl

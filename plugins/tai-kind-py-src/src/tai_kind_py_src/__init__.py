@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import PY_COMMANDS, TREE_PARAMS, body_lines
+from tai_block_kit.common import PY_COMMANDS, TREE_PARAMS, fetched_source
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
@@ -38,19 +38,14 @@ next message, as it was before this round's changes; use the file path it gives 
     disabled_notice = "source cannot be fetched now; work from the context already given."
 
     def execute(self, block: Block, context: RunContext) -> BlockResult:
-        """Resolve each name against the snapshot; an empty body gets a usage hint."""
-        from tai_core.context import ContextError
+        """Resolve each name line against the snapshot; an empty body gets a usage hint."""
         from tai_python import snapshot
         from tai_python._symbols import EMPTY_HINT, requested_source
 
-        names = body_lines(block.body)
-        if not names:
-            return BlockResult(kind=self.name, ok=False, text=EMPTY_HINT)
-        try:
-            loaded = snapshot(context.cwd, context.config)
-        except ContextError as error:
-            return BlockResult(kind=self.name, ok=False, text=requested_source(error, names))
-        return BlockResult(kind=self.name, ok=True, text=requested_source(loaded, names))
+        return fetched_source(
+            self.name, block.body, lambda: snapshot(context.cwd, context.config),
+            requested_source, EMPTY_HINT,
+        )  # fmt: skip
 
 
 @hookimpl
