@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from typing import Any
 
 #: The version of the summary's shape: part of the cache key (:mod:`._cache`).
@@ -111,11 +112,25 @@ def _declarations(body: list[ast.stmt], source: str) -> list[Decl]:
     return found
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement in ``body`` and in the bodies nested in it (expressions are not
+    looked into: an import is a statement, and skipping the expressions is most of the
+    cost of a walk)."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody"):
+            nested = getattr(node, field, None)
+            if isinstance(nested, list):
+                yield from _statements(nested)
+        for inner in getattr(node, "handlers", ()) or getattr(node, "cases", ()):
+            yield from _statements(inner.body)
+
+
 def _imports(tree: ast.Module) -> list[list[Any]]:
     """Every import of the module (function bodies too: a lazy import is still a
     dependency), as ``[level, module, [names]]``; ``import a.b`` is ``[0, "a.b", []]``."""
     found: list[list[Any]] = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             found += [[0, alias.name, []] for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
