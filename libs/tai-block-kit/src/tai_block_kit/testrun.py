@@ -1,0 +1,77 @@
+"""What the kinds that run a project's tests share (``go-test``, ``pytest``).
+
+A test kind takes the arguments of its test command from the block's body and feeds back
+the run, pass or fail, in one shape (the reference's): a head naming where and what ran,
+one status line, then both streams. The arguments are split as a shell splits words, one
+line at a time, so a model may put ``-run ^TestX$`` on one line or each word on its own;
+no shell runs them. Options that would take the run out of the block's control (a program
+of the model's choosing, a terminal to wait for, a service to send output to) are refused
+by name, alone or with ``=value``, with the reason, before anything starts: a one-line
+answer the model can act on beats a run that hangs until its time limit.
+
+The command runs through :func:`tai_block_kit.run.run_captured` — its own process group,
+killed at the time limit, the head and tail of each stream kept, ``tai_block_process``
+applied (secrets out of the environment, the sandbox's network cut) — in the run's own
+process, which on Linux is already inside the sandbox when blocks run.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from tai_core import BlockResult, RunContext
+
+if TYPE_CHECKING:
+    from tai_block_kit.run import Finished
+
+
+def block_arguments(body: str, refused: Mapping[str, str], kind: str) -> list[str]:
+    """The words of ``body``, each line split as a shell splits words; raises
+    ``ValueError`` for unbalanced quotes and for an option named in ``refused`` (alone or
+    as ``NAME=value``), whose value says why it is refused."""
+    args = [word for line in body.splitlines() for word in shlex.split(line)]
+    for arg in args:
+        name = arg.split("=", 1)[0]
+        if name in refused:
+            raise ValueError(f"{name} is not allowed in {kind} blocks: {refused[name]}")
+    return args
+
+
+def refusal(kind: str, error: ValueError) -> BlockResult:
+    """The failed result of a block whose arguments were refused (nothing ran)."""
+    return BlockResult(kind=kind, ok=False, text=f"{kind} block refused: {error}\n")
+
+
+def time_limit(context: RunContext, key: str, default: float) -> float:
+    """Seconds a test run may take: the configuration's ``key``, else ``default``."""
+    return float(context.config.get(key) or default)
+
+
+def run_tests(
+    kind: str,
+    argv: Sequence[str],
+    context: RunContext,
+    *,
+    head: str,
+    timeout: float,
+    status: Callable[[Finished], str],
+    what: str,
+    variables: Mapping[str, str] | None = None,
+) -> BlockResult:
+    """Run ``argv`` in the working directory within ``timeout`` seconds; the result is
+    ``Working directory: …``, the lines of ``head`` (no newline at its end), an empty
+    line, the status line (``status(finished)``, or the time limit's), then both streams.
+    ``ok`` only when the command exited with 0 by itself."""
+    from tai_block_kit.run import run_captured
+
+    finished = run_captured(
+        argv, context.cwd, timeout, context=context, what=what, variables=variables
+    )
+    if finished.timed_out:
+        line = f"Tests failed: timed out after {timeout:g} s (the process group was killed)"
+    else:
+        line = status(finished)
+    text = f"Working directory: {context.cwd}\n{head}\n\n{line}\n{finished.streams()}"
+    return BlockResult(kind=kind, ok=finished.ok, text=text)
