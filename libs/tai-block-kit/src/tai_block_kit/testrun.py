@@ -1,6 +1,9 @@
 """What the kinds that run a project's tests share (``go-test``, ``pytest``).
 
-A test kind takes the arguments of its test command from the block's body and feeds back
+:class:`ProjectTestKind` is their base: the contract flags they share (a session-tree node,
+programs started, a round whether the tests pass or fail), the refusal of options and the
+notice when the kind is off; a kind adds its command and how its exit statuses read. A
+test kind takes the arguments of its test command from the block's body and feeds back
 the run, pass or fail, in one shape (the reference's): a head naming where and what ran,
 one status line, then both streams. The arguments are split as a shell splits words, one
 line at a time, so a model may put ``-run ^TestX$`` on one line or each word on its own;
@@ -19,9 +22,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
-from tai_core import BlockResult, RunContext
+from tai_block_kit.common import TREE_PARAMS
+from tai_core import Block, BlockKind, BlockResult, RunContext
 
 if TYPE_CHECKING:
     from tai_block_kit.run import Finished
@@ -75,3 +79,34 @@ def run_tests(
         line = status(finished)
     text = f"Working directory: {context.cwd}\n{head}\n\n{line}\n{finished.streams()}"
     return BlockResult(kind=kind, ok=finished.ok, text=text)
+
+
+class ProjectTestKind(BlockKind):
+    """A kind that runs a project's tests: it makes a session-tree node, starts programs
+    (a checkpoint comes first), starts a round whether the tests pass or fail, and refuses
+    the options in :attr:`refused` before anything runs. Subclasses set ``name``,
+    ``commands``, the prompt texts and :attr:`refused`, and implement :meth:`run`."""
+
+    params = TREE_PARAMS
+    triggers_round = True
+    runs_programs = True
+    max_rounds = 10
+    disabled_notice = "tests cannot be run now; state which tests should be run and why."
+    #: Options refused, each with the reason the answer gives.
+    refused: ClassVar[Mapping[str, str]] = {}
+
+    def split(self, body: str) -> list[str]:
+        """The arguments ``body`` gives (:func:`block_arguments`)."""
+        return block_arguments(body, self.refused, self.name)
+
+    def execute(self, block: Block, context: RunContext) -> BlockResult:
+        """Split the arguments (a refused one answers at once), then :meth:`run`."""
+        try:
+            args = self.split(block.body)
+        except ValueError as error:
+            return refusal(self.name, error)
+        return self.run(args, context)
+
+    def run(self, args: list[str], context: RunContext) -> BlockResult:
+        """Run the tests with ``args`` (see :func:`run_tests`)."""
+        raise NotImplementedError

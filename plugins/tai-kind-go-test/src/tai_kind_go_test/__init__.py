@@ -14,9 +14,9 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS
-from tai_block_kit.testrun import block_arguments, refusal, run_tests, time_limit
-from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_block_kit.common import GO_COMMANDS
+from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
+from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
 if TYPE_CHECKING:
     from tai_block_kit.run import Finished
@@ -34,14 +34,11 @@ def split_arguments(body: str) -> list[str]:
     return block_arguments(body, REFUSED, "go-test") or ["./..."]
 
 
-class GoTestKind(BlockKind):
+class GoTestKind(ProjectTestKind):
     """Run ``go test`` in the working directory."""
 
     name = "go-test"
-    params = TREE_PARAMS
-    triggers_round = True
-    runs_programs = True
-    max_rounds = 10
+    refused = REFUSED
     commands = GO_COMMANDS
     prompt_section = """\
 # go-test blocks
@@ -53,16 +50,15 @@ use package paths relative to it or absolute. Passing or failing, the output arr
 the next message; target the tests you need with `-run` to keep it short. Still end your
 reply with a summary block."""
     restatement = "go-test blocks: arguments of go test, one per line; results arrive next."
-    disabled_notice = "tests cannot be run now; state which tests should be run and why."
 
-    def execute(self, block: Block, context: RunContext) -> BlockResult:
-        """Run ``go test`` with the block's arguments in the working directory."""
+    def split(self, body: str) -> list[str]:
+        """The arguments of ``go test`` (:func:`split_arguments`)."""
+        return split_arguments(body)
+
+    def run(self, args: list[str], context: RunContext) -> BlockResult:
+        """Run ``go test`` with ``args`` in the working directory."""
         import shutil
 
-        try:
-            args = split_arguments(block.body)
-        except ValueError as error:
-            return refusal(self.name, error)
         head = f"Go test command: go test {shlex.join(args)}"
         go = shutil.which("go")
         if go is None:

@@ -51,9 +51,9 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import PY_COMMANDS, TREE_PARAMS
-from tai_block_kit.testrun import block_arguments, refusal, run_tests, time_limit
-from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_block_kit.common import PY_COMMANDS
+from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
+from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
 if TYPE_CHECKING:
     from tai_block_kit.run import Finished
@@ -132,14 +132,11 @@ def status(finished: Finished, interpreter: str) -> str:
     return f"Tests failed with error: exit status {finished.code}"
 
 
-class PytestKind(BlockKind):
+class PytestKind(ProjectTestKind):
     """Run pytest in the working directory, with the project's Python."""
 
     name = "pytest"
-    params = TREE_PARAMS
-    triggers_round = True
-    runs_programs = True
-    max_rounds = 10
+    refused = REFUSED
     commands = PY_COMMANDS
     prompt_section = """\
 # pytest blocks
@@ -158,16 +155,11 @@ the next message; "no tests collected" is not a pass. Select the tests you need 
         "pytest blocks: arguments of pytest, one or more per line (empty: the whole suite); "
         "results arrive next."
     )
-    disabled_notice = "tests cannot be run now; state which tests should be run and why."
 
-    def execute(self, block: Block, context: RunContext) -> BlockResult:
-        """Run ``python -m pytest`` with the block's arguments in the working directory."""
+    def run(self, args: list[str], context: RunContext) -> BlockResult:
+        """Run ``python -m pytest`` with ``args`` in the working directory."""
         from tai_kind_pytest._interpreter import find_interpreter
 
-        try:
-            args = split_arguments(block.body)
-        except ValueError as error:
-            return refusal(self.name, error)
         python = find_interpreter(context.cwd)
         argv = [python.path, "-m", "pytest", *ADDED_OPTIONS, *args]
         return run_tests(
