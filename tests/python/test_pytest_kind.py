@@ -177,6 +177,17 @@ def test_a_python_without_pytest_says_so(host: PluginHost, calc: Path) -> None:
     assert f"Tests not run (exit status 1): pytest is not installed for {python}." in result.text
 
 
+def test_an_interpreter_that_cannot_start_says_why(host: PluginHost, calc: Path) -> None:
+    python = planted(calc / ".venv" / "bin" / "python", "")
+    python.write_text("#!/no/such/interpreter\n")
+    result = run(host, calc, "")
+    assert not result.ok
+    assert result.text.endswith(
+        f"Pytest command: {python} -m pytest -p no:cacheprovider --color=no\n\n"
+        f"Error: cannot start {python}: No such file or directory\n"
+    )
+
+
 def test_which_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = project(tmp_path / "p", {"setup.cfg": "", "src/p/__init__.py": ""})
     below = root / "src" / "p"

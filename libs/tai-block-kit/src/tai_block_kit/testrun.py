@@ -66,19 +66,26 @@ def run_tests(
 ) -> BlockResult:
     """Run ``argv`` in the working directory within ``timeout`` seconds; the result is
     ``Working directory: …``, the lines of ``head`` (no newline at its end), an empty
-    line, the status line (``status(finished)``, or the time limit's), then both streams.
-    ``ok`` only when the command exited with 0 by itself."""
+    line, the status line (``status(finished)``, or the time limit's), then both streams;
+    or, when the program cannot be started, why. ``ok`` only when the command exited with
+    0 by itself."""
     from tai_block_kit.run import run_captured
 
-    finished = run_captured(
-        argv, context.cwd, timeout, context=context, what=what, variables=variables
-    )
+    start = f"Working directory: {context.cwd}\n{head}\n\n"
+    try:
+        finished = run_captured(
+            argv, context.cwd, timeout, context=context, what=what, variables=variables
+        )
+    except OSError as error:  # not there, not runnable, a bad interpreter line
+        why = error.strerror or str(error)
+        return BlockResult(
+            kind=kind, ok=False, text=f"{start}Error: cannot start {argv[0]}: {why}\n"
+        )
     if finished.timed_out:
         line = f"Tests failed: timed out after {timeout:g} s (the process group was killed)"
     else:
         line = status(finished)
-    text = f"Working directory: {context.cwd}\n{head}\n\n{line}\n{finished.streams()}"
-    return BlockResult(kind=kind, ok=finished.ok, text=text)
+    return BlockResult(kind=kind, ok=finished.ok, text=f"{start}{line}\n{finished.streams()}")
 
 
 class ProjectTestKind(BlockKind):
