@@ -111,9 +111,9 @@ def test_the_time_limit_ends_the_whole_process_group(
     started = tmp_path / "started"
     monkeypatch.setenv("CALC_HANG", marker)
     monkeypatch.setenv("CALC_STARTED", str(started))
-    result = run(host, calc, "tests/test_hang.py", pytest_timeout=4)
+    result = run(host, calc, "tests/test_hang.py", pytest_timeout=5)
     assert not result.ok
-    assert "\n\nTests failed: timed out after 4 s (the process group was killed)\n" in result.text
+    assert "\n\nTests failed: timed out after 5 s (the process group was killed)\n" in result.text
     assert started.exists(), result.text  # the test was running, its child started
     wait_for(lambda: not alive(marker), "the hanging test's child to end")
 
