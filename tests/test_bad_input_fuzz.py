@@ -67,7 +67,9 @@ def _spoil(data: bytes, bad: bytes, where: int) -> bytes:
 
 
 #: A configuration line and whether it cannot be valid.
-_NUMBER_KEYS = ("shell_timeout", "go_test_timeout", "ingest_timeout", "schedule_interval")
+_NUMBER_KEYS = (
+    "shell_timeout", "go_test_timeout", "pytest_timeout", "ingest_timeout", "schedule_interval",
+)  # fmt: skip
 _SIZE_KEYS = ("max_context_bytes", "ingest_max_bytes", "max_tokens")
 
 

@@ -34,6 +34,9 @@ VALID = [
     "<<紫藤 shell\ngo vet ./...\n紫藤",
     "<<紫藤 go-test\n-run\n^TestX$\n紫藤",
     "<<紫藤 go-test\n紫藤",
+    "<<紫藤 pytest\n-k\ntest_parse\ntests/test_x.py::test_y\n紫藤",
+    "<<紫藤 pytest\n紫藤",
+    "<<紫藤 py-src\nshop.cart.Cart.add\n紫藤",
     "<<紫藤 go-src\nParse\nstrings.Cut\n紫藤",
     "<<紫藤 ingest\n<file>README.md</file>\n<glob>**/*.go</glob>\n紫藤",
     "<<紫藤 continue\nnow the tests\n紫藤",
@@ -90,6 +93,7 @@ def test_contract_flags(host: PluginHost) -> None:
     assert triggering == {
         "shell",
         "go-test",
+        "pytest",
         "go-src",
         "py-src",
         "ingest",

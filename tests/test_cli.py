@@ -32,7 +32,7 @@ new
 def test_plugins_lists_every_builtin(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 0, result.stderr
-    assert "Block kinds (14): change, continue, done, go-src, go-test, ingest" in result.stdout
+    assert "Block kinds (15): change, continue, done, go-src, go-test, ingest" in result.stdout
     assert re.search(r"^shell +tai-kind-shell 0\.1\.0 +block kinds: shell$", result.stdout, re.M)
     assert "Providers (17): aliyun, azure, baidu, bedrock, deepseek, gemini" in result.stdout
     assert result.stderr == ""
@@ -41,7 +41,7 @@ def test_plugins_lists_every_builtin(tmp_path: Path, isolated_env: dict[str, str
 def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai("plugins", "--json", cwd=tmp_path, env=isolated_env)
     document = json.loads(result.stdout)
-    assert len(document["block_kinds"]) == 14
+    assert len(document["block_kinds"]) == 15
     shell = next(p for p in document["plugins"] if p["name"] == "shell")
     assert shell["distribution"] == "tai-kind-shell"
     assert shell["version"] == "0.1.0"
@@ -65,7 +65,7 @@ def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) 
 def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai("-p", "no:shell", "-pno:memory", "plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 0, result.stderr
-    assert "Block kinds (12):" in result.stdout
+    assert "Block kinds (13):" in result.stdout
     assert re.search(r"^shell +tai-kind-shell 0\.1\.0 +blocked", result.stdout, re.M)
 
 
@@ -81,7 +81,7 @@ def test_config_disabled_plugins(tmp_path: Path, isolated_env: dict[str, str]) -
     result = run_tai("plugins", "--json", cwd=tmp_path, env=isolated_env)
     document = json.loads(result.stdout)
     assert "go-test" not in document["block_kinds"]
-    assert len(document["block_kinds"]) == 13
+    assert len(document["block_kinds"]) == 14
 
 
 def test_allowlist_environment(tmp_path: Path, isolated_env: dict[str, str]) -> None:

@@ -88,6 +88,7 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
         ("shell_timeout = -5\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
         ("shell_timeout = nan\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
         ("go_test_timeout = 0\n", "key 'go_test_timeout' must be a finite number of seconds"),
+        ("pytest_timeout = -1\n", "key 'pytest_timeout' must be a finite number of seconds"),
         (
             'shell_timeout = "5"\n',
             "key 'shell_timeout' must be a finite number of seconds above 0, not str",

@@ -124,7 +124,7 @@ def test_third_party_kind_is_installed_listed_and_parsed(tmp_path: Path) -> None
     listing = run(bin_dir, "tai", "plugins", cwd=tmp_path)
     assert listing.returncode == 0, listing.stderr
     assert re.search(r"^note +tai-note 1\.0\.0 +block kinds: note$", listing.stdout, re.M)
-    assert "Block kinds (15):" in listing.stdout
+    assert "Block kinds (16):" in listing.stdout
 
     parsed = run(bin_dir, "tai", "parse", "--json", "-", cwd=tmp_path, stdin=NOTE_REPLY)
     first, second = json.loads(parsed.stdout)["results"]

@@ -14,7 +14,7 @@ from tai_core.plugins import CORE_PLUGIN, LoadOptions, PluginHost, PluginLoadErr
 
 BUILTIN_KINDS = {
     "change", "shell", "go-test", "go-src", "continue", "summary",
-    "ingest", "memory", "done", "new-plan", "response", "plan-op", "skill",
+    "ingest", "memory", "done", "new-plan", "response", "plan-op", "skill", "pytest", "py-src",
 }  # fmt: skip
 
 

@@ -1,13 +1,16 @@
-"""Python projects for the tests: a small generated one, written per test."""
+"""Python projects for the tests: a small generated one for the context, a calculator for
+pytest runs (kept quick), each written per test."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from tai_core.context import ContextPart, ContextRequest
+from tai_core.testing import project
 
 BASIC = {
     "pyproject.toml": '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["attrs>=23"]\n',
@@ -79,18 +82,72 @@ async def checkout(cart: Cart, *, pay: bool = True) -> str:
 }
 
 
-def write(root: Path, files: Mapping[str, str]) -> Path:
-    """Write ``files`` (relative path → text) under ``root``; return ``root``."""
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+CALC = {
+    "pyproject.toml": (
+        '[project]\nname = "calc"\nversion = "0"\n\n'
+        '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n'
+    ),
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": """\
+from calc import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_wrong():
+    assert add(2, 2) == 5, "wrong on purpose"
+""",
+    # Runs only when CALC_HANG names a marker: starts a child in the test's process group,
+    # says so in a file, then waits for ever.
+    "tests/test_hang.py": """\
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.skipif(not os.environ.get("CALC_HANG"), reason="hangs on purpose")
+def test_hang():
+    subprocess.Popen(["sleep", os.environ["CALC_HANG"]])
+    Path(os.environ["CALC_STARTED"]).write_text("started")
+    time.sleep(3600)
+""",
+}
+
+
+@pytest.fixture
+def calc(tmp_path: Path) -> Path:
+    """The calc project: one passing test, one failing, one that hangs when asked."""
+    return project(tmp_path / "calc", CALC)
+
+
+@pytest.fixture(autouse=True)
+def quick_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python3`` on PATH is the Python running these tests (it has pytest), and pytest
+    loads no plugins of this environment (hypothesis, xdist …): seconds saved per run."""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
 
 @pytest.fixture
 def basic(tmp_path: Path) -> Path:
-    return write(tmp_path / "shop", BASIC)
+    return project(tmp_path / "shop", BASIC)
+
+
+@pytest.fixture(scope="session")
+def uv_cache() -> str:
+    """uv's cache directory as the suite found it (before a test moves ``XDG_CACHE_HOME``,
+    which would move uv's too): the packages of the locked environment are in it."""
+    import subprocess
+
+    from tests.conftest import uv_executable
+
+    found = subprocess.run([uv_executable(), "cache", "dir"], capture_output=True, text=True)
+    return found.stdout.strip()
 
 
 @pytest.fixture(autouse=True)

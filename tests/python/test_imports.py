@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tai_core.testing import project
 from tai_python._imports import Installed, resolve_imports
-from tests.python.conftest import collect, write
+from tests.python.conftest import collect
 
 PROJECT = frozenset({"pkg", "pkg.a", "pkg.sub", "pkg.sub.b", "top"})
 
@@ -61,7 +62,7 @@ def test_installed_versions_come_from_the_projects_environment(tmp_path: Path) -
 
 
 def test_context_modules_are_what_the_focus_imports(basic: Path) -> None:
-    write(basic, {"src/shop/unused.py": '"""Nobody imports this."""\n\ndef lonely(): ...\n'})
+    project(basic, {"src/shop/unused.py": '"""Nobody imports this."""\n\ndef lonely(): ...\n'})
     parts = collect(basic, focus=("shop.cart",))
     # within the budget the water-filling raises a small context module to its source
     (prices,) = [part for part in parts if part.path == "src/shop/prices.py"]

@@ -10,17 +10,18 @@ from tai_context_py import PROVIDER
 from tai_core.context import ContextError
 from tai_core.context._compose import choose, primary_name
 from tai_core.plugins import PluginHost
-from tests.python.conftest import collect, text_of, write
+from tai_core.testing import project
+from tests.python.conftest import collect, text_of
 
 
 @pytest.mark.parametrize("marker", ["pyproject.toml", "setup.cfg", "setup.py"])
 def test_applies_at_and_below_a_project_file(tmp_path: Path, marker: str) -> None:
-    write(tmp_path, {marker: "", "pkg/deep/x.py": ""})
+    project(tmp_path, {marker: "", "pkg/deep/x.py": ""})
     assert PROVIDER.applies(tmp_path) and PROVIDER.applies(tmp_path / "pkg/deep")
 
 
 def test_does_not_apply_without_one(tmp_path: Path) -> None:
-    write(tmp_path, {"x.py": "print(1)\n"})
+    project(tmp_path, {"x.py": "print(1)\n"})
     assert not PROVIDER.applies(tmp_path)
 
 
@@ -31,9 +32,9 @@ def _chosen(host: PluginHost, cwd: Path, prefer: str | None = None) -> str:
 
 
 def test_go_first_then_py_then_any(host: PluginHost, tmp_path: Path) -> None:
-    write(tmp_path / "py", {"pyproject.toml": ""})
-    write(tmp_path / "both", {"pyproject.toml": "", "go.mod": "module m\n"})
-    write(tmp_path / "plain", {"notes.txt": ""})
+    project(tmp_path / "py", {"pyproject.toml": ""})
+    project(tmp_path / "both", {"pyproject.toml": "", "go.mod": "module m\n"})
+    project(tmp_path / "plain", {"notes.txt": ""})
     assert _chosen(host, tmp_path / "py") == "py"
     assert _chosen(host, tmp_path / "both") == "go"
     assert _chosen(host, tmp_path / "plain") == "any"
@@ -57,13 +58,13 @@ def test_default_focus_below_a_subdirectory(basic: Path) -> None:
 
 
 def test_without_a_package_every_module_is_focus(tmp_path: Path) -> None:
-    write(tmp_path, {"setup.py": "", "tool.py": "def run(): ...\n", "lib/helpers.py": ""})
+    project(tmp_path, {"setup.py": "", "tool.py": "def run(): ...\n", "lib/helpers.py": ""})
     text = text_of(collect(tmp_path))
     assert "focus module tool" in text and "focus module lib.helpers" in text
 
 
 def test_pruned_and_ignored_directories(basic: Path) -> None:
-    write(basic, {
+    project(basic, {
         ".venv/lib/python3.11/site-packages/dep/__init__.py": "def dep(): ...\n",
         "build/lib/shop/cart.py": "def built(): ...\n",
         "generated/__init__.py": "", "generated/g.py": "def gen(): ...\n",

@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 from tai_core.plugins import PluginHost
+from tai_core.testing import project
 from tai_python import _cache
-from tests.python.conftest import collect, text_of, write
+from tests.python.conftest import collect, text_of
 from tests.python.test_py_src import fetch
 
 KEY = "AKIA" + "QWERTYUIOPASDFGH"  # an AWS access key id, split so this file holds none
 
 
 def test_a_module_holding_a_credential_is_withheld(host: PluginHost, basic: Path) -> None:
-    write(basic, {
+    project(basic, {
         "src/shop/settings.py": f'"""Settings."""\n\nAWS_KEY = "{KEY}"\n',
         "src/shop/.env": "TOKEN=x\n", "src/shop/id_rsa": "key\n",
     })  # fmt: skip

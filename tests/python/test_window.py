@@ -8,7 +8,8 @@ import pytest
 
 from tai_core.context import ContextError
 from tai_core.models import estimate_tokens
-from tests.python.conftest import collect, part_with, write
+from tai_core.testing import project
+from tests.python.conftest import collect, part_with
 
 
 def _tokens(parts: tuple) -> int:
@@ -22,7 +23,7 @@ def sized(basic: Path) -> Path:
         f'    In detail: {"x" * 200}.\n    """\n    return x\n\n'
         for i in range(40)
     )
-    return write(basic, {"src/shop/big.py": '"""Big."""\n\n' + body})
+    return project(basic, {"src/shop/big.py": '"""Big."""\n\n' + body})
 
 
 def test_without_a_limit_nothing_is_reduced(sized: Path) -> None:

@@ -625,9 +625,10 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
 def tai_block_process(argv: list[str], env: dict[str, str], config: Mapping[str, Any]) -> None:
     """Adjust a program a block is about to start: its arguments and environment.
 
-    Called by the block kinds that run programs (``shell``, ``go-test``; third-party kinds
-    should do the same) right before the process starts, with lists and dictionaries that
-    implementations change in place. Every implementation is called, in the usual order.
+    Called by the block kinds that run programs (``shell``, ``go-test``, ``pytest``;
+    third-party kinds should do the same) right before the process starts, with lists and
+    dictionaries that implementations change in place. Every implementation is called, in
+    the usual order.
 
     :param argv: the program and its arguments; a wrapper may be put in front (the
         sandbox's network cut runs the program in a namespace without network).
@@ -751,8 +752,8 @@ def tai_checkpoint(
     * ``"write"`` — right before a round's changes are flushed to disk (only when the
       round has changes to write);
     * ``"run"`` — right before the first block of a round whose kind starts programs
-      (:attr:`tai_core.blocks.BlockKind.runs_programs`: ``shell``, ``go-test``), after
-      that round's flush;
+      (:attr:`tai_core.blocks.BlockKind.runs_programs`: ``shell``, ``go-test``,
+      ``pytest``), after that round's flush;
     * ``"end"`` — when the run ends (done, failed or cancelled): the tree as the run left
       it, which tells ``tai undo`` the edits made after the run from the run's own.
 

@@ -19,7 +19,7 @@ import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import attrs
@@ -68,6 +68,15 @@ class Finished:
     stderr: str
     timed_out: bool
 
+    @property
+    def ok(self) -> bool:
+        """True when the command ended by itself with exit status 0."""
+        return self.code == 0 and not self.timed_out
+
+    def streams(self) -> str:
+        """Both streams as blocks feed them back: ``Stdout:``, its text, ``Stderr:``, its text."""
+        return f"Stdout:\n{self.stdout}\nStderr:\n{self.stderr}"
+
 
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -82,12 +91,14 @@ def run_captured(
     *,
     context: RunContext | None = None,
     what: str = "",
+    variables: Mapping[str, str] | None = None,
 ) -> Finished:
-    """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds; with a
-    ``context``, plugins adjust the program first (``tai_block_process``: secrets out of
-    the environment, the sandbox's network cut). A run of over a second says on stderr that
-    ``what`` (default: the command) is running, and for how long."""
-    command, env = list(argv), dict(os.environ)
+    """Run ``argv`` in ``cwd`` with no input, at most ``timeout`` seconds, in tai's
+    environment with ``variables`` set over it; with a ``context``, plugins adjust
+    the program first (``tai_block_process``: secrets out of the environment, the sandbox's
+    network cut). A run of over a second says on stderr that ``what`` (default: the
+    command) is running, and for how long."""
+    command, env = list(argv), {**os.environ, **(variables or {})}
     if context is not None:
         context.hook.tai_block_process(argv=command, env=env, config=context.config)
     process = subprocess.Popen(

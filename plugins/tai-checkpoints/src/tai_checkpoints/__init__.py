@@ -2,8 +2,8 @@
 ``tai undo`` to bring it back (invariant 8: nothing is lost).
 
 The pipeline calls ``tai_checkpoint`` right before a round's changes are flushed, right
-before the first block of a round that starts programs (``shell``, ``go-test``: kinds with
-``runs_programs``) and when the run ends. Since a checkpoint precedes every flush and
+before the first block of a round that starts programs (``shell``, ``go-test``, ``pytest``:
+kinds with ``runs_programs``) and when the run ends. Since a checkpoint precedes every flush and
 every round of commands, whatever a run does to the files of the tree — a change block,
 ``rm -rf`` from a script, ``git checkout -- .``, ``git restore .``, ``git reset --hard``,
 ``git clean -fd`` — is undone by ``tai undo`` (``-round N``: back to before round N). What

@@ -1,43 +1,44 @@
 """The ``go-test`` kind: ``go test`` with the block's arguments, pass or fail fed back.
 
 No shell: each body line is split as a shell would split words (so ``-run ^TestX$`` may
-share a line), an empty body tests ``./...``. The run reuses the shell kind's runner — its
-own process group, killed at ``go_test_timeout`` seconds (120 by default), the head and
-tail of each stream kept — and ``-exec``/``-toolexec`` are refused: they run arbitrary
-programs, which is the shell kind's business and its policy's.
+share a line), an empty body tests ``./...``. The run and its answer are those of every
+test kind (:mod:`tai_block_kit.testrun`) — its own process group, killed at
+``go_test_timeout`` seconds (120 by default), the head and tail of each stream kept — and
+``-exec``/``-toolexec`` are refused: they run arbitrary programs, which is the shell kind's
+business and its policy's.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS
-from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
+from tai_block_kit.common import GO_COMMANDS
+from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
+from tai_core import BlockKind, BlockResult, RunContext, hookimpl
+
+if TYPE_CHECKING:
+    from tai_block_kit.run import Finished
 
 #: Seconds ``go test`` may run unless ``go_test_timeout`` says otherwise.
 DEFAULT_TIMEOUT = 120.0
-_REFUSED = ("-exec", "-toolexec", "--exec", "--toolexec")
+_PROGRAMS = "it runs programs of its own choosing, which is the shell kind's business"
+#: Options refused, with the reason the answer gives.
+REFUSED = {name: _PROGRAMS for name in ("-exec", "-toolexec", "--exec", "--toolexec")}
 
 
 def split_arguments(body: str) -> list[str]:
     """The arguments of ``go test`` a body gives (``./...`` when it gives none); raises
     ``ValueError`` for unbalanced quotes and for ``-exec``/``-toolexec``."""
-    args = [word for line in body.splitlines() for word in shlex.split(line)]
-    for arg in args:
-        if arg.split("=", 1)[0] in _REFUSED:
-            raise ValueError(f"{arg.split('=', 1)[0]} is not allowed in go-test blocks")
-    return args or ["./..."]
+    return block_arguments(body, REFUSED, "go-test") or ["./..."]
 
 
-class GoTestKind(BlockKind):
+class GoTestKind(ProjectTestKind):
     """Run ``go test`` in the working directory."""
 
     name = "go-test"
-    params = TREE_PARAMS
-    triggers_round = True
-    runs_programs = True
-    max_rounds = 10
+    refused = REFUSED
     commands = GO_COMMANDS
     prompt_section = """\
 # go-test blocks
@@ -49,36 +50,33 @@ use package paths relative to it or absolute. Passing or failing, the output arr
 the next message; target the tests you need with `-run` to keep it short. Still end your
 reply with a summary block."""
     restatement = "go-test blocks: arguments of go test, one per line; results arrive next."
-    disabled_notice = "tests cannot be run now; state which tests should be run and why."
 
-    def execute(self, block: Block, context: RunContext) -> BlockResult:
-        """Run ``go test`` with the block's arguments in the working directory."""
+    def split(self, body: str) -> list[str]:
+        """The arguments of ``go test`` (:func:`split_arguments`)."""
+        return split_arguments(body)
+
+    def run(self, args: list[str], context: RunContext) -> BlockResult:
+        """Run ``go test`` with ``args`` in the working directory."""
         import shutil
 
-        from tai_block_kit.run import run_captured
-
-        try:
-            args = split_arguments(block.body)
-        except ValueError as error:
-            return BlockResult(kind=self.name, ok=False, text=f"go-test block refused: {error}\n")
-        head = f"Working directory: {context.cwd}\nGo test command: go test {shlex.join(args)}\n\n"
+        head = f"Go test command: go test {shlex.join(args)}"
         go = shutil.which("go")
         if go is None:
-            return BlockResult(kind=self.name, ok=False, text=f"{head}Error: go is not on PATH\n")
-        timeout = float(context.config.get("go_test_timeout") or DEFAULT_TIMEOUT)
-        finished = run_captured(
-            [go, "test", *args], context.cwd, timeout, context=context,
-            what=f"go test {shlex.join(args)}",
+            return BlockResult(
+                kind=self.name, ok=False,
+                text=f"Working directory: {context.cwd}\n{head}\n\nError: go is not on PATH\n",
+            )  # fmt: skip
+        return run_tests(
+            self.name, [go, "test", *args], context, head=head,
+            timeout=time_limit(context, "go_test_timeout", DEFAULT_TIMEOUT),
+            status=_status, what=f"go test {shlex.join(args)}",
         )  # fmt: skip
-        if finished.timed_out:
-            status = f"Tests failed: timed out after {timeout:g} s (the process group was killed)"
-        elif finished.code:
-            status = f"Tests failed with error: exit status {finished.code}"
-        else:
-            status = "Tests passed."
-        text = f"{head}{status}\nStdout:\n{finished.stdout}\nStderr:\n{finished.stderr}"
-        ok = finished.code == 0 and not finished.timed_out
-        return BlockResult(kind=self.name, ok=ok, text=text)
+
+
+def _status(finished: Finished) -> str:
+    if finished.code:
+        return f"Tests failed with error: exit status {finished.code}"
+    return "Tests passed."
 
 
 @hookimpl

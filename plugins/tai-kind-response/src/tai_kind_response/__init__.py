@@ -17,7 +17,7 @@ class ResponseKind(BlockKind):
         ),
         Param("name", "The response's name, unique in the session tree.", required=True),
     )
-    commands = frozenset({"go", "any", "ai", "next"})
+    commands = frozenset({"go", "py", "any", "ai", "next"})
     runs = False
     prompt_section = """\
 # response blocks

@@ -62,7 +62,7 @@ class ShellKind(BlockKind):
     triggers_round = True
     runs_programs = True
     max_rounds = 50
-    commands = frozenset({"go", "any", "ai"})
+    commands = frozenset({"go", "py", "any", "ai"})
     prompt_section = """\
 # shell blocks
 
@@ -109,12 +109,8 @@ Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
             ["sh", "-c", block.body], context.cwd, timeout, context=context,
             what=f"shell block {first[:60]}{'…' if len(first) > 60 else ''}",
         )  # fmt: skip
-        text = (
-            f"Shell command: {block.body}\n\n{_status(finished, timeout)}"
-            f"\nStdout:\n{finished.stdout}\nStderr:\n{finished.stderr}"
-        )
-        ok = finished.code == 0 and not finished.timed_out
-        return BlockResult(kind=self.name, ok=ok, text=text)
+        text = f"Shell command: {block.body}\n\n{_status(finished, timeout)}\n{finished.streams()}"
+        return BlockResult(kind=self.name, ok=finished.ok, text=text)
 
 
 @hookimpl

@@ -57,7 +57,7 @@ class SkillKind(BlockKind):
         Param("file", "A file of the skill to read (a path its listing gives) instead of its "
                       "instructions."),
     )  # fmt: skip
-    commands = frozenset({"go", "any", "next", "ai"})
+    commands = frozenset({"go", "py", "any", "next", "ai"})
     triggers_round = True
     max_rounds = 20
     requires_body = "the skill's name"

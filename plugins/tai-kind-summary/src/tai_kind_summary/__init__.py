@@ -17,7 +17,7 @@ class SummaryKind(BlockKind):
 
     name = "summary"
     params = TREE_PARAMS
-    commands = frozenset({"go", "any", "next"})
+    commands = frozenset({"go", "py", "any", "next"})
     runs = False
     prompt_section = """\
 # summary blocks

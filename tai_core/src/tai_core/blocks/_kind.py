@@ -137,9 +137,9 @@ class BlockKind:
     #: False for signal kinds the pipeline itself interprets (summary, done, plans,
     #: responses): their blocks are recorded, never executed.
     runs: ClassVar[bool] = True
-    #: True for kinds whose blocks start programs (``shell``, ``go-test``): the pipeline
-    #: checkpoints the working tree before the first such block of a round, so what the
-    #: program does to the tree can be undone (``tai undo``).
+    #: True for kinds whose blocks start programs (``shell``, ``go-test``, ``pytest``): the
+    #: pipeline checkpoints the working tree before the first such block of a round, so
+    #: what the program does to the tree can be undone (``tai undo``).
     runs_programs: ClassVar[bool] = False
 
     def available(self, config: Mapping[str, Any]) -> bool:

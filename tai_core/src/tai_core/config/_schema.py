@@ -127,6 +127,7 @@ CONFIG_SCHEMA: Schema = {
     "approve": str,
     "shell_timeout": DURATION,
     "go_test_timeout": DURATION,
+    "pytest_timeout": DURATION,
     "thoughts": bool,
     "summarize_thoughts": bool,
     "summary_language": str,

@@ -47,7 +47,7 @@ def _texts(value: Any) -> list[str]:
 
 
 #: The commands whose replies end with summary blocks (``summary_language`` applies).
-SUMMARY_COMMANDS = frozenset({"go", "any", "next"})
+SUMMARY_COMMANDS = frozenset({"go", "py", "any", "next"})
 
 
 def extra_system_prompts(config: Mapping[str, Any], family: str, command: str) -> list[str]:

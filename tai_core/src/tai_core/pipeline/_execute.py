@@ -2,9 +2,10 @@
 
 Blocks run after the reply has ended (deferred execution), one at a time, in a worker
 thread so the event loop stays responsive (a cancel is seen at once). Round-triggering
-kinds run first in the order of the protocol — change, go-test, go-src, ingest, shell,
-continue — then the other kinds by name, each kind's blocks in reply order; signal kinds
-(``runs = False``: summary, done, plans, responses) are interpreted by the loop, not run.
+kinds run first in the order of the protocol — change, the tests (go-test, pytest),
+go-src, ingest, shell, continue — then the other kinds by name, each kind's blocks in
+reply order; signal kinds (``runs = False``: summary, done, plans, responses) are
+interpreted by the loop, not run.
 ``tai_run_block`` decides how a block runs, so a policy plugin can refuse one and a
 wrapper can time or rewrite it. A kind that cannot run, or that raises, yields a failed
 result the model reads, never a crash of the run. A cancel kills the programs blocks are
@@ -31,7 +32,9 @@ from tai_core.events import BlockFinished, BlockStarted, Event
 from tai_core.plugins._failures import PluginHookError
 
 #: The order in which round-triggering kinds run after a reply (then the others, by name).
-COMPONENT_ORDER: tuple[str, ...] = ("change", "go-test", "go-src", "ingest", "shell", "continue")
+COMPONENT_ORDER: tuple[str, ...] = (
+    "change", "go-test", "pytest", "go-src", "ingest", "shell", "continue",
+)  # fmt: skip
 
 
 class BlockExecutor:
