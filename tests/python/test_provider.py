@@ -73,3 +73,9 @@ def test_pruned_and_ignored_directories(basic: Path) -> None:
     (basic / ".git").mkdir()
     text = text_of(collect(basic))
     assert "def dep" not in text and "def built" not in text and "def gen" not in text
+
+
+def test_a_python_run_offers_the_python_kinds_and_not_the_go_ones(host: PluginHost) -> None:
+    offered = {name for name, kind in host.registry.block_kinds.items() if "py" in kind.commands}
+    assert {"py-src", "pytest", "change", "summary", "done", "ingest", "shell"} <= offered
+    assert not offered & {"go-src", "go-test", "memory"}

@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from tai_core.context import ContextError, SecretCheck, judged, names_only
-from tai_python._cache import summary_of
+from tai_python._cache import summaries_of
 from tai_python._imports import Installed, resolve_imports
 from tai_python._summary import Summary
 
@@ -214,7 +214,7 @@ def load(
     root = project_root(cwd) or cwd
     reader = _Reader(cwd, secret or names_only(config or {}))
     roots = _source_roots(root)
-    raw: dict[str, tuple[Path, Summary]] = {}
+    sources: dict[str, tuple[Path, bytes]] = {}
     others: dict[str, list[str]] = {}
     for path in _walk(root, ignore):
         if path.suffix not in _SUFFIXES:
@@ -225,8 +225,13 @@ def load(
         if data is None:
             continue
         name = module_name(path, roots)
-        if name not in raw or path.suffix == ".py":  # a stub beside its module: the module
-            raw[name] = (path, summary_of(data, str(path)))
+        if name not in sources or path.suffix == ".py":  # a stub beside its module: the module
+            sources[name] = (path, data)
+    summaries = summaries_of([(data, str(path)) for path, data in sources.values()])
+    raw = {
+        name: (path, summary)
+        for (name, (path, _)), summary in zip(sources.items(), summaries, strict=True)
+    }
     names = frozenset(raw)
     modules = {}
     for name, (path, summary) in raw.items():

@@ -13,6 +13,7 @@ sorted by ``(tier, key)``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from tai_core.context import ContextPart
 from tai_core.models import estimate_tokens
@@ -25,6 +26,8 @@ class Staging:
 
     def __init__(self) -> None:
         self.costs: dict[tuple[str, int], int] = {}
+        #: The parts each cost was computed from, laid out again without rendering twice.
+        self.rendered: dict[tuple[str, int], list[ContextPart]] = {}
 
     def focus_parts(self, unit: Unit, level: int) -> list[ContextPart]:
         """A focus unit's parts at a focus level."""
@@ -42,14 +45,22 @@ class Staging:
         """Start computing the focus units' lower levels, when that takes time."""
 
     def memo(self, key: str, parts: Callable[[int], list[ContextPart]]) -> Callable[[int], int]:
-        """The tokens of ``parts`` at a level, computed once per ``(key, level)``."""
+        """The tokens of ``parts`` at a level, computed once per ``(key, level)`` (the
+        parts are kept in :attr:`rendered`)."""
 
         def at(level: int) -> int:
             if (key, level) not in self.costs:
-                self.costs[key, level] = sum(estimate_tokens(p.text) for p in parts(level))
+                rendered = self.rendered[key, level] = parts(level)
+                self.costs[key, level] = sum(estimate_tokens(p.text) for p in rendered)
             return self.costs[key, level]
 
         return at
+
+    def _laid_out(
+        self, key: str, level: int, parts: Callable[[int], list[ContextPart]]
+    ) -> list[ContextPart]:
+        found = self.rendered.get((key, level))
+        return found if found is not None else parts(level)
 
     def focus_cost(self, unit: Unit) -> Callable[[int], int]:
         """The tokens of a focus unit's parts at a focus level."""
@@ -112,9 +123,10 @@ class Staging:
             note = fit(self, plan, usual, limit, language)
             parts += [note] if note else []
         for unit in focus:
-            parts += self.focus_parts(unit, plan.focus_levels[unit.path])
+            level = plan.focus_levels[unit.path]
+            parts += self._laid_out(f"focus {unit.path}", level, partial(self.focus_parts, unit))
         for unit in units:
-            parts += self.parts_at(unit, plan.levels[unit.path])
+            parts += self._laid_out(unit.path, plan.levels[unit.path], partial(self.parts_at, unit))
         for path, level in plan.docs.items():
-            parts += self.doc_parts(path, level)
+            parts += self._laid_out(f"doc {path}", level, partial(self.doc_parts, path))
         return tuple(sorted(parts, key=lambda p: (p.tier, p.key)))

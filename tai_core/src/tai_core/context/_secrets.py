@@ -159,6 +159,13 @@ def _rules(extra: tuple[str, ...]) -> tuple[_Rule, ...]:
     return tuple(rule for rule in rules if rule is not None)
 
 
+@functools.lru_cache(maxsize=16)
+def _any_rule(extra: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern that matches whatever any rule's pattern matches: a name no rule can
+    match (most names) is settled by one match per component instead of one per rule."""
+    return re.compile("|".join(f"(?:{rule.regex.pattern})" for rule in _rules(extra)))
+
+
 def _parts(path: str) -> list[str]:
     return [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
 
@@ -169,6 +176,10 @@ def secret_name(path: str, config: Mapping[str, Any] | None = None) -> str | Non
     ``secret_files`` — or ``None`` when its name is not a secret's."""
     extra = tuple(str(p) for p in (config or {}).get("secret_files", ()))
     parts = _parts(path)
+    subjects = [*parts, *("/".join(parts[: i + 1]) for i in range(1, len(parts)))]
+    quick = _any_rule(extra)
+    if not any(quick.fullmatch(subject) for subject in subjects):
+        return None  # every rule tests one of these subjects: none can match
     reason = None
     for rule in _rules(extra):
         if parts and rule.matches(parts):
