@@ -114,3 +114,11 @@ def pinned_sdist(tmp_path_factory: pytest.TempPathFactory):
 
     root = tmp_path_factory.mktemp("sdists")
     return lambda name: fetch_sdist(name, root)
+
+
+@pytest.fixture(scope="session")
+def uv_cache() -> str:
+    """uv's cache directory as the suite found it (before a test moves ``XDG_CACHE_HOME``,
+    which would move uv's too): the packages of the locked environment are in it."""
+    found = subprocess.run([uv_executable(), "cache", "dir"], capture_output=True, text=True)
+    return found.stdout.strip()

@@ -138,18 +138,6 @@ def basic(tmp_path: Path) -> Path:
     return project(tmp_path / "shop", BASIC)
 
 
-@pytest.fixture(scope="session")
-def uv_cache() -> str:
-    """uv's cache directory as the suite found it (before a test moves ``XDG_CACHE_HOME``,
-    which would move uv's too): the packages of the locked environment are in it."""
-    import subprocess
-
-    from tests.conftest import uv_executable
-
-    found = subprocess.run([uv_executable(), "cache", "dir"], capture_output=True, text=True)
-    return found.stdout.strip()
-
-
 @pytest.fixture(autouse=True)
 def outline_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -1,0 +1,81 @@
+"""The README's main job in Python: the bundled package fixed through goal loops, end to end
+— with the bundled replay model (what `scripts/example.sh py` runs), in a copy that has a
+virtual environment of its own holding pytest, so tai's pytest blocks run there."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, run_tai, uv_executable
+
+EXAMPLE = REPO / "examples" / "pystats"
+TASK = (
+    "pystats.stats.mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it "
+    "with the tests."
+)
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    copy = tmp_path / "pystats"
+    shutil.copytree(EXAMPLE, copy)
+    return copy
+
+
+def _suite(work: Path, python: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=work,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def test_the_example_fails_before(work: Path) -> None:
+    assert _suite(work, sys.executable).returncode == 1  # the bug is real
+
+
+def test_with_the_replay_model_in_the_projects_own_environment(
+    work: Path, isolated_env: dict[str, str], uv_cache: str
+) -> None:
+    import os
+
+    uv = uv_executable()
+    env = {**os.environ, "UV_CACHE_DIR": uv_cache}
+    subprocess.run([uv, "venv", "-q", ".venv"], cwd=work, check=True, env=env)
+    subprocess.run([uv, "pip", "install", "-q", "--offline", "--python", ".venv/bin/python",
+                    "pytest"], cwd=work, check=True, env=env)  # fmt: skip
+    result = run_tai("-model", "replay:fix-mean.replay", "chat", TASK, cwd=work, env=isolated_env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Goal Achieved after 2 loop(s)" in result.stderr
+    assert "-    return total(values) / (len(values) - 1)" in result.stderr  # the diff
+    assert f"Interpreter: {work / '.venv/bin/python'}" in result.stderr
+    assert "return total(values) / len(values)\n" in (work / "src/pystats/stats.py").read_text()
+    suite = _suite(work, str(work / ".venv/bin/python"))
+    assert suite.returncode == 0, suite.stdout + suite.stderr
+
+
+def test_dash_py_stages_a_directory_without_project_files(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    work = tmp_path / "scripts"
+    work.mkdir()
+    (work / "tool.py").write_text('"""A tool."""\n\n\ndef run(n: int) -> int:\n    return n\n')
+    done = "<<甲乙 done\nNothing to change.\n甲乙\n<<丙丁 summary\n- read tool.run\n丙丁\n"
+    (work / "r.replay").write_text(
+        "@@@ reply\n@@@ expect user: begin of focus module tool\n"
+        f"@@@ expect user: def run(n: int) -> int:\n{done}"
+        f"@@@ reply\n{done}"
+    )
+    result = run_tai("-py", "-model", "replay:r.replay", "chat", "Look at run", cwd=work,
+                     env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Goal Achieved after 2 loop(s)" in result.stderr
+    plain = run_tai("-model", "replay:r.replay", "chat", "Look at run", cwd=work, env=isolated_env)
+    assert plain.returncode != 0  # without -py: the any-text context, which shows the file whole
+    assert "begin of focus module tool" in plain.stderr  # the replay's check names what it missed
