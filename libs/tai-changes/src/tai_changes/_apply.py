@@ -22,9 +22,10 @@ The error log asks again before it writes (:meth:`ChangeError.logged`): belt and
 
 from __future__ import annotations
 
+from tai_changes._edit_error import EditError
 from tai_changes._error_log import try_error_log
 from tai_changes._format import FormatError, format_go
-from tai_changes._go_edit import ADD_OPS, GoEditError, edit_go, valid_go
+from tai_changes._go_edit import ADD_OPS, edit_go, valid_go
 from tai_changes._text import TextEditError, edit_edge, edit_text, line_end
 from tai_core import Block
 from tai_core.store import ApplyError, FileStore, StoreError, shown_path
@@ -179,9 +180,9 @@ def _apply(store: FileStore, block: Block) -> FileStore:
         store, source = store.load(path)
         new = _edit(key, source, op=op, target=target, find=params.get("find", ""), body=block.body)
         return store.write(path, new)
-    except (GoEditError, TextEditError) as error:
+    except (EditError, TextEditError) as error:
         failure = ChangeError(op, target, path, error.reason)
-        modified = error.modified if isinstance(error, GoEditError) else None
+        modified = error.modified if isinstance(error, EditError) else None
         find = params.get("find", "")
         raise failure.logged(
             store, find=find, body=block.body, source=source, modified=modified
