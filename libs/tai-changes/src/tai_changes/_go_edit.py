@@ -13,7 +13,7 @@ exist — the operation fails and names the closest names the file does declare.
 
 from __future__ import annotations
 
-from tai_changes._edit_error import EditError, not_found
+from tai_changes._decl import ADD_OPS, EditError, not_found
 from tai_changes._go_body import Body, body_problem, read_body
 from tai_changes._go_header import merge_imports, modify_imports, modify_package
 from tai_changes._go_syntax import (
@@ -34,7 +34,6 @@ from tai_changes._splice import (
     splice,
 )
 
-ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
 _KEYWORDS = ("func ", "type ", "const ", "var ")
 #: Names Go lets a file declare many times: never "the existing declaration" of a body.
 REPEATABLE = frozenset({"init", "_"})

@@ -10,7 +10,7 @@ the ones the file lacks are added.
 
 from __future__ import annotations
 
-from tai_changes._edit_error import EditError
+from tai_changes._decl import EditError
 from tai_changes._go_syntax import (
     Decl,
     declarations,

@@ -1,5 +1,5 @@
-"""The failure of an edit by declaration (Go or Python), and the one message for a name
-the file does not declare.
+"""What edits by declaration share, in Go and Python: the operations, the failure, and
+the one message for a name the file does not declare.
 
 Both languages fail the same way where the original tool silently did nothing: a MODIFY
 or DELETE of a name the file lacks names the closest names the file does declare (by
@@ -12,6 +12,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
+#: The operations that insert a body next to a target (or at ``BEGIN``/``END``).
+ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
+#: The operations on a declaration.
+DECL_OPS = ("MODIFY", *ADD_OPS, "DELETE")
+#: The targets that are places in a file rather than declarations.
+EDGES = ("BEGIN", "END")
 #: At most this many names are listed when none is close to the one asked for.
 _LISTED = 12
 
