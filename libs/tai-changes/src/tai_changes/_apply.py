@@ -162,14 +162,15 @@ def _write(store: FileStore, path: str, key: str, body: str) -> FileStore:
 
 
 #: The name of the change kind's finisher on a store (see ``FileStore.with_finisher``).
-FINISHER = "tai_changes: goimports"
+FINISHER = "tai_changes: format"
 
 
 def apply_change(store: FileStore, block: Block) -> FileStore:
     """``store`` with the change ``block`` applied; raises :class:`ChangeError`.
 
     The store returned carries :func:`finish_changes` as a finisher, so its flush formats
-    the Go files changed (``store.finished()`` does it earlier, to fail sooner).
+    the Go and Python files changed (``store.finished()`` does it earlier, to fail
+    sooner).
     """
     return _apply(store, block).with_finisher(FINISHER, finish_changes)
 
@@ -210,11 +211,14 @@ def _apply(store: FileStore, block: Block) -> FileStore:
 
 def finish_changes(store: FileStore) -> FileStore:
     """The round's changes made final before they are shown or flushed: Go files formatted
-    (goimports). Raises :class:`ChangeError` naming the file goimports refused."""
+    (goimports), Python files with the formatter their project declares
+    (:mod:`tai_changes._pyformat`). Raises :class:`ChangeError` naming the file goimports
+    refused."""
+    from tai_changes._pyformat import format_python
     from tai_changes.goimports import ToolError
 
     try:
-        return format_go(store)
+        return format_python(format_go(store))
     except FormatError as error:
         failure = ChangeError("format", "", error.path, error.message)
         source = store.base[error.path].text if error.path in store.base else None
