@@ -29,6 +29,9 @@ def problems(host: PluginHost, text: str) -> list[str]:
 VALID = [
     '<<紫藤 change(op="MODIFY", target="T.M", file-path="a.go")\nfunc (t T) M() {}\n紫藤',
     '<<紫藤 change(op="DELETE", target="*", file-path="a.go")\n紫藤',
+    '<<紫藤 change(op="MODIFY", target="C.m", file-path="a.py")\ndef m(self): ...\n紫藤',
+    '<<紫藤 change(op="DELETE", target="Proto.f", file-path="a.pyi")\n紫藤',
+    '<<紫藤 change(op="REPLACE", find="x = 1", file-path="a.py")\nx = 2\n紫藤',
     '<<紫藤 change(op="RENAME", target="b.txt", file-path="a.txt")\n紫藤',
     '<<紫藤 change(op="INSERT_AFTER", find="x = 1", file-path="a.txt")\ny = 2\n紫藤',
     "<<紫藤 shell\ngo vet ./...\n紫藤",
@@ -61,6 +64,11 @@ INVALID = [
     ('<<紫藤 change(op="PATCH", file-path="a")\nx\n紫藤', "must be one of MODIFY"),
     ('<<紫藤 change(op="MODIFY", file-path="a.go")\nx\n紫藤', "change op MODIFY needs a target"),
     ('<<紫藤 change(op="REPLACE", file-path="a")\nx\n紫藤', "change op REPLACE needs find"),
+    (
+        '<<紫藤 change(op="DELETE", target="Title", file-path="a.md")\n紫藤',
+        "with a declaration target works on Go and Python files only",
+    ),
+    ('<<紫藤 change(op="REPLACE", find="f", file-path="a.go")\nx\n紫藤', "does not work on Go"),
     ('<<紫藤 change(op="WRITE", find="x", file-path="a")\nx\n紫藤', "takes no find"),
     ('<<紫藤 change(op="WRITE", file-path="a")\n紫藤', "change op WRITE needs a body"),
     ('<<紫藤 change(op="WRITE", file-path="a", parent="x")\nx\n紫藤', "no parameter 'parent'"),

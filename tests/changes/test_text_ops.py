@@ -112,7 +112,7 @@ def test_text_ops_are_refused_on_go_files(tmp_path: Path, op: str) -> None:
 @pytest.mark.parametrize("op", ["MODIFY", "DELETE", "ADD_AFTER"])
 def test_declaration_ops_are_refused_on_text_files(tmp_path: Path, op: str) -> None:
     write_files(tmp_path, {"readme.md": "# Title\n"})
-    with pytest.raises(ChangeError, match="works in Go files only"):
+    with pytest.raises(ChangeError, match="works in Go and Python files only"):
         apply_change(FileStore.open(tmp_path), block(op, "readme.md", "x", target="Title"))
 
 

@@ -22,16 +22,17 @@ The error log asks again before it writes (:meth:`ChangeError.logged`): belt and
 
 from __future__ import annotations
 
+from tai_changes._decl import ADD_OPS, DECL_OPS, EDGES, EditError
 from tai_changes._error_log import try_error_log
 from tai_changes._format import FormatError, format_go
-from tai_changes._go_edit import ADD_OPS, GoEditError, edit_go, valid_go
+from tai_changes._go_edit import edit_go, valid_go
+from tai_changes._py_edit import edit_python, is_python, valid_write
+from tai_changes._splice import encode
 from tai_changes._text import TextEditError, edit_edge, edit_text, line_end
 from tai_core import Block
 from tai_core.store import ApplyError, FileStore, StoreError, shown_path
 
-GO_DECL_OPS = ("MODIFY", *ADD_OPS, "DELETE")
 TEXT_OPS = ("REPLACE", "INSERT_BEFORE", "INSERT_AFTER")
-EDGES = ("BEGIN", "END")
 
 
 class ChangeError(ApplyError):
@@ -126,9 +127,13 @@ def _check_op(key: str, op: str, target: str) -> None:
             "Go files do not support text-level operations: use MODIFY, ADD_BEFORE, "
             "ADD_AFTER or DELETE with a declaration as target"
         )
-    if not is_go(key) and op in GO_DECL_OPS and not (op in ADD_OPS and target in EDGES):
+    if (
+        not (is_go(key) or is_python(key))
+        and op in DECL_OPS
+        and not (op in ADD_OPS and target in EDGES)
+    ):
         raise TextEditError(
-            f"{op} of a declaration works in Go files only; in other files use WRITE, "
+            f"{op} of a declaration works in Go and Python files only; in other files use WRITE, "
             "REPLACE, INSERT_BEFORE, INSERT_AFTER, ADD_BEFORE/ADD_AFTER with BEGIN or END, "
             "or DELETE with target *"
         )
@@ -139,18 +144,33 @@ def _edit(key: str, text: str | None, *, op: str, target: str, find: str, body: 
         return edit_go(text, op, target, body)
     if op in TEXT_OPS:
         return edit_text(text, op, find, body)
+    if is_python(key):
+        return edit_python(text, op, target, body, key)
     return edit_edge(text, target, body)
 
 
+def _write(store: FileStore, path: str, key: str, body: str) -> FileStore:
+    """WRITE: a Go file must be valid Go, a Python file valid Python (unless the file it
+    replaces was not, see :func:`~tai_changes._py_edit.valid_write`)."""
+    text = body + line_end(body) if body else ""
+    if is_go(key):
+        return store.write(path, valid_go(encode(text)))
+    if is_python(key):
+        store, before = store.load(path)
+        return store.write(path, valid_write(text, before))
+    return store.write(path, text)
+
+
 #: The name of the change kind's finisher on a store (see ``FileStore.with_finisher``).
-FINISHER = "tai_changes: goimports"
+FINISHER = "tai_changes: format"
 
 
 def apply_change(store: FileStore, block: Block) -> FileStore:
     """``store`` with the change ``block`` applied; raises :class:`ChangeError`.
 
     The store returned carries :func:`finish_changes` as a finisher, so its flush formats
-    the Go files changed (``store.finished()`` does it earlier, to fail sooner).
+    the Go and Python files changed (``store.finished()`` does it earlier, to fail
+    sooner).
     """
     return _apply(store, block).with_finisher(FINISHER, finish_changes)
 
@@ -162,7 +182,7 @@ def _apply(store: FileStore, block: Block) -> FileStore:
     path = params.get("file-path", "").strip()
     source: str | None = None
     try:
-        if op not in (*GO_DECL_OPS, *TEXT_OPS, "WRITE", "RENAME"):
+        if op not in (*DECL_OPS, *TEXT_OPS, "WRITE", "RENAME"):
             raise TextEditError(f"unknown op {op!r}" if op else "unparseable change block: no op")
         key = store.resolve(path)
         refuse_secrets(store, op, target, path)
@@ -171,17 +191,14 @@ def _apply(store: FileStore, block: Block) -> FileStore:
         if op == "DELETE" and target == "*":
             return store.delete(path)
         if op == "WRITE":
-            text = block.body + line_end(block.body) if block.body else ""
-            return store.write(
-                path, valid_go(text.encode("utf-8", "surrogateescape")) if is_go(key) else text
-            )
+            return _write(store, path, key, block.body)
         _check_op(key, op, target)
         store, source = store.load(path)
         new = _edit(key, source, op=op, target=target, find=params.get("find", ""), body=block.body)
         return store.write(path, new)
-    except (GoEditError, TextEditError) as error:
+    except (EditError, TextEditError) as error:
         failure = ChangeError(op, target, path, error.reason)
-        modified = error.modified if isinstance(error, GoEditError) else None
+        modified = error.modified if isinstance(error, EditError) else None
         find = params.get("find", "")
         raise failure.logged(
             store, find=find, body=block.body, source=source, modified=modified
@@ -194,11 +211,14 @@ def _apply(store: FileStore, block: Block) -> FileStore:
 
 def finish_changes(store: FileStore) -> FileStore:
     """The round's changes made final before they are shown or flushed: Go files formatted
-    (goimports). Raises :class:`ChangeError` naming the file goimports refused."""
+    (goimports), Python files with the formatter their project declares
+    (:mod:`tai_changes._pyformat`). Raises :class:`ChangeError` naming the file goimports
+    refused."""
+    from tai_changes._pyformat import format_python
     from tai_changes.goimports import ToolError
 
     try:
-        return format_go(store)
+        return format_python(format_go(store))
     except FormatError as error:
         failure = ChangeError("format", "", error.path, error.message)
         source = store.base[error.path].text if error.path in store.base else None

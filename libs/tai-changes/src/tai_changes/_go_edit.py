@@ -13,16 +13,15 @@ exist — the operation fails and names the closest names the file does declare.
 
 from __future__ import annotations
 
-import difflib
-
+from tai_changes._decl import ADD_OPS, EditError, not_found
 from tai_changes._go_body import Body, body_problem, read_body
 from tai_changes._go_header import merge_imports, modify_imports, modify_package
 from tai_changes._go_syntax import (
     Decl,
-    GoEditError,
     Spec,
     declarations,
     first_problem,
+    header_end,
     parse,
     spec_nodes,
 )
@@ -31,12 +30,10 @@ from tai_changes._splice import (
     cut,
     decode,
     encode,
-    header_end,
     insert_after,
     splice,
 )
 
-ADD_OPS = ("ADD_BEFORE", "ADD_AFTER")
 _KEYWORDS = ("func ", "type ", "const ", "var ")
 #: Names Go lets a file declare many times: never "the existing declaration" of a body.
 REPEATABLE = frozenset({"init", "_"})
@@ -47,7 +44,7 @@ def valid_go(data: bytes) -> str:
     data = data.rstrip() + b"\n"
     problem = first_problem(parse(data), data)
     if problem is not None:
-        raise GoEditError(f"the result is not valid Go ({problem})", modified=decode(data))
+        raise EditError(f"the result is not valid Go ({problem})", modified=decode(data))
     return decode(data)
 
 
@@ -88,19 +85,9 @@ def _choose(matches: list[tuple[Decl, Spec | None]], body: Body | None) -> tuple
     return matches[0]
 
 
-def _not_found(key: str, decls: list[Decl]) -> GoEditError:
-    names = [
-        name for decl in decls if decl.kind not in ("package", "import") for name in decl.names
-    ]
-    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
-    close += [n for n in names if n.partition(".")[2] == key and n not in close]
-    if close:
-        hint = "closest: " + ", ".join(close)
-    elif names:
-        hint = "the file declares " + ", ".join(names[:12]) + (", …" if len(names) > 12 else "")
-    else:
-        hint = "the file declares nothing"
-    return GoEditError(f"no declaration named {key}; {hint}")
+def _not_found(key: str, decls: list[Decl]) -> EditError:
+    names = [n for decl in decls if decl.kind not in ("package", "import") for n in decl.names]
+    return not_found(key, names)
 
 
 def _replace(data: bytes, decl: Decl, spec: Spec | None, body: Body) -> bytes:
@@ -155,7 +142,7 @@ def _dedupe(data: bytes, inserted: tuple[int, int], names: set[str]) -> bytes:
 def _read_or_fail(body: str, prefer: str | None) -> Body:
     parsed = read_body(body, prefer)
     if parsed is None:
-        raise GoEditError(f"the body is not Go declarations ({body_problem(body)})")
+        raise EditError(f"the body is not Go declarations ({body_problem(body)})")
     return parsed
 
 
@@ -209,7 +196,7 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
     key = target_key(target)
     matches = _matches(decls, key)
     if key in REPEATABLE and len(matches) > 1 and op in ("MODIFY", "DELETE"):
-        raise GoEditError(
+        raise EditError(
             f"the file declares {key} {len(matches)} times, so the target is ambiguous; "
             "use WRITE for the whole file"
         )
@@ -220,7 +207,7 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
         span = spec or decl
         if len(span.names) > 1:
             others = ", ".join(n for n in span.names if n != key)
-            raise GoEditError(
+            raise EditError(
                 f"{key} is declared in one spec with {others}; MODIFY that spec instead"
             )
         return cut(data, span.start, span.end)
@@ -232,7 +219,7 @@ def _decl_op(data: bytes, op: str, target: str, body: str) -> bytes:
         if parsed is None or key not in parsed.names:
             parsed = _value_body(matches[0][0], key, body) or parsed
         if parsed is None:
-            raise GoEditError(f"the body is not Go declarations ({body_problem(body)})")
+            raise EditError(f"the body is not Go declarations ({body_problem(body)})")
         return merge_imports(_replace(data, *_choose(matches, parsed), parsed), parsed.imports)
     parsed = parsed or _read_or_fail(body, prefer)
     for name in parsed.names:
@@ -254,7 +241,7 @@ def edit_go(source: str | None, op: str, target: str, body: str) -> str:
     """The text of a Go file after ``op`` on ``target`` with ``body``.
 
     ``source`` is ``None`` when the file does not exist: only an ADD_* whose body is a whole
-    file (with its package clause) creates it. Raises :class:`GoEditError`.
+    file (with its package clause) creates it. Raises :class:`EditError`.
     """
     target = target.strip()
     if source is None:
@@ -262,18 +249,18 @@ def edit_go(source: str | None, op: str, target: str, body: str) -> str:
             parsed = read_body(body)
             if parsed is not None and parsed.package is not None:
                 return valid_go(encode(body))
-        raise GoEditError(
+        raise EditError(
             "the file does not exist; create it with WRITE (a whole file, package clause first)"
         )
     data = encode(source)
     special = target.lower()
     if special in ("package", "import"):
         if op != "MODIFY":
-            raise GoEditError(f"target {target} only supports MODIFY")
+            raise EditError(f"target {target} only supports MODIFY")
         out = modify_package(data, body) if special == "package" else modify_imports(data, body)
     elif target in ("BEGIN", "END"):
         if op not in ADD_OPS:
-            raise GoEditError(f"target {target} only supports ADD_BEFORE and ADD_AFTER")
+            raise EditError(f"target {target} only supports ADD_BEFORE and ADD_AFTER")
         out = _edge(data, op, target, body)
     else:
         out = _decl_op(data, op, target, body)

@@ -10,25 +10,26 @@ the ones the file lacks are added.
 
 from __future__ import annotations
 
+from tai_changes._decl import EditError
 from tai_changes._go_syntax import (
     Decl,
-    GoEditError,
     declarations,
+    header_end,
     import_specs,
     package_clause,
     parse,
 )
-from tai_changes._splice import cut, encode, header_end, insert_after, splice
+from tai_changes._splice import cut, encode, insert_after, splice
 
 
 def modify_package(data: bytes, body: str) -> bytes:
     """The package clause renamed to the body's ``package NAME`` or ``NAME``."""
     name = body.strip().removeprefix("package").strip()
     if not name.isidentifier():
-        raise GoEditError("the body of MODIFY package must be `package NAME` or `NAME`")
+        raise EditError("the body of MODIFY package must be `package NAME` or `NAME`")
     clause = package_clause(parse(data))
     if clause is None:
-        raise GoEditError("the file has no package clause to modify")
+        raise EditError("the file has no package clause to modify")
     ident = clause.named_children[-1]
     return splice(data, ident.start_byte, ident.end_byte, encode(name))
 

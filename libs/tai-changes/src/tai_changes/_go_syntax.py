@@ -51,16 +51,6 @@ _OPAQUE = frozenset({"comment", "raw_string_literal", "interpreted_string_litera
 _local = threading.local()
 
 
-class GoEditError(Exception):
-    """A Go operation that cannot be carried out; ``modified`` is the text it produced when
-    that text was the problem (for the error log)."""
-
-    def __init__(self, reason: str, modified: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.modified = modified
-
-
 def _parser() -> Parser:
     """A parser of this thread (tree-sitter parsers are not shared between threads)."""
     parser = getattr(_local, "parser", None)
@@ -295,6 +285,11 @@ def _group_specs(node: Node, source: bytes) -> tuple[Spec, ...]:
         for member in members
         if member.type in _SPEC_TYPES
     )
+
+
+def header_end(decls: list[Decl]) -> int:
+    """Where declarations may start: after the package clause and the imports."""
+    return max((d.end for d in decls if d.kind in ("package", "import")), default=0)
 
 
 def first_problem(tree: Tree, source: bytes) -> str | None:

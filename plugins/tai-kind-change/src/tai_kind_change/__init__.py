@@ -3,8 +3,8 @@
 Change blocks are the one streaming kind: each is applied as soon as it is parsed
 (:meth:`ChangeKind.apply`), to a :class:`~tai_core.store.FileStore` that reaches the disk
 only when the whole round succeeds. Validation here is what can be known from the header
-alone (an operation that needs ``find`` has one, a Go operation names a Go file); whether
-the target exists is known only when applying. The operations live in
+alone (an operation that needs ``find`` has one, an operation on a declaration names a Go
+or Python file); whether the target exists is known only when applying. The operations live in
 :mod:`tai_changes`, imported only when a block is applied, so loading this plugin
 stays cheap. The plugin also adds the ``tai patch`` command, and installs goimports before
 the sandbox starts (``tai_prepare_isolation``), since inside it cannot.
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 #: The first sentence of ``tai patch``'s help, listed by ``tai --help``.
 PATCH = "Apply the change blocks in FILE (default .AI) to the working directory."
 GO_OPS = ("MODIFY", "ADD_BEFORE", "ADD_AFTER", "DELETE")
+#: The files whose declarations change blocks edit: Go and Python source.
+DECLARATION_FILES = (".go", ".py", ".pyi")
 FILE_OPS = ("WRITE", "RENAME")
 TEXT_OPS = ("REPLACE", "INSERT_BEFORE", "INSERT_AFTER")
 OPS = GO_OPS + FILE_OPS + TEXT_OPS
@@ -46,7 +48,8 @@ class ChangeKind(BlockKind):
         Param(
             "target",
             "Go: the declaration (F, T, T.M, *T.M, package, import, BEGIN, END); "
-            "RENAME: the new path; DELETE of a whole file: *.",
+            "Python: the declaration (f, Class, Class.method, Outer.Inner.method, CONSTANT, "
+            "BEGIN, END); RENAME: the new path; DELETE of a whole file: *.",
         ),
         Param(
             "file-path",
@@ -77,12 +80,27 @@ imports (an empty body removes them); MODIFY of `package` takes `package NAME` o
 ADD_BEFORE / ADD_AFTER of `BEGIN` put the body after the imports, of `END` at the end;
 an ADD of a name that already exists replaces it.
 
+Python files, by declaration (`target` names a function `f`, a class `C`, a method
+`C.m` or `Outer.Inner.m`, an assignment `NAME` or `C.attr`; or `BEGIN`, `END`):
+- MODIFY replaces the declaration with the body: its decorators and the comment lines
+  right above it included; definitions of one name next to each other (a property's
+  getter and setter, overloads) are replaced together. For an assignment the body may be
+  just the new value.
+- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration; `BEGIN` is
+  after the module docstring and the imports, `END` the end of the file.
+- DELETE removes the declaration (decorators and comments above included).
+The body may be written at any indentation: it is indented to the target's. A target
+that does not exist fails, naming the closest names; an ADD of a name that already exists
+replaces it. The result must compile; it is formatted with the project's formatter (ruff
+or black) when its configuration declares one. REPLACE / INSERT_* also work on Python
+files (and on one this parser cannot read).
+
 Any file:
 - WRITE replaces (or creates) the whole file with the body.
 - RENAME moves `file-path` to `target`.
 - DELETE with `target="*"` deletes the file.
 
-Other files (not Go):
+Other files (neither Go nor Python):
 - REPLACE swaps `find` for the body (an empty body deletes it); INSERT_BEFORE /
   INSERT_AFTER put the body on lines of its own before or after `find`. `find` must occur
   exactly once in the file.
@@ -92,8 +110,8 @@ Other files (not Go):
 Changes reach the disk after a round succeeds, all together; a failing block fails the
 round and you will be told which block failed and why."""
     restatement = (
-        "change blocks: op and file-path always; target for Go declarations and RENAME; "
-        "find (occurring exactly once) for REPLACE and INSERT_*."
+        "change blocks: op and file-path always; target for Go and Python declarations and "
+        "RENAME; find (occurring exactly once) for REPLACE and INSERT_*."
     )
     disabled_notice = (
         "files cannot be changed now; describe the edit in prose instead of writing a block."
@@ -102,7 +120,8 @@ round and you will be told which block failed and why."""
     def check_body(self, block: Block) -> list[str]:
         op = block.params.get("op", "")
         target = block.params.get("target", "")
-        go_file = block.params.get("file-path", "").strip().endswith(".go")
+        path = block.params.get("file-path", "").strip()
+        go_file, declarations = path.endswith(".go"), path.endswith(DECLARATION_FILES)
         problems = []
         if op in _NEEDS_TARGET and not target:
             problems.append(f"change op {op} needs a target")
@@ -117,10 +136,11 @@ round and you will be told which block failed and why."""
                 f"change op {op} does not work on Go files: use MODIFY, ADD_BEFORE, ADD_AFTER "
                 "or DELETE with a declaration as target"
             )
-        if not go_file and target and op in GO_OPS and target != "*" and target not in _EDGES:
+        if not declarations and target and op in GO_OPS and target != "*" and target not in _EDGES:
             problems.append(
-                f"change op {op} with a declaration target works on Go files only; in other "
-                "files use WRITE, REPLACE, INSERT_*, ADD_* with BEGIN/END or DELETE with *"
+                f"change op {op} with a declaration target works on Go and Python files only; "
+                "in other files use WRITE, REPLACE, INSERT_*, ADD_* with BEGIN/END or DELETE "
+                "with *"
             )
         return problems
 
@@ -131,7 +151,8 @@ round and you will be told which block failed and why."""
         file withheld as a secret, which the store judges with the run's
         ``tai_secret_file`` hook (this method is handed no run context: the store carries
         the check, see :mod:`tai_changes._apply`). The Go files changed are
-        formatted (goimports) when the store is finished or flushed."""
+        formatted (goimports), and the Python files with their project's formatter, when
+        the store is finished or flushed."""
         from tai_changes import apply_change
 
         return apply_change(workspace, block)
