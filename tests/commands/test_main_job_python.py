@@ -67,15 +67,19 @@ def test_dash_py_stages_a_directory_without_project_files(
     work.mkdir()
     (work / "tool.py").write_text('"""A tool."""\n\n\ndef run(n: int) -> int:\n    return n\n')
     done = "<<甲乙 done\nNothing to change.\n甲乙\n<<丙丁 summary\n- read tool.run\n丙丁\n"
-    (work / "r.replay").write_text(
+    replay = work / "r.replay"
+    replay.write_text(
         "@@@ reply\n@@@ expect user: begin of focus module tool\n"
         f"@@@ expect user: def run(n: int) -> int:\n{done}"
         f"@@@ reply\n{done}"
     )
-    result = run_tai("-py", "-model", "replay:r.replay", "chat", "Look at run", cwd=work,
+    result = run_tai("-py", "-model", f"replay:{replay}", "chat", "Look at run", cwd=work,
                      env=isolated_env)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Goal Achieved after 2 loop(s)" in result.stderr
-    plain = run_tai("-model", "replay:r.replay", "chat", "Look at run", cwd=work, env=isolated_env)
+    plain = run_tai("-model", f"replay:{replay}", "-ignore", "r.replay", "chat", "Look at run",
+                    cwd=work, env=isolated_env)  # fmt: skip
     assert plain.returncode != 0  # without -py: the any-text context, which shows the file whole
-    assert "begin of focus module tool" in plain.stderr  # the replay's check names what it missed
+    assert "expected the last user message to contain 'begin of focus module tool'" in (
+        plain.stderr
+    )
