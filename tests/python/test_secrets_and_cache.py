@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tai_core.plugins import PluginHost
 from tai_core.testing import project
@@ -56,15 +58,72 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("own_cache")
 def test_broken_cache_entries_are_parsed_afresh(basic: Path) -> None:
     cold = text_of(collect(basic))
-    entries = [p for p in _cache._cache_dir().rglob("*") if p.is_file()]
-    assert entries
-    for entry in entries:
-        entry.write_text(json.dumps(["not", "a", "summary"]) if entry.stat().st_size % 2 else "{")
+    (cache,) = _cache._cache_file(basic.resolve()).parent.glob("*.json")
+    entries = json.loads(cache.read_text())
+    shapes = [
+        ["not", "a", "summary"], {"decls": "no"}, {"error": 3},
+        {"decls": [{"kind": "def"}], "imports": [], "tests": []},  # a declaration cut short
+        {"decls": [], "imports": [[0, 1, []]], "tests": []},
+        {"decls": [], "imports": [], "tests": [None]},
+    ]  # fmt: skip
+    forged = {key: shapes[i % len(shapes)] for i, key in enumerate(entries)}
+    cache.write_text(json.dumps(forged))
     assert text_of(collect(basic)) == cold
+    cache.write_text("{ not json")
+    assert text_of(collect(basic)) == cold
+    assert json.loads(cache.read_text()).keys() == entries.keys()  # written whole again
 
 
 @pytest.mark.usefixtures("own_cache")
-def test_the_cache_holds_json_only(basic: Path) -> None:
+def test_the_cache_holds_json_only_and_follows_the_project(basic: Path) -> None:
     collect(basic)
-    for entry in (p for p in _cache._cache_dir().rglob("*") if p.is_file()):
-        assert isinstance(json.loads(entry.read_text()), dict)
+    (cache,) = _cache._cache_file(basic.resolve()).parent.glob("*.json")
+    entries = json.loads(cache.read_text())
+    assert all(isinstance(entry, dict) for entry in entries.values())
+    (basic / "src/shop/prices.py").write_text("def price_of(item):\n    return 1\n")
+    collect(basic)
+    assert len(json.loads(cache.read_text())) == len(entries)  # the old entry is gone
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "decls",
+                    "kind",
+                    "name",
+                    "sig",
+                    "doc",
+                    "children",
+                    "imports",
+                    "tests",
+                    "error",
+                    "all",
+                    "decorators",
+                    "line",
+                ]
+            ),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(entry=JSON)
+def test_any_json_in_the_cache_gives_the_same_context(
+    basic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: object
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fuzzed-cache"))
+    cold = text_of(collect(basic))
+    cache = _cache._cache_file(basic.resolve())
+    keys = json.loads(cache.read_text()).keys()
+    cache.write_text(json.dumps(dict.fromkeys(keys, entry)))
+    assert text_of(collect(basic)) == cold

@@ -1,12 +1,18 @@
 """Summaries kept by content: a module that did not change is never parsed twice.
 
-The key hashes the summary's version (:data:`tai_python._summary.VERSION`), the
-interpreter's version (its grammar decides what parses) and the module's bytes; the entry
-is the summary as JSON under ``<cache>/py-outline/KEY[:2]/KEY``. JSON and never pickle: the
-cache directory is writable inside the sandbox, where a model's commands run, and loading
-a pickle runs code. The worst a forged entry can do is mislead an outline of a file with
-exactly those bytes; a malformed one is ignored and parsed afresh. An unwritable cache
-costs time, never correctness.
+One JSON file per project (``<cache>/py-outline/ROOT-HASH.json``) maps each module's key —
+a hash of the summary's version (:data:`tai_python._summary.VERSION`), the interpreter's
+version (its grammar decides what parses) and the module's bytes — to its summary. A load
+reads the file once and, when it parsed anything, writes it back holding exactly the
+modules it loaded (an atomic replace: two loads at once cost a parse, never a torn file),
+so the file follows the project and never grows past it. One file, not one per module: a
+warm load of a large project opens one file instead of hundreds.
+
+JSON and never pickle: the cache directory is writable inside the sandbox, where a model's
+commands run, and loading a pickle runs code. The worst a forged entry can do is mislead
+an outline of a module with exactly those bytes; an entry that is not a summary, or a file
+that is not JSON, is ignored and parsed afresh. An unwritable cache costs time, never
+correctness.
 
 Many misses at once (a first load of a large project) are parsed in worker processes, one
 per core up to four: parsing is the one cost of a cold load that grows with the code, and
@@ -23,14 +29,19 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from tai_python._summary import VERSION, Summary, summarize
 
+#: How many modules must miss the cache before they are parsed in worker processes.
+PARALLEL_FROM = 64
 
-def _cache_dir() -> Path:
+
+def _cache_file(root: Path) -> Path:
     from tai_core.config import user_cache_dir
 
-    return user_cache_dir() / "py-outline"
+    name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return user_cache_dir() / "py-outline" / f"{name}.json"
 
 
 def _key(data: bytes) -> str:
@@ -39,28 +50,58 @@ def _key(data: bytes) -> str:
     return digest.hexdigest()
 
 
-def _read(path: Path) -> Summary | None:
+def _valid_decls(decls: Any) -> bool:
+    """Whether ``decls`` has the shape :mod:`._summary` gives (what rendering reads)."""
+    return isinstance(decls, list) and all(
+        isinstance(decl, dict)
+        and all(isinstance(decl.get(field), str) for field in ("kind", "name", "sig"))
+        and isinstance(decl.get("line", 0), int)
+        and isinstance(decl.get("doc") or "", str)
+        and all(isinstance(d, str) for d in decl.get("decorators", ()))
+        and ("children" not in decl or _valid_decls(decl["children"]))
+        for decl in decls
+    )
+
+
+def _is_summary(found: Any) -> bool:
+    """Whether a cache entry is a summary rendering can read; anything else (a forged or
+    damaged entry) is parsed afresh."""
+    if not isinstance(found, dict):
+        return False
+    if "error" in found:
+        return isinstance(found["error"], str)
+    return (
+        _valid_decls(found.get("decls"))
+        and isinstance(found.get("doc") or "", str)
+        and isinstance(found.get("all") or "", str)
+        and isinstance(found.get("tests"), list)
+        and all(isinstance(t, str) for t in found["tests"])
+        and isinstance(found.get("imports"), list)
+        and all(
+            isinstance(i, list) and len(i) == 3 and isinstance(i[0], int)
+            and isinstance(i[1], str) and all(isinstance(n, str) for n in i[2])
+            for i in found["imports"]
+        )
+    )  # fmt: skip
+
+
+def _read(path: Path) -> dict[str, Any]:
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    if isinstance(found, dict) and ("decls" in found or "error" in found):
-        return found
-    return None
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
-def _write(path: Path, summary: Summary) -> None:
+def _write(path: Path, entries: dict[str, Summary]) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     try:
-        temporary.write_text(json.dumps(summary, separators=(",", ":")), encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(entries, separators=(",", ":")), encoding="utf-8")
         temporary.replace(path)
     except OSError:
         with contextlib.suppress(OSError):
             temporary.unlink()
-
-
-#: How many modules must miss the cache before they are parsed in worker processes.
-PARALLEL_FROM = 64
 
 
 def _parsed(sources: list[tuple[bytes, str]]) -> list[Summary]:
@@ -77,19 +118,21 @@ def _parsed(sources: list[tuple[bytes, str]]) -> list[Summary]:
         return list(pool.map(summarize, datas, names, chunksize=16))
 
 
-def summaries_of(sources: list[tuple[bytes, str]]) -> list[Summary]:
-    """The summary of each module's bytes (with its file name, for messages), in order:
-    from the cache, or parsed and then cached."""
-    base = _cache_dir()
-    paths = [base / key[:2] / key for key in (_key(data) for data, _ in sources)]
-    found = [_read(path) for path in paths]
+def summaries_of(root: Path, sources: list[tuple[bytes, str]]) -> list[Summary]:
+    """The summary of each module of the project at ``root`` (its bytes, with its file
+    name for messages), in order: from the project's cache file, or parsed (and the file
+    then written with exactly these modules)."""
+    path = _cache_file(root)
+    cached = _read(path)
+    keys = [_key(data) for data, _ in sources]
+    found: list[Summary | None] = [
+        entry if _is_summary(entry := cached.get(key)) else None for key in keys
+    ]
     missing = [index for index, summary in enumerate(found) if summary is None]
-    made: set[Path] = set()
-    for index, summary in zip(missing, _parsed([sources[i] for i in missing]), strict=True):
-        found[index] = summary
-        if paths[index].parent not in made:
-            made.add(paths[index].parent)
-            with contextlib.suppress(OSError):
-                paths[index].parent.mkdir(parents=True, exist_ok=True)
-        _write(paths[index], summary)
-    return [summary or {} for summary in found]
+    if missing:
+        for index, summary in zip(missing, _parsed([sources[i] for i in missing]), strict=True):
+            found[index] = summary
+    done = [summary or {"error": "not parsed"} for summary in found]
+    if missing or len(cached) != len(set(keys)):
+        _write(path, dict(zip(keys, done, strict=True)))
+    return done

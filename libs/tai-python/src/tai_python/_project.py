@@ -227,7 +227,7 @@ def load(
         name = module_name(path, roots)
         if name not in sources or path.suffix == ".py":  # a stub beside its module: the module
             sources[name] = (path, data)
-    summaries = summaries_of([(data, str(path)) for path, data in sources.values()])
+    summaries = summaries_of(root, [(data, str(path)) for path, data in sources.values()])
     raw = {
         name: (path, summary)
         for (name, (path, _)), summary in zip(sources.items(), summaries, strict=True)
