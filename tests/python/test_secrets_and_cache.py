@@ -127,3 +127,17 @@ def test_any_json_in_the_cache_gives_the_same_context(
     keys = json.loads(cache.read_text()).keys()
     cache.write_text(json.dumps(dict.fromkeys(keys, entry)))
     assert text_of(collect(basic)) == cold
+
+
+def test_a_link_to_a_credential_file_is_withheld_by_its_target(
+    host: PluginHost, basic: Path, tmp_path: Path
+) -> None:
+    credentials = tmp_path / "home/.aws/credentials"
+    credentials.parent.mkdir(parents=True)
+    credentials.write_text("[default]\naws_secret_access_key = abc\n")
+    (basic / "src/shop/notes.py").symlink_to(credentials)
+    from tai_core.context import hook_check
+
+    parts = collect(basic, secret=hook_check(host.pm.hook, {}))
+    assert "aws_secret_access_key" not in text_of(parts)
+    assert any(part.withheld and part.path == "src/shop/notes.py" for part in parts)

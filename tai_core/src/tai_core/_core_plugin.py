@@ -41,7 +41,8 @@ COMMANDS = (
     ("next", "tai_core.commands.next:next_command",
      "Answer a task from the context, as text (changes no files)."),
     ("code", "tai_core.commands.code:code_command",
-     "The default command: goal loops in a Go module, text-file generation elsewhere."),
+     "The default command: goal loops in a Go module or a Python project, text-file "
+     "generation elsewhere."),
     ("ai", "tai_core.commands.ai:ai_command",
      "Chat with the model interactively; it remembers what it learns about you."),
     ("ping", "tai_core.commands.ping:ping_command",
