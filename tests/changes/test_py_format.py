@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tai_changes import _format
+from tai_changes import _format, _pyformat
 from tai_changes._pyformat import SANDBOX_VARIABLE
 
 from ..conftest import run_tai
@@ -70,13 +70,23 @@ def test_without_a_declared_formatter_files_stay_as_written(tmp_path: Path) -> N
     assert modify(tmp_path, "broken/a.py") == UGLY + "\n"
 
 
+def test_each_file_gets_the_formatter_its_own_project_declares(tmp_path: Path) -> None:
+    files = {"a/pyproject.toml": "[project]\nname = 'a'\n", "b/pyproject.toml": "[tool.ruff]\n"}
+    write_files(tmp_path, {**files, "a/x.py": ORIGINAL, "b/y.py": ORIGINAL})
+    change = [block("MODIFY", f"{p}.py", UGLY, target="area") for p in ("a/x", "b/y")]
+    run_round(tmp_path, *change)
+    assert (tmp_path / "a/x.py").read_text() == UGLY + "\n"
+    assert (tmp_path / "b/y.py").read_text() == RUFF_STYLE
+
+
 def test_black_reads_the_text_on_stdin_with_the_file_name(tmp_path: Path) -> None:
     tools, project = tmp_path / "tools", tmp_path / "project"
-    fake(tools / "black", f'echo "$@" > {tools}/args\necho "# black"\ncat\n')
+    fake(tools / "black", f'echo "$PWD $@" > {tools}/args\necho "# black"\ncat\n')
     os.environ["PATH"] = f"{tools}{os.pathsep}{os.environ['PATH']}"
     write_files(project, {"pyproject.toml": "[tool.black]\nline-length = 88\n"})
     assert modify(project) == "# black\n" + UGLY + "\n"
-    assert (tools / "args").read_text() == f"-q --stdin-filename {project}/pkg/shapes.py -\n"
+    args = f"{project} -q --stdin-filename {project}/pkg/shapes.py -\n"  # run in the project
+    assert (tools / "args").read_text() == args
 
 
 @pytest.mark.parametrize("script", ["echo 'error: bad config' >&2\nexit 2\n", "exit 0\n"])
@@ -86,6 +96,37 @@ def test_a_formatter_that_refuses_leaves_the_file_as_written(tmp_path: Path, scr
     os.environ["PATH"] = f"{tools}{os.pathsep}{os.environ['PATH']}"
     write_files(project, {"pyproject.toml": "[tool.ruff]\n"})
     assert modify(project) == UGLY + "\n"
+
+
+def test_a_formatter_that_hangs_is_stopped_and_the_file_left_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools, project = tmp_path / "tools", tmp_path / "project"
+    fake(tools / "ruff", "cat > /dev/null\nsleep 2\necho '# too late'\n")
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(_pyformat, "TIMEOUT", 0.2)
+    write_files(project, {"pyproject.toml": "[tool.ruff]\n"})
+    assert modify(project) == UGLY + "\n"
+
+
+def test_what_is_not_a_program_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/ruff").write_text("#!/bin/sh\necho '# not executable'\ncat\n")
+    (tmp_path / "b/ruff").mkdir(parents=True)  # a directory
+    path = os.pathsep.join([str(tmp_path / "a"), str(tmp_path / "b"), "", os.environ["PATH"]])
+    monkeypatch.setenv("PATH", path)
+    write_files(tmp_path / "project", {"pyproject.toml": "[tool.ruff]\n"})
+    assert modify(tmp_path / "project") == RUFF_STYLE  # the dev environment's ruff
+    monkeypatch.delenv("PATH")  # the default search path: no ruff there
+    assert modify(tmp_path / "project") == UGLY + "\n"
+
+
+def test_a_pyproject_without_a_tool_table_declares_nothing(tmp_path: Path) -> None:
+    for text in ("[project]\nname = 'p'\n", "tool = 'ruff'\n"):
+        write_files(tmp_path, {"pyproject.toml": text})
+        assert modify(tmp_path) == UGLY + "\n"
 
 
 def planted(project: Path, marker: Path) -> Path:

@@ -77,8 +77,9 @@ def _tools(pyproject: Path) -> dict[str, object]:
     import tomllib  # only when a Python file changed: tai patch of Go files stays light
 
     try:
-        tools = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        with pyproject.open("rb") as file:
+            tools = tomllib.load(file).get("tool")
+    except (OSError, tomllib.TOMLDecodeError):
         return {}
     return tools if isinstance(tools, dict) else {}
 
@@ -110,11 +111,14 @@ def _within(path: Path, directories: tuple[Path, ...]) -> bool:
 
 
 def _candidates(formatter: Formatter) -> Iterator[Path]:
+    """The project's virtual environments, then ``PATH`` (an empty entry, the current
+    directory, left out)."""
     program = formatter.name + _EXE
     for venv in _VENVS:
         yield formatter.project / venv / _BIN / program
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        yield Path(directory or ".") / program
+    for directory in os.get_exec_path():
+        if directory:
+            yield Path(directory) / program
 
 
 def executable(formatter: Formatter, root: Path) -> Path | None:
@@ -148,10 +152,10 @@ def format_python(store: FileStore) -> FileStore:
     runs: dict[str, tuple[str, Runner]] = {}
     for key in pending(store, SUFFIXES):
         formatter = declared(store.root / key)
-        program = executable(formatter, store.root) if formatter else None
-        if formatter and program:
-            runs[key] = (
-                f"{formatter.name} {program}",
-                partial(_run, program, formatter, store.root),
-            )
+        if formatter is None:
+            continue
+        program = executable(formatter, store.root)
+        if program is not None:
+            run = partial(_run, program, formatter, store.root)
+            runs[key] = (f"{formatter.name} {program}", run)
     return format_files(store, runs)

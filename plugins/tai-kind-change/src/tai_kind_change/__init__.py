@@ -91,9 +91,9 @@ Python files, by declaration (`target` names a function `f`, a class `C`, a meth
 - DELETE removes the declaration (decorators and comments above included).
 The body may be written at any indentation: it is indented to the target's. A target
 that does not exist fails, naming the closest names; an ADD of a name that already exists
-replaces it. The result must compile; it is formatted with the project's formatter (ruff
-or black) when its configuration declares one. REPLACE / INSERT_* also work on Python
-files (and on one this parser cannot read).
+replaces it. The result, and a WRITE, must compile; it is formatted with the project's
+formatter (ruff or black) when its configuration declares one. REPLACE / INSERT_* also
+work on Python files (and on one this parser cannot read).
 
 Any file:
 - WRITE replaces (or creates) the whole file with the body.
