@@ -114,13 +114,28 @@ def test_delete_removes_a_group_of_definitions_and_keeps_blank_lines_tidy(tmp_pa
     assert result == CLASS[: CLASS.index("class Shape")] + CLASS[CLASS.index("async def") :]
 
 
-def test_modify_a_property_replaces_getter_and_setter(tmp_path: Path) -> None:
-    body = "@property\ndef name(self) -> str:\n    return 'fixed'"
-    result = apply_py(tmp_path, CLASS, block("MODIFY", "mod.py", body, target="Shape.name"))
-    assert result.count("def name") == 1 and "setter" not in result
-    assert (
-        "    @property\n    def name(self) -> str:\n        return 'fixed'\n\n    class" in result
+def test_modify_a_property_replaces_getter_and_setter_only_when_both_are_given(
+    tmp_path: Path,
+) -> None:
+    getter = "@property\ndef name(self) -> str:\n    return 'fixed'"
+    with pytest.raises(ChangeError, match=r"Shape\.name is defined 2 times \(lines 16, 20"):
+        apply_py(tmp_path, CLASS, block("MODIFY", "mod.py", getter, target="Shape.name"))
+    both = f"{getter}\n\n@name.setter\ndef name(self, value: str) -> None:\n    self._name = value"
+    result = apply_py(tmp_path, CLASS, block("MODIFY", "mod.py", both, target="Shape.name"))
+    assert result.count("def name") == 2 and "return 'fixed'" in result
+    assert "    @name.setter\n    def name(self, value: str) -> None:\n" in result
+
+
+def test_an_add_never_drops_an_overload_it_would_replace(tmp_path: Path) -> None:
+    overloads = (
+        "import typing\n\n\n@typing.overload\ndef area(x: int) -> int: ...\n\n\n"
+        "@typing.overload\ndef area(x: str) -> str: ...\n\n\ndef area(x):\n    return x\n\n\n"
+        "def helper():\n    pass\n"
     )
+    with pytest.raises(ChangeError, match=r"area is defined 3 times"):
+        apply_py(tmp_path, overloads, block("ADD_AFTER", "mod.py", "def area(x):\n    return 0",
+                                            target="helper"))  # fmt: skip
+    assert (tmp_path / "mod.py").read_text() == overloads
 
 
 def test_async_functions_nested_classes_and_keywords_in_targets(tmp_path: Path) -> None:

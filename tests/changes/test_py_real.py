@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tai_changes import ChangeError, apply_change
+from tai_changes._decl import EditError
 from tai_changes._py_edit import edit_python
 from tai_changes._py_syntax import Lines, PyDecl, declarations, parse
 from tai_changes._pyformat import SANDBOX_VARIABLE
@@ -91,15 +92,22 @@ def test_modify_command_invoke_changes_only_it_and_click_still_works(copy) -> No
     assert run_python(root, "click", CLI) == "42 edited\n"
 
 
-def test_modify_of_an_overloaded_method_replaces_the_overloads_with_it(copy) -> None:
+def test_modify_of_an_overloaded_method_keeps_or_refuses_its_overloads(copy) -> None:
     root = copy("click")
     run = find(root, CORE, "Context.invoke")
     assert len(run) == 3  # two @t.overload stubs and the implementation
     data = (root / CORE).read_bytes()
     implementation = data[run[2].start : run[2].end].decode()
-    after = edit(root, CORE, "MODIFY", "Context.invoke", implementation.strip())
-    assert after.encode() == data[: run[0].start] + implementation.encode() + data[run[2].end :]
-    assert [d.line for d in find(root, CORE, "Context.invoke")] == [run[0].line]
+    with pytest.raises(EditError, match=r"Context\.invoke is defined 3 times"):
+        edit(root, CORE, "MODIFY", "Context.invoke", implementation.strip())
+    whole = data[run[0].start : run[2].end].decode()
+    changed = whole.replace(
+        "return __callback(*args, **kwargs)", "return (__callback)(*args, **kwargs)"
+    )
+    assert changed != whole
+    after = edit(root, CORE, "MODIFY", "Context.invoke", changed.strip())
+    assert after.encode() == data[: run[0].start] + changed.encode() + data[run[2].end :]
+    assert len(find(root, CORE, "Context.invoke")) == 3
     assert run_python(root, "click", CLI) == "42 -\n"
 
 

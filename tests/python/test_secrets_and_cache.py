@@ -118,15 +118,20 @@ JSON = st.recursive(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(entry=JSON)
-def test_any_json_in_the_cache_gives_the_same_context(
+def test_any_json_in_the_cache_never_breaks_a_load(
     basic: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: object
 ) -> None:
+    """An entry of a summary's shape is used as it is (a forged one misleads that outline:
+    accepted, see tai_python._cache); any other entry is parsed afresh."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "fuzzed-cache"))
-    cold = text_of(collect(basic))
     cache = _cache._cache_file(basic.resolve())
+    cache.unlink(missing_ok=True)  # the examples share the directory: start cold each time
+    cold = text_of(collect(basic))
     keys = json.loads(cache.read_text()).keys()
     cache.write_text(json.dumps(dict.fromkeys(keys, entry)))
-    assert text_of(collect(basic)) == cold
+    warm = text_of(collect(basic))
+    if not _cache._is_summary(entry):
+        assert warm == cold
 
 
 def test_a_link_to_a_credential_file_is_withheld_by_its_target(
@@ -141,3 +146,90 @@ def test_a_link_to_a_credential_file_is_withheld_by_its_target(
     parts = collect(basic, secret=hook_check(host.pm.hook, {}))
     assert "aws_secret_access_key" not in text_of(parts)
     assert any(part.withheld and part.path == "src/shop/notes.py" for part in parts)
+
+
+def _cache_of(root: Path) -> Path:
+    return _cache._cache_file(root.resolve())
+
+
+@pytest.mark.usefixtures("own_cache")
+def test_each_project_has_its_own_cache_file_written_only_when_it_changes(
+    basic: Path, tmp_path: Path
+) -> None:
+    cold = text_of(collect(basic))
+    assert "def price_of(item: str) -> float:" in cold  # what the cache gave is the outline
+    other = project(tmp_path / "other", {"setup.py": "", "tool.py": "def run(): ...\n"})
+    collect(other)
+    assert _cache_of(basic) != _cache_of(other) and _cache_of(other).is_file()
+    assert _cache_of(basic) == _cache._cache_file(basic.resolve())  # stable
+    before = _cache_of(basic).stat().st_mtime_ns
+    _cache_of(basic).touch()
+    stamp = _cache_of(basic).stat().st_mtime_ns
+    assert text_of(collect(basic)) == cold
+    assert _cache_of(basic).stat().st_mtime_ns == stamp >= before  # nothing new: not written
+    (basic / "scripts/tool.py").unlink()  # a module gone, nothing to parse: the file follows
+    collect(basic)
+    assert len(json.loads(_cache_of(basic).read_text())) == len(
+        [p for p in basic.rglob("*.py") if ".venv" not in p.parts]
+    )
+
+
+@pytest.mark.usefixtures("own_cache")
+def test_a_cached_parse_error_is_used_and_not_parsed_again(
+    basic: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (basic / "src/shop/broken.py").write_text("def f(:\n")
+    cold = text_of(collect(basic))
+    assert "(does not parse: line 1:" in cold
+
+    def refuse(data: bytes, filename: str) -> None:
+        raise AssertionError(f"parsed {filename} again")
+
+    monkeypatch.setattr(_cache, "summarize", refuse)
+    assert text_of(collect(basic)) == cold
+
+
+@pytest.mark.usefixtures("own_cache")
+@pytest.mark.parametrize(
+    "forged",
+    [
+        [],  # not an object at all
+        {"*": {"decls": [{"kind": "def", "name": "f", "sig": "def f():", "decorators": [1]}],
+               "imports": [], "tests": []}},
+        {"*": {"decls": [{"kind": "class", "name": "C", "sig": "class C:", "children": "x"}],
+               "imports": [], "tests": []}},
+        {"*": {"decls": [{"kind": "class", "name": "C", "sig": "class C:",
+                          "children": [{"kind": "def"}]}], "imports": [], "tests": []}},
+    ],
+)  # fmt: skip
+def test_forged_shapes_are_parsed_afresh(basic: Path, forged: object) -> None:
+    cold = text_of(collect(basic))
+    cache = _cache_of(basic)
+    keys = json.loads(cache.read_text()).keys()
+    if isinstance(forged, dict):
+        forged = dict.fromkeys(keys, forged["*"])
+    cache.write_text(json.dumps(forged))
+    assert text_of(collect(basic)) == cold
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("own_cache")
+def test_many_misses_are_parsed_in_worker_processes_alike(
+    basic: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serial = text_of(collect(basic))
+    _cache_of(basic).unlink()
+    monkeypatch.setattr(_cache, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(_cache.os, "cpu_count", lambda: 2)
+    started = []
+    import concurrent.futures
+
+    original = concurrent.futures.ProcessPoolExecutor
+
+    def counting(*args: object, **kwargs: object) -> object:
+        started.append(args)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
+    assert text_of(collect(basic)) == serial
+    assert started and started[0][0] == 2

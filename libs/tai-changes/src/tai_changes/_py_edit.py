@@ -12,7 +12,10 @@ The rules, where Python differs from Go:
   ``src/click/core.py``).
 - Several definitions of one name *next to each other* in one scope are one target: a
   property's getter, setter and deleter, ``@overload`` stubs and their implementation.
-  MODIFY replaces them all with the body, DELETE removes them all. A name defined again
+  MODIFY replaces them all with the body, DELETE removes them all. No change removes more
+  definitions of a name than its body gives back (a getter-only body for a property with
+  a setter, an implementation without its overloads): it fails naming the lines, since the
+  model rarely means to drop what it did not show (:func:`_refuse_drops`). A name defined again
   further away (the same scope, other statements between) is ambiguous: MODIFY and DELETE
   fail, naming the lines; ADD_* go by the first.
 - MODIFY of an assignment whose body is a bare expression gives it that new value (its
@@ -117,21 +120,40 @@ def _blank(scope: str) -> int:
     return 1 if scope else 2
 
 
+def _refuse_drops(removed: list[PyDecl], scope: str, body: PyBody) -> None:
+    """Fail when the change would remove more definitions of a name than the body gives
+    back: a property's setter or an overload would vanish without a word otherwise."""
+    for name in dict.fromkeys(body.names):
+        full = f"{scope}.{name}" if scope else name
+        gone = [decl for decl in removed if full in decl.names and not decl.is_assignment]
+        given = body.names.count(name)
+        if len(gone) > given:
+            lines = ", ".join(str(decl.line) for decl in gone)
+            raise EditError(
+                f"{full} is defined {len(gone)} times (lines {lines}: a property's getter "
+                f"and setter, or overloads, are one target) and the body defines it {given} "
+                f"time(s), so the change would drop the rest; give every definition you keep "
+                "in the body, or change one of them with REPLACE"
+            )
+
+
 def _place(
     data: bytes, decls: list[PyDecl], scope: str, span: tuple[int, int], body: PyBody
 ) -> bytes:
     """``body`` in the place of ``span``, and the other declarations in ``scope`` of the
-    names the body declares removed."""
+    names the body declares removed (never more definitions of a name than the body
+    gives: :func:`_refuse_drops`)."""
     names = {f"{scope}.{name}" if scope else name for name in body.names}
     low, high = span
-    edits = [(low, high, body.text + b"\n")]
-    edits.extend(
-        (decl.start, decl.end, b"")
-        for decl in decls
-        if decl.scope == scope
-        and set(decl.names) <= names
+    others = [
+        decl for decl in decls
+        if decl.scope == scope and set(decl.names) <= names
         and (decl.end <= low or decl.start >= high)
-    )
+    ]  # fmt: skip
+    inside = [decl for decl in decls if decl.scope == scope and low <= decl.start < high]
+    _refuse_drops([*inside, *others], scope, body)
+    edits = [(low, high, body.text + b"\n")]
+    edits.extend((decl.start, decl.end, b"") for decl in others)
     for start, end, text in sorted(edits, reverse=True):
         data = splice(data, start, end, text) if text else cut(data, start, end)
     return data

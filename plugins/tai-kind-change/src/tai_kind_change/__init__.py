@@ -84,8 +84,8 @@ Python files, by declaration (`target` names a function `f`, a class `C`, a meth
 `C.m` or `Outer.Inner.m`, an assignment `NAME` or `C.attr`; or `BEGIN`, `END`):
 - MODIFY replaces the declaration with the body: its decorators and the comment lines
   right above it included; definitions of one name next to each other (a property's
-  getter and setter, overloads) are replaced together. For an assignment the body may be
-  just the new value.
+  getter and setter, overloads) are replaced together, so give them all in the body: a
+  change that would drop one fails. For an assignment the body may be just the new value.
 - ADD_BEFORE / ADD_AFTER insert the body before or after the declaration; `BEGIN` is
   after the module docstring and the imports, `END` the end of the file.
 - DELETE removes the declaration (decorators and comments above included).
