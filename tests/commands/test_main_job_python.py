@@ -83,3 +83,22 @@ def test_dash_py_stages_a_directory_without_project_files(
     assert "expected the last user message to contain 'begin of focus module tool'" in (
         plain.stderr
     )
+
+
+@pytest.mark.permissions  # tai runs sandboxed: CI runs this as root and not root
+def test_a_subdirectory_of_a_project_under_tmp_is_staged_as_python_in_the_sandbox(
+    tmp_path: Path, work: Path, isolated_env: dict[str, str]
+) -> None:
+    if not tmp_path.is_relative_to("/tmp"):
+        pytest.skip("pytest's temporary directory is not under /tmp (fresh in the sandbox)")
+    tests = work / "tests"
+    done = "<<甲乙 done\nNothing to change.\n甲乙\n<<丙丁 summary\n- read the tests\n丙丁\n"
+    (tests / "r.replay").write_text(
+        "@@@ reply\n@@@ expect user: begin of focus module tests.test_stats\n"
+        f"{done}@@@ reply\n{done}"
+    )  # the pyproject.toml above the directory must be seen inside the sandbox's fresh /tmp
+    result = run_tai("-model", "replay:r.replay", "chat", "Read the tests", cwd=tests,
+                     env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    # goal loops, not one any-text session (whose context would show the transcript too)
+    assert "Goal Achieved after 2 loop(s)" in result.stderr

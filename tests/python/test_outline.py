@@ -33,13 +33,17 @@ def test_focus_module_is_an_outline_without_bodies(basic: Path) -> None:
     assert "_cache" not in text
     # private methods are listed in the focus (as go doc -u does); bodies never are
     assert "def _secret_helper(self) -> int:" in text
-    for body in ("SECRET_BODY_MARKER", "BODY_MARKER_CHECKOUT", "self.items.extend", "import json"):
+    for body in ("SECRET_BODY_MARKER", "BODY_MARKER_CHECKOUT", "self.items.extend"):
         assert body not in text_of(parts)
+    # the imports as written: what the names in the signatures refer to
+    assert "import json\nimport attrs\nfrom . import prices\nfrom .prices import price_of\n" in text
+    assert "__future__" not in text
 
 
 def test_package_all_tests_fixtures_and_other_files(basic: Path) -> None:
     parts = collect(basic)
-    assert "__all__ = ['Cart']" in part_with(parts, "begin of focus module shop\n").text
+    package = part_with(parts, "begin of focus module shop\n").text
+    assert "from shop.cart import Cart\n\n__all__ = ['Cart']" in package  # the re-export
     tests = part_with(parts, "begin of focus module tests.test_cart").text
     assert "- test_add\n- TestTotal.test_empty\n" in tests and "helper" not in tests
     assert "Fixtures:\n- cart\n" in part_with(parts, "focus module tests.conftest").text
@@ -112,3 +116,10 @@ def test_any_bytes_give_a_summary_or_an_error(data: bytes) -> None:
     assert "error" in summary or "decls" in summary
     for shape in (FULL, BRIEF, SHORT):
         render(summary, shape, private=False)
+
+
+def test_a_coding_declaration_is_honoured(basic: Path) -> None:
+    source = '# -*- coding: latin-1 -*-\n"""Caf\xe9 prices."""\n\ndef caf\xe9() -> str: ...\n'
+    (basic / "src/shop/latin.py").write_bytes(source.encode("latin-1"))
+    text = part_with(collect(basic), "begin of focus module shop.latin").text
+    assert '"""Café prices."""' in text and "def café() -> str:" in text

@@ -11,7 +11,7 @@ from tai_core.context import ContextError
 from tai_core.context._compose import choose, primary_name
 from tai_core.plugins import PluginHost
 from tai_core.testing import project
-from tests.python.conftest import collect, text_of
+from tests.python.conftest import collect, part_with, text_of
 
 
 @pytest.mark.parametrize("marker", ["pyproject.toml", "setup.cfg", "setup.py"])
@@ -79,3 +79,24 @@ def test_a_python_run_offers_the_python_kinds_and_not_the_go_ones(host: PluginHo
     offered = {name for name, kind in host.registry.block_kinds.items() if "py" in kind.commands}
     assert {"py-src", "pytest", "change", "summary", "done", "ingest", "shell"} <= offered
     assert not offered & {"go-src", "go-test", "memory"}
+
+
+def test_the_project_part_names_what_lies_outside_the_focus(basic: Path) -> None:
+    project(basic, {
+        "tox.ini": "", "Makefile": "", "docs/index.md": "", "docs/api/ref.md": "",
+        "tests/data/sample.json": "{}", "noxfile.py": "",
+    })  # fmt: skip
+    part = part_with(collect(basic), "begin of python project")
+    for name in ("- tox.ini\n", "- Makefile\n", "- noxfile.py\n", "- pyproject.toml\n"):
+        assert name in part.text
+    assert "- docs/ (2 files)\n" in part.text and "- tests/data/ (1 file)\n" in part.text
+    assert "- scripts/ (1 file)\n" in part.text  # a module nobody imports is named too
+    assert "src/shop" not in part.text  # the focus directories are named by their parts
+    assert not part.notice
+
+
+def test_a_broken_pyproject_is_said_to_the_model_and_the_user(basic: Path) -> None:
+    (basic / "pyproject.toml").write_text('[project\nname = "shop"\n')
+    part = part_with(collect(basic), "begin of python project")
+    assert "pyproject.toml cannot be read (" in part.text
+    assert part.notice.startswith("pyproject.toml cannot be read (")

@@ -198,12 +198,13 @@ def _report(messages: list[str]) -> None:
         click.echo(f"tai: sandbox: {message}", err=True)
 
 
-#: What marks the root of the project a working directory belongs to.
-PROJECT_MARKERS = ("go.mod", "go.work", ".git")
+#: What marks the root of the project a working directory belongs to: a Go module or
+#: workspace, a Python project, a git checkout.
+PROJECT_MARKERS = ("go.mod", "go.work", "pyproject.toml", "setup.cfg", "setup.py", ".git")
 
 
 def project_roots(cwd: Path) -> list[Path]:
-    """The directories above ``cwd`` that hold a ``go.mod``, ``go.work`` or ``.git``: the
+    """The directories above ``cwd`` that hold one of :data:`PROJECT_MARKERS`: the
     project a subdirectory belongs to. They stay readable (never writable) inside the
     sandbox when they live under ``/tmp``, which is otherwise fresh, so that a run from a
     subdirectory of a checkout in ``/tmp`` still finds its module, as it does anywhere

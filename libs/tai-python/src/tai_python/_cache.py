@@ -68,12 +68,14 @@ def _is_summary(found: Any) -> bool:
     damaged entry) is parsed afresh."""
     if not isinstance(found, dict):
         return False
-    if "error" in found:
-        return isinstance(found["error"], str)
+    if "error" in found:  # a module that does not parse: the error alone
+        return found.keys() == {"error"} and isinstance(found["error"], str)
     return (
         _valid_decls(found.get("decls"))
         and isinstance(found.get("doc") or "", str)
         and isinstance(found.get("all") or "", str)
+        and isinstance(found.get("import_lines"), list)
+        and all(isinstance(line, str) for line in found["import_lines"])
         and isinstance(found.get("tests"), list)
         and all(isinstance(t, str) for t in found["tests"])
         and isinstance(found.get("imports"), list)

@@ -10,7 +10,7 @@ that do not parse are named with the parser's error, closing the focus tier.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import tai_staging as staged
@@ -183,29 +183,65 @@ def _directory_parts(context: _Context) -> list[ContextPart]:
     return parts
 
 
+def _outside_focus(loaded: Load, keep: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+    """The project's files the focus parts do not name: those at the root, and each
+    shallowest directory holding no focus module with how many files it holds."""
+    files = [f for found in loaded.other_files.values() for f in found]
+    files += [module.file for module in loaded.modules.values()]
+    files = [f for f in files if f not in loaded.withheld and keep(f)]
+    root = str(loaded.root)
+    inside = {str(Path(loaded.modules[name].file).parent) for name in loaded.focus}
+    inside |= {str(parent) for d in list(inside) for parent in Path(d).parents}
+    counts: dict[str, int] = {}
+    at_root = []
+    for file in files:
+        directory = Path(file).parent
+        if str(directory) == root:
+            at_root.append(loaded.shown(file))
+            continue
+        if str(directory) in inside:
+            continue  # named beside the focus modules
+        while str(directory.parent) not in inside and str(directory.parent) != root:
+            directory = directory.parent
+        counts[str(directory)] = counts.get(str(directory), 0) + 1
+    listed = [
+        f"{loaded.shown(d)}/ ({n} file{'s' if n > 1 else ''})" for d, n in sorted(counts.items())
+    ]
+    return sorted(at_root), listed
+
+
 def _project_part(context: _Context) -> list[ContextPart]:
-    """The documents at the project's root, and the third-party imports of the focus and
-    context modules with the versions the project's environment has."""
+    """What the project holds beyond the focus — the files at its root, the directories
+    outside the focus — and the third-party imports of the focus and context modules with
+    the versions the project's environment has; a ``pyproject.toml`` that does not parse
+    is said here (and on the terminal), since its requirements are then unknown."""
     loaded = context.load
-    documents = sorted(
-        loaded.shown(f) for f in loaded.other_files.get(str(loaded.root), ())
-        if f.lower().endswith((".md", ".rst", ".txt", ".toml", ".cfg"))
-        and f not in loaded.withheld
-    )  # fmt: skip
+    at_root, directories = _outside_focus(loaded, context.keep)
     external = sorted({
         top for name in (*loaded.focus, *loaded.context) for top in loaded.modules[name].external
     })  # fmt: skip
-    body = _names("Files at the project's root (fetch them with ingest blocks):", documents)
+    body = _names("Files at the project's root (fetch them with ingest blocks):", at_root)
+    body += _names(
+        "Directories outside the focus (list their files with an ingest <glob> block):",
+        directories,
+    )
+    installed = loaded.installed
+    if installed.problem:
+        body += f"\n{installed.problem}\n"
     if external:
-        where = loaded.installed.environment or "no .venv or venv at the project's root"
+        where = (
+            f"versions from {installed.environment}" if installed.environment
+            else "no .venv or venv at the project's root: versions unknown"
+        )  # fmt: skip
         body += _names(
-            f"Third-party imports of the focus (versions from {where}):",
-            [loaded.installed.describe(top) for top in external],
+            f"Third-party imports of the focus ({where}):",
+            [installed.describe(top) for top in external],
         )
     if not body:
         return []
     text = unit_block("python project", loaded.shown(loaded.root), body.lstrip("\n"))
-    return [ContextPart(TIER_EXTERNAL, "py project", text, str(loaded.root))]
+    notice = installed.problem
+    return [ContextPart(TIER_EXTERNAL, "py project", text, str(loaded.root), notice=notice)]
 
 
 def _problem_parts(context: _Context) -> list[ContextPart]:

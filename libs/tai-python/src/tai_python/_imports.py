@@ -113,6 +113,8 @@ class Installed:
     dists: dict[str, tuple[str, str, Path]] = attrs.field(factory=dict, repr=False)
     #: normalized distribution name -> the requirement as declared
     required: dict[str, str] = attrs.field(factory=dict)
+    #: Why ``pyproject.toml`` could not be read (its requirements are then unknown).
+    problem: str = ""
 
     @classmethod
     def of(cls, root: Path) -> Installed:
@@ -125,7 +127,8 @@ class Installed:
                 if found:
                     dists[_normal(found[0])] = (*found, info)
         where = str(sites[0].relative_to(root)) if sites else ""
-        return cls(where, dists, _required(root))
+        required, problem = _required(root)
+        return cls(where, dists, required, problem)
 
     def describe(self, top: str) -> str:
         """``top`` with its distribution's installed version and declared requirement."""
@@ -146,12 +149,19 @@ class Installed:
         return " — ".join(words)
 
 
-def _required(root: Path) -> dict[str, str]:
-    """The requirements ``[project]`` declares (dependencies and optional ones)."""
+def _required(root: Path) -> tuple[dict[str, str], str]:
+    """The requirements ``[project]`` declares (dependencies and optional ones), and why
+    ``pyproject.toml`` could not be read when it could not."""
+    path = root / "pyproject.toml"
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, ValueError) as error:
+        return (
+            {},
+            f"pyproject.toml cannot be read ({error}): the project's requirements are unknown",
+        )
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
     declared = list(project.get("dependencies") or [])
     for group in (project.get("optional-dependencies") or {}).values():
@@ -161,4 +171,4 @@ def _required(root: Path) -> dict[str, str]:
         match = _REQUIREMENT_NAME.match(str(requirement))
         if match:
             found.setdefault(_normal(match.group(1)), str(requirement))
-    return found
+    return found, ""

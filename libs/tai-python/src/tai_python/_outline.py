@@ -12,7 +12,9 @@ Three shapes serve the levels of :mod:`tai_staging`:
 - ``short``: the first paragraph of the module docstring and the top-level public
   declarations' signature lines.
 
-The module docstring is the module's theory and is kept whole in ``full`` and ``brief``;
+``full`` and ``brief`` show the module-level imports as written (what the names in the
+signatures refer to; a package's re-exports). The module docstring is the module's theory
+and is kept whole in ``full`` and ``brief``;
 so are theory constants (``THEORY_…`` assignments), whose whole source is shown.
 """
 
@@ -90,6 +92,8 @@ def render(summary: Summary, shape: str, private: bool) -> str:
         return "\n".join(lines) + "\n" if lines else ""
     if doc:
         lines += [*_quoted(doc, ""), ""]
+    if summary.get("import_lines"):
+        lines += [*summary["import_lines"], ""]
     if summary.get("all"):
         lines += [summary["all"], ""]
     for decl in summary["decls"]:

@@ -2,7 +2,8 @@
 
 The summary is plain data (dicts, lists and strings), so it can be kept in the JSON cache
 of :mod:`._cache` and rendered at any level without parsing again (:mod:`._outline`). It
-holds the module docstring, ``__all__``, the declarations — classes with their bases and
+holds the module docstring, ``__all__``, the module-level imports as written, the
+declarations — classes with their bases and
 decorators, functions and methods with their full signatures, module-level and class-level
 assignments — each with its docstring and line, the imports as written, the test names
 (pytest's conventions) and the full source of the theory constants.
@@ -25,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 #: The version of the summary's shape: part of the cache key (:mod:`._cache`).
-VERSION = 1
+VERSION = 2
 #: Values of assignments longer than this are shown cut (theory constants are whole).
 VALUE_LIMIT = 120
 _THEORY = re.compile(r"(?i)^_*theory")
@@ -138,6 +139,22 @@ def _imports(tree: ast.Module) -> list[list[Any]]:
     return found
 
 
+def _import_lines(body: list[ast.stmt]) -> list[str]:
+    """The module-level import statements as written (``if``/``try`` blocks looked into):
+    what a name in a signature refers to (``te`` for ``typing_extensions``), and in a
+    package's ``__init__`` its public API (``from .core import Command as Command``)."""
+    found = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+                found.append(ast.unparse(node))
+        elif isinstance(node, ast.If):
+            found += _import_lines(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            found += _import_lines(node.body + [s for h in node.handlers for s in h.body])
+    return list(dict.fromkeys(found))
+
+
 def _tests(decls: list[Decl]) -> list[str]:
     """pytest's default collection: ``test*`` functions at module level, ``Test*``
     classes (without ``__init__``) and their ``test*`` methods, as ``Class.method``."""
@@ -166,16 +183,26 @@ def _all(tree: ast.Module) -> str | None:
     return None
 
 
+def decoded(data: bytes) -> str:
+    """A module's text in the encoding its coding declaration names (UTF-8 without one),
+    as Python reads it; raises ``SyntaxError``, ``UnicodeDecodeError`` or ``LookupError``."""
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
 def summarize(data: bytes, filename: str = "<module>") -> Summary:
     """The summary of a module's source; a module that does not parse gets ``error``
     (``LINE: message``) and nothing else."""
     try:
-        source = data.decode("utf-8")
+        source = decoded(data)
         tree = ast.parse(source, filename=filename)
     except SyntaxError as error:
         return {"error": f"line {error.lineno}: {error.msg}"}
-    except (UnicodeDecodeError, ValueError) as error:
-        return {"error": f"cannot be read as UTF-8 Python source: {error}"}
+    except (UnicodeDecodeError, LookupError, ValueError) as error:
+        return {"error": f"cannot be read as Python source: {error}"}
     decls = _declarations(tree.body, source)
     decls = [d for d in decls if d["name"] != "__all__"]
     return {
@@ -183,5 +210,6 @@ def summarize(data: bytes, filename: str = "<module>") -> Summary:
         "all": _all(tree),
         "decls": decls,
         "imports": _imports(tree),
+        "import_lines": _import_lines(tree.body),
         "tests": _tests(decls),
     }

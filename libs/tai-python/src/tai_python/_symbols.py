@@ -16,6 +16,7 @@ import difflib
 from collections.abc import Iterator
 
 from tai_python._project import Load, Module
+from tai_python._summary import decoded
 
 EMPTY_HINT = (
     "py-src block is empty: write one name per line — a module (pkg.mod), a class or "
@@ -82,7 +83,10 @@ def _source(loaded: Load, module: Module, path: list[str]) -> str | None:
     data = loaded.files.get(module.file)
     if data is None:
         return None
-    text = data.decode("utf-8", "replace")
+    try:
+        text = decoded(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        text = data.decode("utf-8", "replace")
     shown = loaded.shown(module.file)
     if not path:
         return f"# {shown} (module {module.name})\n{text}"
