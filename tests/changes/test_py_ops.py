@@ -295,3 +295,13 @@ def test_statements_sharing_their_lines_are_not_declarations(tmp_path: Path) -> 
         error = fails(tmp_path, original, block("DELETE", "mod.py", target=target))
         assert f"no declaration named {target}" in str(error)
     assert apply_py(tmp_path, original, block("DELETE", "mod.py", target="C")) == "x = 1; y = 2\n"
+
+
+def test_a_definition_inside_an_if_block_is_named_with_a_way_to_edit_it(tmp_path: Path) -> None:
+    guarded = "import sys\n\nif sys.platform == 'win32':\n    def enc():\n        return 'mbcs'\n" \
+              "else:\n    def enc():\n        return 'utf-8'\n"  # fmt: skip
+    with pytest.raises(
+        ChangeError, match=r"enc is defined inside an if/try/with block \(line 4, 7\)"
+    ):
+        apply_py(tmp_path, guarded, block("MODIFY", "mod.py", "def enc():\n    return 1",
+                                          target="enc"))  # fmt: skip

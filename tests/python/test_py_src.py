@@ -64,3 +64,9 @@ def test_source_is_the_snapshot_taken_at_load(host: PluginHost, loaded: Path) ->
 
 def test_cold_fetch_loads_the_project(host: PluginHost, basic: Path) -> None:
     assert "return TABLE[item]" in fetch(host, basic, "shop.prices.price_of").text
+
+
+def test_file_paths_and_pytest_node_ids_name_what_they_name(host: PluginHost, loaded: Path) -> None:
+    text = fetch(host, loaded, "src/shop/prices.py\ntests/test_cart.py::TestTotal::test_empty").text
+    assert "# src/shop/prices.py (module shop.prices)\n" in text
+    assert "assert Cart().total == 0" in text and "not found" not in text

@@ -192,9 +192,37 @@ def _edge(data: bytes, tree: ast.Module, lines: Lines, target: str, body: str) -
     return insert_after(data, end, parsed.text, blank)[0]
 
 
-def _decl_op(data: bytes, decls: list[PyDecl], op: str, key: str, body: str) -> bytes:
+def _nested(body: list[ast.stmt], key: str, scope: str = "", guarded: bool = False) -> list[int]:
+    """The lines where ``key`` is defined inside an ``if``/``try``/``with`` block of a
+    module or class body (version checks, optional imports): where declaration edits do
+    not reach."""
+    found = []
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{scope}.{node.name}" if scope else node.name
+            if guarded and name == key:
+                found.append(node.lineno)
+            if isinstance(node, ast.ClassDef):
+                found += _nested(node.body, key, name, guarded)
+        elif isinstance(node, ast.If | ast.Try | ast.With):
+            inner = [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", [])]
+            inner += [s for handler in getattr(node, "handlers", []) for s in handler.body]
+            found += _nested(inner, key, scope, guarded=True)
+    return found
+
+
+def _decl_op(
+    data: bytes, tree: ast.Module, decls: list[PyDecl], *, op: str, key: str, body: str
+) -> bytes:
     runs = _groups(decls, key)
     if not runs:
+        guarded = _nested(tree.body, key)
+        if guarded:
+            lines = ", ".join(map(str, guarded))
+            raise EditError(
+                f"{key} is defined inside an if/try/with block (line {lines}), where "
+                "declaration edits do not reach; use REPLACE with find"
+            )
         raise not_found(key, [name for decl in decls for name in decl.names])
     if len(runs) > 1 and op in ("MODIFY", "DELETE"):
         where = ", ".join(str(run[0].line) for run in runs)
@@ -250,6 +278,6 @@ def edit_python(source: str | None, op: str, target: str, body: str, path: str) 
     else:
         decls = declarations(tree, lines)
         key = target_key(target, path, {name for decl in decls for name in decl.names})
-        out = _decl_op(data, decls, op, key, body)
+        out = _decl_op(data, tree, decls, op=op, key=key, body=body)
     text = _valid(out)
     return text.replace("\n", "\r\n") if crlf else text

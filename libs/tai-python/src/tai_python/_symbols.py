@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import difflib
 from collections.abc import Iterator
+from pathlib import Path
 
 from tai_python._project import Load, Module
 from tai_python._summary import decoded
@@ -103,9 +104,22 @@ def _source(loaded: Load, module: Module, path: list[str]) -> str | None:
     return "\n".join(pieces) or None
 
 
+def _by_path(loaded: Load, request: str) -> str:
+    """``request`` with a leading file path made a module name: ``src/pkg/mod.py`` and
+    pytest's node ids (``tests/test_x.py::TestY::test_z``) name what they name."""
+    path, _, rest = request.partition("::")
+    if not path.endswith((".py", ".pyi")):
+        return request
+    wanted = Path(loaded.cwd, path).resolve()
+    module = next((m for m in loaded.modules.values() if Path(m.file).resolve() == wanted), None)
+    if module is None:
+        return request
+    return ".".join([module.name, *(part for part in rest.split("::") if part)])
+
+
 def _split(loaded: Load, request: str) -> list[tuple[Module, list[str]]]:
     """The (module, rest) pairs a request may mean, best first."""
-    parts = request.split(".")
+    parts = _by_path(loaded, request).split(".")
     for end in range(len(parts), 0, -1):
         module = loaded.modules.get(".".join(parts[:end]))
         if module is not None:
