@@ -189,20 +189,26 @@ def test_a_cached_parse_error_is_used_and_not_parsed_again(
     assert text_of(collect(basic)) == cold
 
 
+VALID = {"decls": [], "imports": [], "import_lines": [], "tests": []}
+
+
 @pytest.mark.usefixtures("own_cache")
 @pytest.mark.parametrize(
     "forged",
     [
         [],  # not an object at all
-        {"*": {"decls": [{"kind": "def", "name": "f", "sig": "def f():", "decorators": [1]}],
-               "imports": [], "tests": []}},
-        {"*": {"decls": [{"kind": "class", "name": "C", "sig": "class C:", "children": "x"}],
-               "imports": [], "tests": []}},
-        {"*": {"decls": [{"kind": "class", "name": "C", "sig": "class C:",
-                          "children": [{"kind": "def"}]}], "imports": [], "tests": []}},
+        {"*": {**VALID, "decls": [{"kind": "def", "name": "f", "sig": "def f():",
+                                   "decorators": [1]}]}},
+        {"*": {**VALID, "decls": [{"kind": "class", "name": "C", "sig": "class C:",
+                                   "children": "x"}]}},
+        {"*": {**VALID, "decls": [{"kind": "class", "name": "C", "sig": "class C:",
+                                   "children": [{"kind": "def"}]}]}},
+        {"*": {**VALID, "imports": [[0, "m", [1]]]}},
+        {"*": {**VALID, "import_lines": [None]}},
     ],
 )  # fmt: skip
 def test_forged_shapes_are_parsed_afresh(basic: Path, forged: object) -> None:
+    assert _cache._is_summary(VALID)  # each shape below breaks one rule of a valid one
     cold = text_of(collect(basic))
     cache = _cache_of(basic)
     keys = json.loads(cache.read_text()).keys()
