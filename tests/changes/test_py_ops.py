@@ -305,3 +305,9 @@ def test_a_definition_inside_an_if_block_is_named_with_a_way_to_edit_it(tmp_path
     ):
         apply_py(tmp_path, guarded, block("MODIFY", "mod.py", "def enc():\n    return 1",
                                           target="enc"))  # fmt: skip
+
+
+def test_a_syntax_error_in_a_body_is_named_as_python_names_it(tmp_path: Path) -> None:
+    body = "def helper(x):\n    return x +"
+    with pytest.raises(ChangeError, match=r"the body is not Python \(line 2: invalid syntax"):
+        apply_py(tmp_path, CLASS, block("MODIFY", "mod.py", body, target="fetch"))

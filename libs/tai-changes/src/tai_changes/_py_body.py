@@ -83,7 +83,13 @@ def _read(lines: list[str], strings: set[int]) -> tuple[ast.Module, int]:
             return parse("\n".join(_dedent(line, amount) for line in lines) + "\n"), amount
         except (SyntaxError, ValueError) as error:
             failures.append(error)
-    furthest = max(failures, key=lambda e: getattr(e, "lineno", 0) or 0)
+    # the reading that got furthest; of equally far ones, one that is not about
+    # indentation (a dedent tried in vain says "expected an indented block" where the
+    # real fault is elsewhere on the line)
+    furthest = max(
+        failures,
+        key=lambda e: (getattr(e, "lineno", 0) or 0, not isinstance(e, IndentationError)),
+    )
     raise EditError(f"the body is not Python ({describe(furthest)})")
 
 
