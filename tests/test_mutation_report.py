@@ -171,7 +171,7 @@ def test_every_kept_survivor_says_why(verdict: ModuleType) -> None:
     assert kept, "the survivors file lists nothing"
     for entry in kept:
         assert entry.reason.startswith(("equivalent: ", "accepted: ")), entry
-        packages = ("tai_core.", "tai_sandbox.", "tai_provider_kit.", "tai_changes.")
+        packages = ("tai_core.", "tai_sandbox.", "tai_provider_kit.", "tai_changes.", "tai_python.")
         assert entry.function.startswith(packages), entry
         assert entry.change.startswith(("- ", "+ ")), entry
     assert len({(k.function, k.change) for k in kept}) == len(kept), "an entry is listed twice"
