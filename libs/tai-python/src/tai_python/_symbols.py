@@ -59,17 +59,6 @@ def _find(body: list[ast.stmt], path: list[str]) -> list[ast.stmt]:
     ]  # fmt: skip
 
 
-def qualified_names(body: list[ast.stmt], prefix: str = "") -> Iterator[str]:
-    """Every declaration's dotted name in ``body`` (classes looked into)."""
-    for node in _nodes(body):
-        name = _named(node)
-        if name is None:
-            continue
-        yield prefix + name
-        if isinstance(node, ast.ClassDef):
-            yield from qualified_names(node.body, f"{prefix}{name}.")
-
-
 def _start(node: ast.stmt, lines: list[str]) -> int:
     """The first line (1-based) of ``node`` with its decorators and the comment lines
     directly above it."""
