@@ -31,9 +31,10 @@ from tai_core.blocks import (
 from tai_core.events import BlockFinished, BlockStarted, Event
 from tai_core.plugins._failures import PluginHookError
 
-#: The order in which round-triggering kinds run after a reply (then the others, by name).
+#: The order in which round-triggering kinds run after a reply (then the others, by name):
+#: each language's tests, then its sources (as the original tool ran go-test before go-src).
 COMPONENT_ORDER: tuple[str, ...] = (
-    "change", "go-test", "pytest", "go-src", "ingest", "shell", "continue",
+    "change", "go-test", "pytest", "go-src", "py-src", "ingest", "shell", "continue",
 )  # fmt: skip
 
 
