@@ -22,10 +22,10 @@ export TAI_CONFIG_DIR="$work/config"
 if [ "$which" != py ]; then
   # the Go helpers are built now, rather than in the middle of the run
   source scripts/_go_helpers.sh
-  echo "== tai on a copy of examples/calc with the replay model (offline)"
+  task="stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it with the tests."
+  echo "== tai on a copy of examples/calc with the replay model (offline): tai -model replay:fix-mean.replay chat \"$task\""
   cp -r "$repo/examples/calc" "$work/calc"
-  (cd "$work/calc" && "$repo/.venv/bin/tai" -model replay:fix-mean.replay \
-    chat "stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it with the tests.")
+  (cd "$work/calc" && "$repo/.venv/bin/tai" -model replay:fix-mean.replay chat "$task")
   echo
   echo "== go test ./... on the result"
   (cd "$work/calc" && go test ./...)
@@ -38,9 +38,9 @@ if [ "$which" != go ]; then
   "$UV" venv -q .venv
   "$UV" pip install -q --offline --python .venv/bin/python pytest 2>/dev/null \
     || "$UV" pip install -q --python .venv/bin/python pytest
-  echo "== tai on the copy of examples/pystats with the replay model (offline)"
-  "$repo/.venv/bin/tai" -model replay:fix-mean.replay \
-    chat "pystats.stats.mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it with the tests."
+  task="pystats.stats.mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it with the tests."
+  echo "== tai on the copy of examples/pystats with the replay model (offline): tai -model replay:fix-mean.replay chat \"$task\""
+  "$repo/.venv/bin/tai" -model replay:fix-mean.replay chat "$task"
   echo
   echo "== pytest on the result"
   .venv/bin/python -m pytest -q -p no:cacheprovider
