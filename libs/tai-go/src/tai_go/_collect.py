@@ -125,6 +125,10 @@ class _Context(Staging):
         explicit = (*loaded.focus, *loaded.context)
         self.distance = distances(loaded.packages, loaded.focus)
         self.packages = self._reachable(explicit)
+        #: What the focus packages import, once (``category`` asks it of every package).
+        self.direct = frozenset(
+            path for f in loaded.focus if f in self.packages for path in self.packages[f].imports
+        )
         self.changes = {
             p.path: sum(changes.get(f, 0) for f in (*p.go_files, *p.test_files, *p.other_files))
             for p in self.packages.values()
@@ -157,9 +161,7 @@ class _Context(Staging):
             return CONTEXT
         if self.root(package):
             return SAME_MODULE
-        if any(
-            package.path in self.packages[f].imports for f in self.load.focus if f in self.packages
-        ):
+        if package.path in self.direct:
             return DIRECT_IMPORT
         return STDLIB if package.standard else OTHER_MODULE
 

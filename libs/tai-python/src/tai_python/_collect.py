@@ -82,6 +82,8 @@ class _Context(Staging):
             raise ContextError(f"-match {error.pattern!r}: {error}") from None
         self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
         self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
+        #: What the focus modules import, once (``category`` asks it of every module).
+        self.direct = frozenset(i for f in loaded.focus for i in loaded.modules[f].imports)
 
     def keep(self, file: str) -> bool:
         return not self.expressions or any(e.search(file) for e in self.expressions)
@@ -91,8 +93,7 @@ class _Context(Staging):
             return FOCUS
         if module.name in self.load.context:
             return CONTEXT
-        direct = any(module.name in self.load.modules[f].imports for f in self.load.focus)
-        return DIRECT if direct else REACHED
+        return DIRECT if module.name in self.direct else REACHED
 
     def key(self, module: Module, file: str = "") -> str:
         distance = self.distance.get(module.name, UNREACHED)
