@@ -46,6 +46,23 @@ if TYPE_CHECKING:
     from tai_python._project import Load
 
 
+#: The files that make a directory a Python project's root.
+PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+#: The project's own virtual environments, at its root, in the order they are looked for.
+ENVIRONMENTS = (".venv", "venv")
+
+
+def project_root(cwd: Path) -> Path | None:
+    """The nearest directory at or above ``cwd`` that holds a project file (here, not in
+    :mod:`._project`: the provider's ``applies`` asks it on every run, and must not import
+    the parser and the cache to answer)."""
+    folder = cwd.resolve()
+    for directory in (folder, *folder.parents):
+        if any((directory / name).is_file() for name in PROJECT_FILES):
+            return directory
+    return None
+
+
 def snapshot(cwd: Path, config: Mapping[str, Any]) -> Load:
     """The last load of ``cwd`` in this process (taken by the provider's ``collect``), or a
     fresh load of the default focus when none was made; raises

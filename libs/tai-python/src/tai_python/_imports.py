@@ -21,6 +21,8 @@ from typing import Any
 
 import attrs
 
+from tai_python import ENVIRONMENTS
+
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
@@ -65,7 +67,7 @@ def resolve_imports(
 def _site_packages(root: Path) -> list[Path]:
     return sorted(
         path
-        for venv in (".venv", "venv")
+        for venv in ENVIRONMENTS
         for path in (root / venv).glob("lib/python*/site-packages")
         if path.is_dir()
     )

@@ -29,12 +29,12 @@ from typing import Any
 import attrs
 
 from tai_core.context import ContextError, SecretCheck, judged, names_only
+from tai_python import project_root
 from tai_python._cache import summaries_of
 from tai_python._imports import Installed, resolve_imports
 from tai_python._summary import Summary
+from tai_text._walk import Ignores, Walker, shown_path
 
-#: The files that make a directory a Python project's root.
-PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 #: Directories never walked (gitignore syntax): environments, caches, build output.
 PRUNED = (
     ".*/", "__pycache__/", "venv/", "node_modules/", "/build/", "/dist/", "*.egg-info/",
@@ -43,15 +43,6 @@ PRUNED = (
 _SUFFIXES = (".py", ".pyi")
 _loads: dict[Path, Load] = {}
 _lock = threading.Lock()
-
-
-def project_root(cwd: Path) -> Path | None:
-    """The nearest directory at or above ``cwd`` that holds a project file."""
-    folder = cwd.resolve()
-    for directory in (folder, *folder.parents):
-        if any((directory / name).is_file() for name in PROJECT_FILES):
-            return directory
-    return None
 
 
 def is_test_file(name: str) -> bool:
@@ -99,9 +90,9 @@ class Load:
     installed: Installed
 
     def shown(self, path: str | Path) -> str:
-        """How a path is named to the model: relative to the working directory."""
-        relative = os.path.relpath(path, self.cwd)
-        return relative if not relative.startswith("..") else str(path)
+        """How a path is named to the model: relative to the working directory (absolute
+        outside it), as the any-text context names files."""
+        return shown_path(Path(path), self.cwd)
 
 
 def _source_roots(root: Path) -> tuple[Path, ...]:
@@ -121,8 +112,6 @@ def module_name(file: Path, roots: Sequence[Path]) -> str:
 
 
 def _walk(root: Path, ignore: Sequence[str]) -> list[Path]:
-    from tai_text._walk import Ignores, Walker
-
     walker = Walker(root, Ignores(root, (*PRUNED, *ignore)))
     return [found.path for found in walker.expand(".")]
 
@@ -173,9 +162,9 @@ class _Reader:
         self.files: dict[str, bytes] = {}
         self.withheld: dict[str, str] = {}
 
-    def by_name(self, path: Path) -> str | None:
-        """Why ``path`` is withheld by its name (or a link's target's), recorded."""
-        shown = os.path.relpath(path, self.cwd)
+    def by_name(self, path: Path, shown: str) -> str | None:
+        """Why ``path`` (``shown`` relative to the working directory) is withheld by its
+        name or a link's target's, recorded."""
         reason = judged(self.secret, shown, os.path.relpath(path.resolve(), self.cwd))
         if reason is not None:
             self.withheld[str(path)] = reason
@@ -183,8 +172,7 @@ class _Reader:
 
     def read(self, path: Path) -> bytes | None:
         shown = os.path.relpath(path, self.cwd)
-        reason = self.by_name(path)
-        if reason is not None:
+        if self.by_name(path, shown) is not None:
             return None
         try:
             data = path.read_bytes()
@@ -218,7 +206,7 @@ def load(
     others: dict[str, list[str]] = {}
     for path in _walk(root, ignore):
         if path.suffix not in _SUFFIXES:
-            if reader.by_name(path) is None:  # named for ingest, never read here
+            if reader.by_name(path, os.path.relpath(path, cwd)) is None:  # named, never read
                 others.setdefault(str(path.parent), []).append(str(path))
             continue
         data = reader.read(path)

@@ -26,7 +26,7 @@ class PythonContextProvider:
 
     def applies(self, cwd: Path) -> bool:
         """True inside a Python project (a project file at or above ``cwd``)."""
-        from tai_python._project import project_root
+        from tai_python import project_root
 
         return project_root(cwd) is not None
 

@@ -27,10 +27,7 @@ from pathlib import Path
 
 import attrs
 
-#: The files that make a directory a Python project's root.
-PROJECT_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
-#: The project's virtual environments, in the order they are looked for at its root.
-ENVIRONMENTS = (".venv", "venv")
+from tai_python import ENVIRONMENTS, project_root
 
 
 @attrs.frozen
@@ -39,14 +36,6 @@ class Interpreter:
 
     path: str
     reason: str
-
-
-def project_root(cwd: Path) -> Path | None:
-    """The nearest directory at or above ``cwd`` holding one of :data:`PROJECT_FILES`."""
-    for directory in (cwd, *cwd.parents):
-        if any((directory / name).is_file() for name in PROJECT_FILES):
-            return directory
-    return None
 
 
 def find_interpreter(cwd: Path) -> Interpreter:
