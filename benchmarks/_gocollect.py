@@ -59,7 +59,7 @@ def measure(root: Path, base: Path, runs: int) -> tuple[str, int, float]:
     """The figures' text, the number of parts and the cold median in seconds."""
     sys.path.insert(0, str(HERE))
     from _phases import average, summary
-    from _procs import environment
+    from _procs import environment, run
     from _timing import alternate, ratio
 
     helper_cache = environment(base / "helper")
@@ -79,11 +79,7 @@ def measure(root: Path, base: Path, runs: int) -> tuple[str, int, float]:
         return env
 
     def collect(name: str, env: dict[str, str]) -> float:
-        out = subprocess.run([sys.executable, __file__, str(root)], cwd=root, env=env,
-                             capture_output=True, text=True, check=False)  # fmt: skip
-        if out.returncode != 0:
-            raise SystemExit(f"collect failed: {out.stderr[-2000:]}")
-        found = json.loads(out.stdout)
+        found = json.loads(run([sys.executable, __file__, str(root)], env, root))
         seen[name].append(found)
         return found["seconds"]
 

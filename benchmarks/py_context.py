@@ -13,13 +13,12 @@ give the same parts.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _procs import environment
+from _procs import environment, run
 from _pyproject import generate
 from _report import finish
 from _timing import alternate, ratio
@@ -37,20 +36,16 @@ def main() -> None:
         counter = iter(range(10_000))
         seen: dict[str, list[dict]] = {"cold": [], "warm": [], "parse": []}
 
-        def run(name: str, env: dict[str, str], *flags: str) -> float:
-            out = subprocess.run([sys.executable, CHILD, str(root), *flags], cwd=root, env=env,
-                                 capture_output=True, text=True, check=False)  # fmt: skip
-            if out.returncode != 0:
-                raise SystemExit(f"collect failed: {out.stderr[-2000:]}")
-            found = json.loads(out.stdout)
+        def measured(name: str, env: dict[str, str], *flags: str) -> float:
+            found = json.loads(run([sys.executable, CHILD, str(root), *flags], env, root))
             seen[name].append(found)
             return found["seconds"]
 
         series = alternate(
             {
-                "cold": lambda: run("cold", environment(Path(temp, f"run{next(counter)}"))),
-                "warm": lambda: run("warm", warm_env),
-                "parse": lambda: run("parse", warm_env, "--parse"),
+                "cold": lambda: measured("cold", environment(Path(temp, f"run{next(counter)}"))),
+                "warm": lambda: measured("warm", warm_env),
+                "parse": lambda: measured("parse", warm_env, "--parse"),
             },
             RUNS,
         )
