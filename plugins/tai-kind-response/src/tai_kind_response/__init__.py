@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tai_core import BlockKind, Param, hookimpl
+from tai_core.blocks import COMMANDS
 
 
 class ResponseKind(BlockKind):
@@ -17,7 +18,7 @@ class ResponseKind(BlockKind):
         ),
         Param("name", "The response's name, unique in the session tree.", required=True),
     )
-    commands = frozenset({"go", "py", "any", "ai", "next"})
+    commands = COMMANDS
     runs = False
     prompt_section = """\
 # response blocks

@@ -15,7 +15,7 @@ import signal
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tai_block_kit.common import TREE_PARAMS
+from tai_block_kit.common import CODE_COMMANDS, TREE_PARAMS
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 from tai_core.plugins import PluginHookError
 
@@ -62,7 +62,7 @@ class ShellKind(BlockKind):
     triggers_round = True
     runs_programs = True
     max_rounds = 50
-    commands = frozenset({"go", "py", "any", "ai"})
+    commands = CODE_COMMANDS | {"ai"}
     prompt_section = """\
 # shell blocks
 

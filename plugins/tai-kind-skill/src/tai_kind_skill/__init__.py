@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from tai_core import Block, BlockKind, BlockResult, Param, RunContext, hookimpl
+from tai_core.blocks import COMMANDS
 from tai_kind_skill._skills import Skill, applying
 
 #: The most bytes of a skill's file sent.
@@ -57,7 +58,7 @@ class SkillKind(BlockKind):
         Param("file", "A file of the skill to read (a path its listing gives) instead of its "
                       "instructions."),
     )  # fmt: skip
-    commands = frozenset({"go", "py", "any", "next", "ai"})
+    commands = COMMANDS
     triggers_round = True
     max_rounds = 20
     requires_body = "the skill's name"

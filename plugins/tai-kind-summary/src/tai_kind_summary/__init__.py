@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import TREE_PARAMS, body_lines
+from tai_block_kit.common import CODE_COMMANDS, TREE_PARAMS, body_lines
 from tai_core import Block, BlockKind, hookimpl
 
 
@@ -17,7 +17,7 @@ class SummaryKind(BlockKind):
 
     name = "summary"
     params = TREE_PARAMS
-    commands = frozenset({"go", "py", "any", "next"})
+    commands = CODE_COMMANDS | {"next"}
     runs = False
     prompt_section = """\
 # summary blocks
