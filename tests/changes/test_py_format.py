@@ -200,3 +200,38 @@ def test_tai_patch_without_the_sandbox_never_runs_a_planted_formatter(
     assert done.returncode == 0, done.stderr
     assert (project / "shapes.py").read_text().startswith("# planted\n")
     assert marker.exists() and not (tmp_path / "escaped").exists()  # /tmp is its own there
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flags", [(), ("-no-network",)], ids=["network", "no-network"])
+def test_a_planted_formatter_gets_the_network_a_block_would(
+    tmp_path: Path, isolated_env: dict[str, str], flags: tuple[str, ...]
+) -> None:
+    """In a real sandboxed `tai patch`, the project's own formatter (which the model may
+    have written) tries to reach a server on the machine's loopback: it can when blocks
+    can, and with -no-network it cannot, as a shell block could not."""
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        project = tmp_path / "work"
+        write_files(project, {"pyproject.toml": "[tool.ruff]\n", "shapes.py": ORIGINAL})
+        probe = (
+            "import socket, sys\n"
+            "s = socket.socket(); s.settimeout(3)\n"
+            f"reached = s.connect_ex(('127.0.0.1', {port})) == 0\n"
+            "sys.stdout.write(f'# reached: {reached}\\n' + sys.stdin.read())\n"
+        )
+        fake(
+            project / ".venv/bin/ruff",
+            f"exec {sys.executable} -c \"$(cat <<'EOF'\n{probe}EOF\n)\"\n",
+        )
+        (project / ".AI").write_text(REPLY)
+        done = run_tai(
+            *flags, "patch", cwd=project, env={**isolated_env, "PATH": os.environ["PATH"]}
+        )
+    assert done.returncode == 0, done.stderr
+    first = (project / "shapes.py").read_text().splitlines()[0]
+    assert first == f"# reached: {not flags}"

@@ -16,7 +16,7 @@ the content the run sees, before any operation reads the file, and the refusal i
 that names the file and the reason, never its content. It lives here, in the one function
 both a run (through the change kind's ``apply``) and ``tai patch`` call, and it asks the
 store, because the store is the one thing both are handed: whoever opens it gives it the
-hook and the configuration (``FileStore.open(secret=…)``), as it gives the path policy.
+hook and the configuration (``FileStore.for_run``), as it gives the path policy.
 The error log asks again before it writes (:meth:`ChangeError.logged`): belt and braces.
 """
 

@@ -132,8 +132,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
     written: the unified diff the blocks would make is printed instead.
     """
-    from tai_core.context import hook_check
-    from tai_core.store import FileStore, PathError, StoreError, host_policy
+    from tai_core.store import FileStore, PathError, StoreError
     from tai_core.textfile import NotUTF8Error, read_utf8
 
     path = Path(file)
@@ -145,13 +144,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
     except ValueError:  # a NUL byte in the name
         raise click.ClickException(f"cannot read {file!r}: a file name cannot hold NUL") from None
-    fresh = FileStore.open(
-        Path.cwd(),
-        protected=app.config.get("protected_paths", []),
-        policy=host_policy(app.host),
-        durable=app.config.get("durable", True),
-        secret=hook_check(app.host.pm.hook, app.config.values),  # secret files are refused
-    )
+    fresh = FileStore.for_run(Path.cwd(), app.host, app.config.values)  # secrets refused
     store, applied, touched, error = _apply_all(fresh, app.host, text)
     store, applied, finish_error = _finish(fresh, store, applied, touched)
     error = finish_error or error

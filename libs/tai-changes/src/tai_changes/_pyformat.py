@@ -18,7 +18,9 @@ Which program
 What the model could have planted
     The model writes files in the working directory, a virtual environment there
     included, so ``.venv/bin/ruff`` may be a program of its own. Inside tai's sandbox
-    that is no more than the model's shell blocks may do. Outside it — ``-no-sandbox``,
+    that is no more than the model's shell blocks may do: the formatter is prepared as
+    their programs are (the store's ``prepare_program``, a run's ``tai_block_process``),
+    so with ``-no-network`` it runs without network too. Outside it — ``-no-sandbox``,
     ``TAI_NO_SANDBOX=1``, ``tai patch`` run so, an outer isolation other than tai's — tai
     runs no formatter that lies in the working directory or the project's directory, by
     its path or by where its links lead (an activated virtual environment on ``PATH``
@@ -131,10 +133,16 @@ def executable(formatter: Formatter, root: Path) -> Path | None:
     return None
 
 
-def _run(program: Path, formatter: Formatter, root: Path, key: str, text: str) -> str:
-    """``text`` formatted as the file ``key`` by ``program``; as written when it fails."""
-    argv = [str(program), *_ARGUMENTS[formatter.name], str(root / key), "-"]
+def _run(program: Path, formatter: Formatter, store: FileStore, key: str, text: str) -> str:
+    """``text`` formatted as the file ``key`` by ``program``, prepared as the store says
+    (a run's ``tai_block_process``: the sandbox's network cut); as written when it fails
+    or cannot be prepared."""
+    argv = [str(program), *_ARGUMENTS[formatter.name], str(store.root / key), "-"]
     env = {name: os.environ[name] for name in _ENVIRONMENT if name in os.environ}
+    try:
+        store.prepare_program(argv, env)
+    except Exception:  # noqa: BLE001 - a plugin refused the program (hookspec's failure rule)
+        return text
     try:
         done = subprocess.run(
             argv, input=encode(text), cwd=formatter.project, env=env,
@@ -156,6 +164,6 @@ def format_python(store: FileStore) -> FileStore:
             continue
         program = executable(formatter, store.root)
         if program is not None:
-            run = partial(_run, program, formatter, store.root)
+            run = partial(_run, program, formatter, store)
             runs[key] = (f"{formatter.name} {program}", run)
     return format_files(store, runs)

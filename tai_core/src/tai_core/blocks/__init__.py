@@ -24,6 +24,7 @@ The kinds themselves live in plugins (``tai-kind-NAME`` distributions and third 
 """
 
 from tai_core.blocks._ask import ask
+from tai_core.blocks._environment import process_hook
 from tai_core.blocks._kind import (
     COMMANDS,
     BlockKind,
@@ -59,6 +60,7 @@ __all__ = [
     "cancellable",
     "disabled_notice",
     "parse_blocks",
+    "process_hook",
     "running",
     "stop_all",
 ]

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 #: Words of a variable name that mark it as a secret.
@@ -102,3 +102,17 @@ def block_environment(env: dict[str, str], config: Mapping[str, Any]) -> None:
         ):
             del env[name]
     env.update({str(k): str(v) for k, v in (policy.get("set") or {}).items()})
+
+
+def process_hook(
+    hook: Any, config: Mapping[str, Any]
+) -> Callable[[list[str], dict[str, str]], None]:
+    """Every plugin's ``tai_block_process`` as one function of a program's arguments and
+    environment (changed in place), for the programs tai starts outside a block — the
+    project's formatter a change's finisher runs — so they get what a block's program
+    gets. It raises what a plugin raises: then the program must not start."""
+
+    def prepare(argv: list[str], env: dict[str, str]) -> None:
+        hook.tai_block_process(argv=argv, env=env, config=config)
+
+    return prepare

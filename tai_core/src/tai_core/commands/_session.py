@@ -103,14 +103,11 @@ def thought_summarizer(
 
 def open_workspace(host: PluginHost, config: Mapping[str, Any], cwd: Path) -> Any:
     """The in-memory store a run's change blocks go to (flushed when a round succeeds). It
-    carries the run's ``tai_secret_file`` check, so change blocks refuse secret files."""
-    from tai_core.context import hook_check
-    from tai_core.store import FileStore, host_policy
+    carries the run's plugins' checks (``FileStore.for_run``), so change blocks refuse
+    secret files and a formatter starts as a block's program would."""
+    from tai_core.store import FileStore
 
-    return FileStore.open(
-        cwd, protected=config.get("protected_paths", []), policy=host_policy(host),
-        durable=config.get("durable", True), secret=hook_check(host.pm.hook, config),
-    )  # fmt: skip
+    return FileStore.for_run(cwd, host, config)
 
 
 def describe_changes(workspace: Any) -> str:

@@ -34,7 +34,11 @@ The store knows files, not languages. An editor that needs a last pass over a ro
 edits before they are shown or written (the change kind formats Go files with goimports)
 attaches a *finisher* to the store it returns: a function from store to store, run by
 :meth:`FileStore.finished`, which :meth:`FileStore.flush` calls first. So whoever holds
-the store needs to know nothing about the editors that filled it.
+the store needs to know nothing about the editors that filled it. A finisher that starts a
+program (the project's formatter, which the model may have written itself) prepares it with
+the store's :attr:`FileStore.prepare_program` — for a run, the ``tai_block_process`` hook —
+so it gets what a block's program gets: no secrets in its environment, and no network when
+the run has none.
 
 Text is decoded as UTF-8 with ``surrogateescape``, so any file round-trips byte for byte.
 """
@@ -45,8 +49,9 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 from pyrsistent import PMap, pmap
@@ -60,6 +65,14 @@ from tai_core.store._paths import PathGuard, PathPolicy
 #: have been changed again within the file system's timestamp granularity; its content is
 #: compared even when time and size look unchanged (git's "racy" entries).
 RACY_NS = 2_000_000_000
+
+#: Adjusts a program a finisher is about to start: its arguments and environment, in place.
+ProgramPreparer = Callable[[list[str], dict[str, str]], None]
+
+
+def unprepared(argv: list[str], env: dict[str, str]) -> None:
+    """The default :data:`ProgramPreparer`: the program runs as it is (no run to ask)."""
+    del argv, env
 
 
 def encode(text: str) -> bytes:
@@ -156,6 +169,8 @@ class FileStore:
     #: Why a file must not reach the model (see :meth:`withheld`); by default the built-in
     #: name rules only, as when no plugin can be asked.
     secret: SecretCheck = attrs.field(factory=names_only, eq=False, repr=False)
+    #: How a finisher prepares a program it starts (see the module docstring).
+    prepare_program: ProgramPreparer = attrs.field(default=unprepared, eq=False, repr=False)
 
     @classmethod
     def open(
@@ -166,6 +181,7 @@ class FileStore:
         policy: PathPolicy | None = None,
         durable: bool = True,
         secret: SecretCheck | None = None,
+        prepare_program: ProgramPreparer = unprepared,
     ) -> FileStore:
         """An empty store over the working directory ``root``.
 
@@ -174,12 +190,32 @@ class FileStore:
         :param durable: the default of :meth:`flush` (the configuration's ``durable``).
         :param secret: why a file must not reach the model — for a run, the hook
             (``hook_check(host.pm.hook, config)``); by default the built-in name rules.
+        :param prepare_program: how a finisher prepares a program it starts — for a run,
+            :func:`tai_core.blocks.process_hook` (``tai_block_process``).
         """
         return cls(
             PathGuard.create(root, protected, policy),
             durable=durable,
             secret=secret or names_only(),
+            prepare_program=prepare_program,
         )
+
+    @classmethod
+    def for_run(cls, root: Path | str, host: Any, config: Mapping[str, Any]) -> FileStore:
+        """The store of a run of ``host``'s plugins with ``config``: the configuration's
+        protected paths and ``durable``, and the plugins' path policy
+        (``tai_path_policy``), secret check (``tai_secret_file``) and program preparation
+        (``tai_block_process``)."""
+        from tai_core.blocks import process_hook
+        from tai_core.context import hook_check
+        from tai_core.store._paths import host_policy
+
+        hook = host.pm.hook
+        return cls.open(
+            root, protected=config.get("protected_paths", []), policy=host_policy(host),
+            durable=config.get("durable", True), secret=hook_check(hook, config),
+            prepare_program=process_hook(hook, config),
+        )  # fmt: skip
 
     @property
     def root(self) -> Path:
