@@ -197,6 +197,20 @@ def test_block_prompts_per_command(host: PluginHost) -> None:
     assert "- shell: commands cannot be run now" in go_system
 
 
+def test_another_languages_kinds_are_not_announced_in_a_goal_loop(host: PluginHost) -> None:
+    """A Python project's prompt does not say "go-test: tests cannot be run now" (it has
+    pytest), nor a Go module's that py-src is off; where a kind is merely unavailable
+    (``next``, ``ai``), it is still announced as disabled."""
+    kinds = list(host.registry.block_kinds.values())
+    system = {command: block_prompts(kinds, command)[0] for command in ("go", "py", "next")}
+    assert "# pytest blocks" in system["py"] and "# go-test blocks" in system["go"]
+    assert "go-src" not in system["py"] and "go-test" not in system["py"]
+    assert "py-src" not in system["go"] and "pytest" not in system["go"]
+    disabled = system["next"][system["next"].index("# Disabled blocks") :]
+    for name in ("go-src", "go-test", "py-src", "pytest"):
+        assert f"- {name}: " in disabled
+
+
 def test_the_article_of_a_kind_that_needs_a_body() -> None:
     from tai_core import BlockKind
 

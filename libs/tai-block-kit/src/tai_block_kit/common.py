@@ -22,6 +22,11 @@ GO_COMMANDS: frozenset[str] = frozenset({"go", "any"})
 #: The commands of the Python kinds (``py-src``, ``pytest``): Python goal loops, and
 #: any-text generation.
 PY_COMMANDS: frozenset[str] = frozenset({"py", "any"})
+#: Where the Go kinds are not even announced as disabled (``omitted_in``): Python goal
+#: loops, which have kinds of their own for source and tests.
+NOT_GO: frozenset[str] = PY_COMMANDS - GO_COMMANDS
+#: Where the Python kinds are not announced: Go goal loops.
+NOT_PY: frozenset[str] = GO_COMMANDS - PY_COMMANDS
 
 
 def body_lines(body: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import GO_COMMANDS, TREE_PARAMS, fetched_source
+from tai_block_kit.common import GO_COMMANDS, NOT_GO, TREE_PARAMS, fetched_source
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
@@ -23,6 +23,7 @@ class GoSrcKind(BlockKind):
     triggers_round = True
     max_rounds = 50
     commands = GO_COMMANDS
+    omitted_in = NOT_GO
     prompt_section = """\
 # go-src blocks
 

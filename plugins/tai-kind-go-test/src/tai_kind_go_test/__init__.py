@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import GO_COMMANDS
+from tai_block_kit.common import GO_COMMANDS, NOT_GO
 from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
 from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
@@ -40,6 +40,7 @@ class GoTestKind(ProjectTestKind):
     name = "go-test"
     refused = REFUSED
     commands = GO_COMMANDS
+    omitted_in = NOT_GO
     prompt_section = """\
 # go-test blocks
 

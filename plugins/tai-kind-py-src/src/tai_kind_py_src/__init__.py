@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import PY_COMMANDS, TREE_PARAMS, fetched_source
+from tai_block_kit.common import NOT_PY, PY_COMMANDS, TREE_PARAMS, fetched_source
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
@@ -24,6 +24,7 @@ class PySrcKind(BlockKind):
     triggers_round = True
     max_rounds = 50
     commands = PY_COMMANDS
+    omitted_in = NOT_PY
     prompt_section = """\
 # py-src blocks
 

@@ -51,7 +51,7 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import PY_COMMANDS
+from tai_block_kit.common import NOT_PY, PY_COMMANDS
 from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
 from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
@@ -138,6 +138,7 @@ class PytestKind(ProjectTestKind):
     name = "pytest"
     refused = REFUSED
     commands = PY_COMMANDS
+    omitted_in = NOT_PY
     prompt_section = """\
 # pytest blocks
 

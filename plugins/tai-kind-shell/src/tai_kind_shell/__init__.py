@@ -72,7 +72,7 @@ standard output and standard error arrive in the next message. Commands run in a
 where only the working directory, /tmp and the toolchain caches are writable. Destructive
 commands (deleting / or the working directory, force-pushes, piping a download into a
 shell, writing to .git/hooks or .git/config …) are refused with the reason and never run.
-Prefer the dedicated kinds (go-test, go-src, ingest) when one fits."""
+Prefer a dedicated kind described here (for tests, source, files) when one fits."""
     restatement = "shell blocks: one command per block; its output arrives next message."
     disabled_notice = "commands cannot be run now; state the command in prose for the user to run."
     requires_body = "a command"

@@ -110,8 +110,8 @@ class BlockKind:
 
     Subclasses set :attr:`name`, :attr:`params`, :attr:`prompt_section`,
     :attr:`restatement`, :attr:`disabled_notice`, :attr:`streams`,
-    :attr:`triggers_round` and :attr:`commands`, and override :meth:`check_body` and
-    :meth:`execute` as needed.
+    :attr:`triggers_round` and :attr:`commands` (and :attr:`omitted_in`), and override
+    :meth:`check_body` and :meth:`execute` as needed.
     """
 
     #: The name written in the header: ``<<W name(...)``.
@@ -130,6 +130,10 @@ class BlockKind:
     triggers_round: ClassVar[bool] = False
     #: The commands this kind is available in (a subset of :data:`COMMANDS`).
     commands: ClassVar[frozenset[str]] = frozenset()
+    #: The commands in which this kind is not even announced as disabled, because it has
+    #: no meaning there: another language's goal loops (``go-test``'s "tests cannot be run
+    #: now" would mislead in a Python project, which has ``pytest``). Optional.
+    omitted_in: ClassVar[frozenset[str]] = frozenset()
     #: When not empty, what the body must hold; a block without a body is then refused.
     requires_body: ClassVar[str] = ""
     #: Most rounds of a run in which blocks of this kind may run (0: no limit).

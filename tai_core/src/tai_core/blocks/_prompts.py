@@ -5,7 +5,9 @@ and the deferred-execution contract and never name a kind, so adding or disablin
 never changes them and they stay in the provider's cached prefix. Each kind contributes
 its own section (system prompt) and restatement (end of the user prompt); kinds that are
 registered but not available in the current command are announced as disabled, so the
-model does not write blocks that would be ignored.
+model does not write blocks that would be ignored — but for those that say they have no
+meaning in it (``omitted_in``: another language's kinds in a goal loop), which are left
+out: "tests cannot be run now" would mislead where another kind runs them.
 """
 
 from __future__ import annotations
@@ -83,13 +85,17 @@ def block_prompts(
 
     ``kinds`` are all registered kinds; those available in ``command`` and not named in
     ``disabled`` get their sections, in name order (for a stable prefix), the others are
-    announced as disabled. Returns ``(system, restatement)``.
+    announced as disabled unless ``command`` is one they are omitted in. Returns
+    ``(system, restatement)``.
     """
     turned_off = set(disabled)
     enabled: list[BlockKind] = []
     off: list[BlockKind] = []
     for kind in sorted(kinds, key=lambda k: k.name):
-        (enabled if command in kind.commands and kind.name not in turned_off else off).append(kind)
+        if command in kind.commands and kind.name not in turned_off:
+            enabled.append(kind)
+        elif command not in getattr(kind, "omitted_in", ()):
+            off.append(kind)
     system = _sections(
         [FORMAT_SYSTEM_PROMPT, *(kind.prompt_section for kind in enabled), disabled_notice(off)]
     )
