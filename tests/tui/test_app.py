@@ -15,8 +15,9 @@ from tests.tui.test_tree_view import tree_of
 
 
 def drive(state: UiState, keys: list[str], *, after: Any = None) -> tuple[TaiApp, list[Any]]:
-    """Run the app on ``state``, type ``keys`` one by one (``after(app)`` once they are
-    typed), and end it; the app and what it answered or cancelled."""
+    """Run the app on ``state``, type ``keys`` one by one, each once the app has handled
+    the one before (a loaded machine must not make a key arrive after the end), call
+    ``after(app)``, and end it; the app and what it answered or cancelled."""
     said: list[Any] = []
 
     async def main() -> TaiApp:
@@ -24,12 +25,19 @@ def drive(state: UiState, keys: list[str], *, after: Any = None) -> tuple[TaiApp
             app = TaiApp(state, lambda: said.append("cancel"),
                          lambda prompt_id, answer: said.append((prompt_id, answer)),
                          input=pipe, output=DummyOutput())  # fmt: skip
+            handled = [0]
+            app.application.key_processor.after_key_press += lambda _: handled.__setitem__(
+                0, handled[0] + 1
+            )
             app.invalidate()
             running = asyncio.ensure_future(app.application.run_async())
             await asyncio.sleep(0.1)
-            for key in keys:
+            for count, key in enumerate(keys, 1):
                 pipe.send_text(key)
-                await asyncio.sleep(0.05)
+                for _ in range(400):  # at most 20 s
+                    if handled[0] >= count or running.done():
+                        break
+                    await asyncio.sleep(0.05)
             if after is not None:
                 after(app)
             await asyncio.sleep(0.05)
