@@ -209,6 +209,11 @@ def test_another_languages_kinds_are_not_announced_in_a_goal_loop(host: PluginHo
     disabled = system["next"][system["next"].index("# Disabled blocks") :]
     for name in ("go-src", "go-test", "py-src", "pytest"):
         assert f"- {name}: " in disabled
+    # The change kind teaches the rules of the loop's language only; any-text both.
+    assert "Python files, by declaration" in system["py"] and "gofmt" not in system["py"]
+    assert "gofmt" in system["go"] and "Python files, by declaration" not in system["go"]
+    any_text = block_prompts(kinds, "any")[0]
+    assert "gofmt" in any_text and "Python files, by declaration" in any_text
 
 
 def test_the_article_of_a_kind_that_needs_a_body() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tai_block_kit.common import CODE_COMMANDS
+from tai_block_kit.common import CODE_COMMANDS, GO_COMMANDS, PY_COMMANDS
 from tai_core import Block, BlockKind, Param, hookimpl
 
 if TYPE_CHECKING:
@@ -37,6 +37,71 @@ _NEEDS_BODY = frozenset(
     {"MODIFY", "ADD_BEFORE", "ADD_AFTER", "WRITE", "INSERT_BEFORE", "INSERT_AFTER"}
 )
 _EDGES = ("BEGIN", "END")
+
+
+_INTRO = """\
+# change blocks
+
+Edit files with `change` blocks. Parameters: `op` (required), `file-path` (required),
+`target`, `find`. One entity per block; prefer a precise operation to rewriting a file."""
+_GO_RULES = """\
+Go files, by declaration (`target` names a function `F`, a method `T.M` or `*T.M`, a type,
+a constant or a variable; or `package`, `import`, `BEGIN`, `END`):
+- MODIFY replaces the declaration with the body (doc comment included).
+- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration.
+- DELETE removes the declaration; with `target="*"` it deletes the whole file.
+The body is Go source; the declaration keyword may be left out. The result must parse; it
+is formatted with gofmt and goimports.
+
+A MODIFY or DELETE whose target does not exist fails. MODIFY of `import` replaces all
+imports (an empty body removes them); MODIFY of `package` takes `package NAME` or `NAME`.
+ADD_BEFORE / ADD_AFTER of `BEGIN` put the body after the imports, of `END` at the end;
+an ADD of a name that already exists replaces it."""
+_PY_RULES = """\
+Python files, by declaration (`target` names a function `f`, a class `C`, a method
+`C.m` or `Outer.Inner.m`, an assignment `NAME` or `C.attr`; or `BEGIN`, `END`):
+- MODIFY replaces the declaration with the body: its decorators and the comment lines
+  right above it included; definitions of one name next to each other (a property's
+  getter and setter, overloads) are replaced together, so give them all in the body: a
+  change that would drop one fails. For an assignment the body may be just the new value.
+- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration; `BEGIN` is
+  after the module docstring and the imports, `END` the end of the file.
+- DELETE removes the declaration (decorators and comments above included).
+The body may be written at any indentation: it is indented to the target's. A target
+that does not exist fails, naming the closest names; an ADD of a name that already exists
+replaces it. The result, and a WRITE, must compile; it is formatted with the project's
+formatter (ruff or black) when its configuration declares one. REPLACE / INSERT_* also
+work on Python files (and on one this parser cannot read)."""
+_ANY_FILE = """\
+Any file:
+- WRITE replaces (or creates) the whole file with the body.
+- RENAME moves `file-path` to `target`.
+- DELETE with `target="*"` deletes the file."""
+_OTHER_FILES = """\
+Other files (neither Go nor Python):
+- REPLACE swaps `find` for the body (an empty body deletes it); INSERT_BEFORE /
+  INSERT_AFTER put the body on lines of its own before or after `find`. `find` must occur
+  exactly once in the file.
+- ADD_BEFORE / ADD_AFTER with `target="BEGIN"` or `"END"` add the body at the start or the
+  end (creating the file)."""
+_OUTRO = """\
+Changes reach the disk after a round succeeds, all together; a failing block fails the
+round and you will be told which block failed and why."""
+
+
+def _sections(commands: frozenset[str]) -> list[str]:
+    """The paragraphs of the change kind's prompt for a command in ``commands``: the
+    rules of Go and of Python files only where that language's kinds are (a Python
+    project's prompt does not teach Go's)."""
+    go, py = bool(commands & GO_COMMANDS), bool(commands & PY_COMMANDS)
+    return [
+        _INTRO,
+        *([_GO_RULES] if go else []),
+        *([_PY_RULES] if py else []),
+        _ANY_FILE,
+        _OTHER_FILES,
+        _OUTRO,
+    ]
 
 
 class ChangeKind(BlockKind):
@@ -61,54 +126,7 @@ class ChangeKind(BlockKind):
     streams = True
     triggers_round = False
     commands = CODE_COMMANDS
-    prompt_section = """\
-# change blocks
-
-Edit files with `change` blocks. Parameters: `op` (required), `file-path` (required),
-`target`, `find`. One entity per block; prefer a precise operation to rewriting a file.
-
-Go files, by declaration (`target` names a function `F`, a method `T.M` or `*T.M`, a type,
-a constant or a variable; or `package`, `import`, `BEGIN`, `END`):
-- MODIFY replaces the declaration with the body (doc comment included).
-- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration.
-- DELETE removes the declaration; with `target="*"` it deletes the whole file.
-The body is Go source; the declaration keyword may be left out. The result must parse; it
-is formatted with gofmt and goimports.
-
-A MODIFY or DELETE whose target does not exist fails. MODIFY of `import` replaces all
-imports (an empty body removes them); MODIFY of `package` takes `package NAME` or `NAME`.
-ADD_BEFORE / ADD_AFTER of `BEGIN` put the body after the imports, of `END` at the end;
-an ADD of a name that already exists replaces it.
-
-Python files, by declaration (`target` names a function `f`, a class `C`, a method
-`C.m` or `Outer.Inner.m`, an assignment `NAME` or `C.attr`; or `BEGIN`, `END`):
-- MODIFY replaces the declaration with the body: its decorators and the comment lines
-  right above it included; definitions of one name next to each other (a property's
-  getter and setter, overloads) are replaced together, so give them all in the body: a
-  change that would drop one fails. For an assignment the body may be just the new value.
-- ADD_BEFORE / ADD_AFTER insert the body before or after the declaration; `BEGIN` is
-  after the module docstring and the imports, `END` the end of the file.
-- DELETE removes the declaration (decorators and comments above included).
-The body may be written at any indentation: it is indented to the target's. A target
-that does not exist fails, naming the closest names; an ADD of a name that already exists
-replaces it. The result, and a WRITE, must compile; it is formatted with the project's
-formatter (ruff or black) when its configuration declares one. REPLACE / INSERT_* also
-work on Python files (and on one this parser cannot read).
-
-Any file:
-- WRITE replaces (or creates) the whole file with the body.
-- RENAME moves `file-path` to `target`.
-- DELETE with `target="*"` deletes the file.
-
-Other files (neither Go nor Python):
-- REPLACE swaps `find` for the body (an empty body deletes it); INSERT_BEFORE /
-  INSERT_AFTER put the body on lines of its own before or after `find`. `find` must occur
-  exactly once in the file.
-- ADD_BEFORE / ADD_AFTER with `target="BEGIN"` or `"END"` add the body at the start or the
-  end (creating the file).
-
-Changes reach the disk after a round succeeds, all together; a failing block fails the
-round and you will be told which block failed and why."""
+    prompt_section = "\n\n".join(_sections(GO_COMMANDS | PY_COMMANDS))
     restatement = (
         "change blocks: op and file-path always; target for Go and Python declarations and "
         "RENAME; find (occurring exactly once) for REPLACE and INSERT_*."
@@ -116,6 +134,11 @@ round and you will be told which block failed and why."""
     disabled_notice = (
         "files cannot be changed now; describe the edit in prose instead of writing a block."
     )
+
+    def prompt_for(self, command: str) -> str:
+        """The section in ``command``: the Go rules in Go goal loops, the Python rules in
+        Python ones, both elsewhere."""
+        return "\n\n".join(_sections(frozenset({command})))
 
     def check_body(self, block: Block) -> list[str]:
         op = block.params.get("op", "")

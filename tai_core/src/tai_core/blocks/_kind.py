@@ -195,6 +195,14 @@ class BlockKind:
             f"the block at line {block.line} was not applied"
         )
 
+    def prompt_for(self, command: str) -> str:
+        """The kind's section of the system prompt in ``command``: :attr:`prompt_section`,
+        unless the kind says less where part of it has no meaning (the change kind leaves
+        out the rules of Go files in Python goal loops, and the other way round). The
+        section must depend on ``command`` alone: it is part of the cached prefix."""
+        del command
+        return self.prompt_section
+
     def execute(self, block: Block, context: RunContext) -> BlockResult:
         """Run ``block``; the base refuses, saying this kind cannot run here."""
         del block, context

@@ -67,6 +67,12 @@ def _sections(texts: Iterable[str]) -> str:
     return "\n\n".join(text.strip() for text in texts if text.strip())
 
 
+def _section(kind: BlockKind, command: str) -> str:
+    """``kind``'s section in ``command`` (a kind without ``prompt_for`` has one section)."""
+    prompt_for = getattr(kind, "prompt_for", None)
+    return prompt_for(command) if prompt_for is not None else kind.prompt_section
+
+
 def disabled_notice(kinds: Iterable[BlockKind]) -> str:
     """The prompt section announcing disabled ``kinds`` (empty when there are none)."""
     lines = [
@@ -84,9 +90,9 @@ def block_prompts(
     """The block part of the system prompt and of the user prompt's restatement.
 
     ``kinds`` are all registered kinds; those available in ``command`` and not named in
-    ``disabled`` get their sections, in name order (for a stable prefix), the others are
-    announced as disabled unless ``command`` is one they are omitted in. Returns
-    ``(system, restatement)``.
+    ``disabled`` get their sections for ``command`` (``prompt_for``), in name order (for
+    a stable prefix), the others are announced as disabled unless ``command`` is one they
+    are omitted in. Returns ``(system, restatement)``.
     """
     turned_off = set(disabled)
     enabled: list[BlockKind] = []
@@ -97,7 +103,7 @@ def block_prompts(
         elif command not in getattr(kind, "omitted_in", ()):
             off.append(kind)
     system = _sections(
-        [FORMAT_SYSTEM_PROMPT, *(kind.prompt_section for kind in enabled), disabled_notice(off)]
+        [FORMAT_SYSTEM_PROMPT, *(_section(kind, command) for kind in enabled), disabled_notice(off)]
     )
     restatement = "\n".join(
         [
