@@ -6,7 +6,13 @@ imports a new package still loads); ``go doc`` always runs with the *stripped* e
 outputs are cached by content: the key hashes the ``go`` binary, the environment, the flags,
 the package path and directory, and the names and bytes of the package's Go files, so an
 unchanged package is never documented twice (in this process or, through the cache
-directory, in the next one).
+directory, in the next one). The cache directory is writable inside the sandbox, and the
+key is computable there (it hashes what a command can read): an entry planted by a
+model's command would put its words into a later run's prompt, as the documentation of a
+package the user never changed. So each entry starts with an HMAC of the key and the text
+under tai's key (:func:`tai_core.store._key.mac`, hidden inside the sandbox); an entry
+whose MAC does not check is a miss, documented afresh and written over. Without the key
+nothing is kept or trusted.
 
 Documentation is asked for in batches (:func:`request_docs`, futures, so the caller
 works on while it comes): the cache answers what it can, the misses go together to one
@@ -19,6 +25,7 @@ helper's output is ``go doc``'s, byte for byte.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -110,6 +117,10 @@ def go_list(patterns: Sequence[str], cwd: Path, env: Mapping[str, str], tests: b
         found.append(value)
 
 
+#: The purpose of the cache entries' MACs (a key of its own, derived from tai's).
+PURPOSE = "go-doc"
+
+
 def _cache_dir() -> Path:
     from tai_core.config import user_cache_dir
 
@@ -156,26 +167,44 @@ def renderer(cwd: Path, env: Mapping[str, str]) -> Renderer:
     return Renderer(cwd, env, GO_TIMEOUT)
 
 
+def _seal(key: str, text: str) -> str | None:
+    """The MAC of the entry ``key`` holding ``text``; ``None`` without tai's key."""
+    from tai_core.store import FlushError
+    from tai_core.store._key import mac
+
+    try:
+        return mac(f"{key}\0{text}".encode("utf-8", "surrogatepass"), PURPOSE)
+    except FlushError:
+        return None
+
+
 def _cached(key: str) -> str | None:
     if key in _memory:
         return _memory[key]
     try:
-        text = (_cache_dir() / key[:2] / key).read_text(encoding="utf-8")
-    except OSError:
+        stored = (_cache_dir() / key[:2] / key).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
+    tag, _, text = stored.partition("\n")
+    seal = _seal(key, text)
+    if seal is None or not hmac.compare_digest(seal, tag):
+        return None  # planted, damaged or of another key: documented afresh
     _memory[key] = text
     return text
 
 
 def _store(key: str, text: str) -> str:
     _memory[key] = text
+    seal = _seal(key, text)
+    if seal is None:
+        return text
     stored = _cache_dir() / key[:2] / key
     try:
         stored.parent.mkdir(parents=True, exist_ok=True)
         partial = stored.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(text, encoding="utf-8")
+        partial.write_text(f"{seal}\n{text}", encoding="utf-8")
         partial.replace(stored)
-    except OSError:
+    except (OSError, UnicodeError):
         pass  # an unwritable cache costs time, never correctness
     return text
 
