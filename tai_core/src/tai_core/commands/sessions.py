@@ -55,8 +55,12 @@ def sessions_command(ctx: click.Context, *, limit: int, here: bool) -> None:
 def show_command(session_id: str) -> None:
     """Print session ID: what it is, then its conversation."""
     with opened_store() as store:
-        stored = store.load(resolved(store, session_id))
+        stored = store.load(resolved(store, session_id), require_seal=False)
     header = stored.header
+    if not stored.sealed:
+        click.echo(f"tai: warning: session {header.id} does not carry tai's seal: it was "
+                   "changed outside tai, or saved by a tai that did not seal sessions; it "
+                   "cannot be resumed", err=True)  # fmt: skip
     click.echo(describe(header))
     for message in stored.messages:
         click.echo(f"--- {message.role} ---")

@@ -23,11 +23,11 @@ EXPORT_VERSION = 1
 def export_lines(store: SessionStore, session_id: str) -> Iterator[str]:
     """The lines (each ending in a newline) of session ``session_id``'s export;
     :class:`~tai_core.sessions.SessionNotFound` when there is none."""
-    stored = store.load(session_id)
+    stored = store.load(session_id, require_seal=False)
     header = stored.header
     fields: dict[str, Any] = attrs.asdict(header, recurse=False)
     fields["parameters"] = dict(header.parameters)
-    yield _line({"type": "session", "format": EXPORT_VERSION, **fields})
+    yield _line({"type": "session", "format": EXPORT_VERSION, **fields, "sealed": stored.sealed})
     for message in stored.messages:
         yield _line({"type": "message", "role": message.role, "content": message.text})
     for name, parent, kind, body, attributes in store.node_rows(session_id):

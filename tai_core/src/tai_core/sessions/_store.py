@@ -6,10 +6,21 @@ saved (a conversation grows at its end; a reset or a plugin that removes message
 from there), and the tree's new nodes (a tree's nodes never change once written, so a
 node saved once is saved for good; a tree that lost a saved node — a reset — is written
 again whole). A save after a turn therefore costs that turn's size, not the session's.
+
+The database lies in tai's data directory, which the sandbox leaves writable, so a model's
+command could rewrite a session — put words in the user's mouth — for a later ``tai ai
+-resume`` to send as the user's. So every save seals the session: an HMAC under tai's key
+(:func:`tai_core.store._key.mac`, hidden inside the sandbox) of what a resumed session
+sends — its command, provider, model, directory, system prompt and parameters, every
+message and every node. :meth:`SessionStore.load` refuses a session whose seal does not
+check (``require_seal``); ``tai sessions show`` and ``export`` print it with a warning. A
+save compares what it writes with what the database holds and rewrites from the first row
+that differs, so a seal never covers rows tai did not write.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -69,7 +80,10 @@ CREATE TABLE nodes (
     UNIQUE (session_id, name)
 );
 """,
+    "ALTER TABLE sessions ADD COLUMN seal TEXT NOT NULL DEFAULT '';",
 )
+#: The purpose of the sessions' seals (a key of its own, derived from tai's).
+PURPOSE = "session"
 
 
 class SessionNotFound(LookupError):
@@ -77,7 +91,8 @@ class SessionNotFound(LookupError):
 
 
 class SessionDamaged(ValueError):
-    """A stored session cannot be read back (its tree breaks the tree's rules)."""
+    """A stored session cannot be read back (its tree breaks the tree's rules), or may not
+    be: its seal does not check (changed outside tai, or saved by a tai that did not seal)."""
 
 
 @attrs.frozen
@@ -112,6 +127,8 @@ class StoredSession:
     header: SessionHeader
     messages: tuple[Message, ...]
     tree: SessionTree = attrs.field(eq=False)
+    #: Whether its seal checked: what it holds is what tai saved.
+    sealed: bool = True
 
 
 #: What is saved of a node: its parent's name, kind, body and attributes.
@@ -131,6 +148,31 @@ _HEADER_COLUMNS = (
     "id, command, provider, model, cwd, system_prompt, parameters, status, created_at, "
     "updated_at, last_error, rounds, input_tokens, output_tokens, cost"
 )
+
+
+def _seal(
+    header: SessionHeader, messages: tuple[Message, ...], nodes: dict[str, _NodeFacts]
+) -> str:
+    """The seal of a session as a resumed one would send it (see the module docstring);
+    ``""`` when tai's key cannot be read (then nothing is trusted)."""
+    from tai_core.store import FlushError
+    from tai_core.store._key import mac
+
+    document = [
+        [header.id, header.command, header.provider, header.model, header.cwd,
+         header.system_prompt, json.dumps(dict(header.parameters), sort_keys=True)],
+        [[message.role, message.text] for message in messages],
+        [[name, parent, str(kind), body, json.dumps(dict(attributes), sort_keys=True)]
+         for name, (parent, kind, body, attributes) in nodes.items()],
+    ]  # fmt: skip
+    try:
+        return mac(json.dumps(document).encode(), PURPOSE)
+    except FlushError:
+        return ""
+
+
+def _checks(seal: str, expected: str) -> bool:
+    return bool(seal) and hmac.compare_digest(seal, expected)
 
 
 def _header(row: tuple[Any, ...]) -> SessionHeader:
@@ -185,7 +227,11 @@ class SessionStore:
                     for offset, (name, parent, node) in enumerate(added)
                 ],
             )  # fmt: skip
-        nodes = saved.nodes | {n: (p, node.kind, node.body, node.attrs) for n, p, node in added}
+            nodes = saved.nodes | {n: (p, node.kind, node.body, node.attrs) for n, p, node in added}
+            db.execute(
+                "UPDATE sessions SET seal = ? WHERE id = ?",
+                (_seal(header, messages, nodes), header.id),
+            )
         self._saved[header.id] = _Saved(messages, nodes, saved.next_node + len(added))
 
     def _upsert(self, db: Connection, header: SessionHeader) -> None:
@@ -265,10 +311,15 @@ class SessionStore:
             raise SessionNotFound(f"no session {session_id!r}")
         return attrs.evolve(_header(row[:-1]), messages=row[-1])
 
-    def load(self, session_id: str) -> StoredSession:
+    def load(self, session_id: str, *, require_seal: bool = True) -> StoredSession:
         """A whole session; :class:`SessionNotFound` when there is none,
-        :class:`SessionDamaged` when its tree cannot be rebuilt."""
+        :class:`SessionDamaged` when its tree cannot be rebuilt or, with ``require_seal``
+        (what resuming needs), when its seal does not check — without it, the session
+        comes back with ``sealed`` false (to print, never to send)."""
         header = self.header(session_id)
+        (seal,) = self._db.execute(
+            "SELECT seal FROM sessions WHERE id = ?", (session_id,)
+        ).fetchone()
         try:
             saved = self._read_saved(self._db, session_id)
             specs = [
@@ -278,8 +329,16 @@ class SessionStore:
             tree, _ = SessionTree().add_batch(specs)
         except (TreeWriteRejected, ValueError, TypeError) as error:
             raise SessionDamaged(f"session {session_id!r} cannot be read back: {error}") from None
-        self._saved[session_id] = saved
-        return StoredSession(header, saved.messages, tree)
+        sealed = _checks(seal, _seal(header, saved.messages, saved.nodes))
+        if not sealed and require_seal:
+            raise SessionDamaged(
+                f"session {session_id!r} does not carry tai's seal: it was changed outside "
+                "tai (or saved by a tai that did not seal sessions), so it is not resumed; "
+                "`tai sessions show` prints it"
+            )
+        if sealed:
+            self._saved[session_id] = saved
+        return StoredSession(header, saved.messages, tree, sealed)
 
     def node_rows(self, session_id: str) -> Iterator[tuple[str, str, str, str, Any]]:
         """``(name, parent, kind, body, attrs)`` of a session's nodes, in the order written."""
