@@ -82,7 +82,7 @@ function newSection(s, round, attempt) {
   const sec = { round, attempt, text: "", thoughts: "", prompt: s.prompted || "", node: null };
   s.prompted = "";
   s.sections.push(sec);
-  if (s.id === current) $("output").append(sectionNode(sec));
+  if (s.id === current) $("output").append(...sectionNode(sec));
   return sec;
 }
 
@@ -97,22 +97,30 @@ function sectionNode(sec) {
   const details = el("details", { class: "thoughts", hidden: !sec.thoughts }, el("summary", { text: "thoughts" }), thoughts);
   sec.node = { text, thoughts, details };
   const title = `Round ${sec.round}` + (sec.attempt > 1 ? `, attempt ${sec.attempt}` : "");
-  return el("div", { class: "section", dataset: { round: sec.round } },
+  const section = el("div", { class: "section", dataset: { round: sec.round } },
     el("h3", { text: title }), sec.prompt ? el("div", { class: "prompt", text: sec.prompt }) : null,
     details, text);
+  return sec.outcome ? [section, outcomeNode(sec.outcome)] : [section];
 }
 
 function outcomeNode(outcome) {
-  return el("div", { class: `outcome ${outcome.kind}`, text: outcome.text });
+  const report = outcome.report
+    ? el("details", { class: "report" }, el("summary", { text: "usage" }), el("pre", { text: outcome.report }))
+    : null;
+  return el("div", { class: `outcome ${outcome.kind}` }, el("div", { text: outcome.text }), report);
 }
 
+// A run's end is shown after the last section of its turn (kept on it, for a redraw).
 function ended(kind, text) {
   return (e, s) => {
-    s.outcome = { kind, text: text(e) };
+    const outcome = { kind, text: text(e), report: e.report || "" };
+    const last = s.sections[s.sections.length - 1];
+    if (last) last.outcome = outcome;
+    s.outcome = outcome;
     s.question = null;
     if (kind === "finished") s.diff = e.diff || "";
     if (s.id === current) {
-      $("output").append(outcomeNode(s.outcome));
+      $("output").append(outcomeNode(outcome));
       drawQuestion(s);
       $("diff").textContent = s.diff || "No changes.";
     }
@@ -181,7 +189,7 @@ const HANDLERS = {
     s.nodes.push(...e.nodes);
     if (s.id === current) tree.add(e.nodes);
   },
-  run_finished: ended("finished", (e) => [e.summary, e.report].filter(Boolean).join("\n\n") || "done"),
+  run_finished: ended("finished", (e) => e.summary || "done"),
   run_failed: ended("failed", (e) => e.message),
   run_cancelled: ended("cancelled", () => "cancelled"),
   session_closed(e, s) {
@@ -194,6 +202,7 @@ const HANDLERS = {
     s.status = e.status;
     if (e.error) log(s, "error", e.error);
     if (s.id === current) drawStatus(s);
+    drawLists();
   },
   session_updated(e, s) { s.model = e.model; if (s.id === current) drawStatus(s); },
   agent_activated(e, s) {
@@ -284,7 +293,7 @@ function show() {
   const s = sessions.get(current);
   drawStatus(s);
   drawLists();
-  replace($("output"), ...(s ? s.sections.map(sectionNode) : []), s && s.outcome ? outcomeNode(s.outcome) : null);
+  replace($("output"), ...(s ? s.sections.flatMap(sectionNode) : []));
   replace($("logs"), ...(s ? s.logs.map(logLine) : []));
   tree.clear();
   if (s) tree.add(s.nodes);
@@ -326,7 +335,7 @@ $("cancel").addEventListener("click", () => current && send({ type: "cancel", se
 $("new-session").addEventListener("click", () => {
   const id = newId();
   opening.add(id);
-  send({ type: "start", session_id: id });
+  send({ type: "start", session_id: id, shell: $("shell").checked });
 });
 $("refresh").addEventListener("click", () => send({ type: "list", limit: 50 }));
 for (const button of document.querySelectorAll("#tabs button")) {
