@@ -62,7 +62,7 @@ _FAILED = pytest.StashKey[bool]()
 
 @pytest.fixture
 def pages(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Opens pages (``pages()``: a new one, 1280×800; ``bypass_csp`` for a test that
+    """Opens pages (``pages()``: a new one, 1280 by 800; ``bypass_csp`` for a test that
     evaluates script in it, or that must not count on the policy); screenshots of them all are kept
     when the test fails."""
     opened: list[Any] = []
