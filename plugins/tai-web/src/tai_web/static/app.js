@@ -307,9 +307,12 @@ function show() {
 function submit() {
   const text = $("input").value;
   if (!text.trim()) return;
-  $("input").value = "";
   const s = sessions.get(current);
-  if (!s || !s.live) return;
+  if (!s || !s.live) {
+    $("flash").textContent = "start a new session or open a kept one first";
+    return;
+  }
+  $("input").value = "";
   if (text.startsWith("/")) {
     const [name, ...rest] = text.slice(1).split(/\s+/);
     const args = text.slice(1 + name.length).trim();
