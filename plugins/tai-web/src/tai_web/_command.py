@@ -63,6 +63,7 @@ async def serve(app: Any, host: str, port: int, *, open_page: bool, model: str |
         click.echo(f"tai: warning: listening on {host}:{bound}, beyond this machine's loopback: "
                    "whoever reaches it with the token can run the model and its blocks here",
                    err=True)  # fmt: skip
+    stopped = _stop_on_signals()  # before the URL: a client may signal as soon as it reads it
     url = f"http://{'127.0.0.1' if loopback or host in ('0.0.0.0', '::') else host}:{bound}/"
     click.echo(f"tai web: {url}?token={token}  (Ctrl-C stops it)")
     sys.stdout.flush()
@@ -71,7 +72,12 @@ async def serve(app: Any, host: str, port: int, *, open_page: bool, model: str |
 
         webbrowser.open(f"{url}?token={token}")
     keeping = asyncio.get_running_loop().create_task(journal.run())
-    status = await _stopped()
+    try:
+        status = await stopped
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_signal_handler(number)
     await runtime.shutdown()
     runtime.bus.close()
     await runner.cleanup()
@@ -79,15 +85,10 @@ async def serve(app: Any, host: str, port: int, *, open_page: bool, model: str |
     return status
 
 
-async def _stopped() -> int:
-    """Until SIGINT (130) or SIGTERM (0)."""
+def _stop_on_signals() -> asyncio.Future[int]:
+    """A future that SIGINT sets to 130 and SIGTERM to 0."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[int] = loop.create_future()
     for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 0)):
         loop.add_signal_handler(number, lambda s=status: stop.done() or stop.set_result(s))
-    try:
-        return await stop
-    finally:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(number)
+    return stop
