@@ -50,7 +50,7 @@ def test_plugins_json(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert shell["hooks"] == ["tai_register_block_kinds"]
     assert document["commands"] == [
         "ai", "checkpoints", "code", "next", "parse", "patch", "ping", "plugins", "policy",
-        "record", "sandbox", "serve", "sessions", "undo",
+        "record", "sandbox", "serve", "sessions", "undo", "web",
     ]  # fmt: skip
 
 
@@ -59,7 +59,9 @@ def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) 
         "plugins", "--json", "--hook", "tai_register_commands", cwd=tmp_path, env=isolated_env
     )
     names = [p["name"] for p in json.loads(result.stdout)["plugins"]]
-    assert names == ["tai-core", "agents-md", "change", "checkpoints", "sandbox", "shell-policy"]
+    assert names == [
+        "tai-core", "agents-md", "change", "checkpoints", "sandbox", "shell-policy", "web"
+    ]  # fmt: skip
 
 
 def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str]) -> None:

@@ -20,7 +20,8 @@ def _stand_ins() -> list[LazyCommand]:
 
 def test_the_core_and_bundled_plugins_add_their_commands_lazily() -> None:
     names = {command.name for command in _stand_ins()}
-    assert {"ai", "code", "next", "serve", "sessions", "patch", "undo", "checkpoints"} <= names
+    expected = {"ai", "code", "next", "serve", "sessions", "patch", "undo", "checkpoints", "web"}
+    assert expected <= names
 
 
 @pytest.mark.parametrize("limit", [30, 45, 60, 200])

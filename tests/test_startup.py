@@ -81,7 +81,7 @@ OTHER_COMMANDS = frozenset({
     "tai_core.commands.ai", "tai_core.commands.code", "tai_core.commands.parse",
     "tai_core.commands.ping", "tai_core.commands.plugins", "tai_core.commands.record",
     "tai_core.commands.sessions", "tai_core.serve._command", "tai_checkpoints._commands",
-    "tai_changes._patch",
+    "tai_changes._patch", "tai_web._command",
 })  # fmt: skip
 
 

@@ -40,6 +40,7 @@ from tai_core.runtime import (
     SessionUpdated,
     StartSession,
     Submit,
+    TreeChanged,
     UpdateSession,
 )
 from tai_core.sessions import SessionNotFound, SessionStore
@@ -302,6 +303,9 @@ def test_list_load_and_continue(bench: Bench) -> None:
     (listed,) = bench.of(SessionsListed)
     assert [(h.id, h.messages, h.status) for h in listed.sessions] == [("s1", 2, "closed")]
     assert bench.of(SessionLoaded)[0].messages == 2
+    loaded = bench.events.index(bench.of(SessionLoaded)[0])  # its tree follows, for the views
+    assert isinstance(bench.events[loaded + 1], TreeChanged)
+    assert bench.events[loaded + 1].tree.get("user-input-1").body == "one"
     assert [m["content"] for m in bench.server.requests[1].body["messages"][1:]] == [
         "one", "first answer", "two"
     ]  # fmt: skip

@@ -214,6 +214,18 @@ def test_tree_nodes_are_sent_once_each() -> None:
     assert len(other["nodes"]) == 2
 
 
+@pytest.mark.parametrize("anew", ["started", "reset"])
+def test_a_session_started_again_or_reset_gets_its_whole_tree(anew: str) -> None:
+    from tai_core.events import SessionReset, SessionStarted, TreeChanged
+
+    encoder = Encoder()
+    tree, _ = SessionTree().add(NodeSpec(NodeKind.USER_INPUT, body="hi"))
+    encoder.encode(TreeChanged("s", tree))
+    encoder.encode(SessionStarted("s", "ai", "m") if anew == "started" else SessionReset("s"))
+    again = json.loads(encoder.encode(TreeChanged("s", tree)))  # a load's tree, a new turn's
+    assert [n["name"] for n in again["nodes"]] == ["user-input-1"]
+
+
 def test_the_protocol_reference_is_generated_from_the_code() -> None:
     done = subprocess.run(
         [sys.executable, str(REPO / "scripts" / "protocol_docs.py"), "--check"],

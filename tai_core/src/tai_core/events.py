@@ -248,7 +248,8 @@ class SessionsListed:
 
 @attrs.frozen
 class SessionLoaded:
-    """A saved session is live again under its id, with ``messages`` messages."""
+    """A saved session is live again under its id, with ``messages`` messages (its tree
+    follows as a :class:`TreeChanged`)."""
 
     session_id: str
     messages: int

@@ -40,6 +40,7 @@ from tai_core.events import (
     SessionStarted,
     SessionStatusChanged,
     SessionUpdated,
+    TreeChanged,
 )
 from tai_core.models import window_of
 from tai_core.pipeline import AttemptRunner, Pipeline, RunFailure, RunState
@@ -381,6 +382,7 @@ class Runtime:
         session.earlier = (header.input_tokens, header.output_tokens, header.cost)
         session.written = True
         self.bus.publish(SessionLoaded(command.session_id, len(stored.messages)))
+        self.bus.publish(TreeChanged(command.session_id, state.tree))  # for its clients' views
         self._save(session)
 
     async def _delete(self, session_id: str) -> None:

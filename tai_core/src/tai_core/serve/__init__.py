@@ -11,7 +11,8 @@ notice); the event lines are written by one task, whole, in the bus's order; the
 reference (``docs/serve-protocol.md``) is generated from the classes, so it cannot drift.
 
 * ``_wire`` — the commands and the encoding of events;
-* ``_server`` — the loop;
+* ``_server`` — :class:`Server`, which every transport shares (the web client's
+  WebSocket too), and the loop of standard input;
 * ``_command`` — ``tai serve``, which the core plugin registers (the names here are
   imported on first use, so registering it costs no runtime: ``tai_core._lazy``).
 """

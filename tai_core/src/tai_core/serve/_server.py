@@ -1,4 +1,9 @@
-"""The server loop of ``tai serve -stdio``: lines in, commands to the runtime, events out.
+"""The server of the runtime's wire: messages in, commands to the runtime, events out.
+
+:class:`Server` is the part every transport shares: it decodes a message, carries it to
+the runtime and answers what fails with an ``error`` notice; the transport only delivers
+messages to :meth:`Server.receive` and writes the events it encodes (:func:`run_lines`
+here for ``tai serve -stdio``; the web client's WebSocket is another).
 
 Standard input is read in a worker thread, a line at a time; every command is handled as
 it comes (a submit starts a turn and the next command is read at once, so a ``cancel`` or
@@ -65,17 +70,13 @@ from tai_core.serve._wire import (
 
 
 class Server:
-    """Serves ``app``'s commands to one client over ``reader`` and ``writer``."""
+    """Carries the commands of ``app``'s clients to ``runtime``, whatever their transport."""
 
-    def __init__(
-        self, app: Any, runtime: Runtime, reader: TextIO, writer: TextIO, model: str | None = None
-    ) -> None:
+    def __init__(self, app: Any, runtime: Runtime, model: str | None = None) -> None:
         self._app = app
         #: The model of a ``start`` or ``load`` that names none (``-model``).
         self.model = model
         self.runtime = runtime
-        self.reader = reader
-        self.writer = writer
         #: How the first submit of each new session is made (its rules and files).
         self._first: dict[str, Any] = {}
 
@@ -84,29 +85,13 @@ class Server:
         """What new sessions are built from: the runtime's, since a reload replaces it."""
         return self.runtime.app if self.runtime.app is not None else self._app
 
-    async def run(self) -> int:
-        """Until the input ends; the exit status."""
-        subscription = self.runtime.bus.subscribe()
-        writing = asyncio.get_running_loop().create_task(self._write(subscription))
-        try:
-            while line := await asyncio.to_thread(self.reader.readline):
-                if line.strip():
-                    await self._serve(line)
-                    # a list, load, delete or export is done before the next line is read
-                    # (a submit right after a load finds the session); turns run on
-                    await self.runtime.errands_done()
-            await self.runtime.settle()  # the end of the input: the turns end as they would
-        finally:
-            await self.runtime.shutdown()
-            self.runtime.bus.close()
-            await writing
-        return 0
-
-    async def _write(self, subscription: Subscription) -> None:
-        encoder = Encoder()
-        async for event in subscription:
-            self.writer.write(encoder.encode(event) + "\n")
-            self.writer.flush()
+    async def receive(self, message: str) -> None:
+        """Carry out one message of a client (a blank one is nothing): a list, load, delete
+        or export is done when this returns (so a submit right after a load finds the
+        session); turns run on."""
+        if message.strip():
+            await self._serve(message)
+            await self.runtime.errands_done()
 
     def _error(self, session_id: str, message: str) -> None:
         self.runtime.bus.publish(Notice(session_id, "error", message))
@@ -238,9 +223,33 @@ def _plain_command(request: Request) -> Any:
     return ExportSession(request.session_id, request.path)
 
 
+async def run_lines(server: Server, reader: TextIO, writer: TextIO) -> int:
+    """Serve commands read as lines from ``reader``, events written as lines to
+    ``writer``, until the input ends; the exit status."""
+    runtime = server.runtime
+    subscription = runtime.bus.subscribe()
+    writing = asyncio.get_running_loop().create_task(_write(subscription, writer))
+    try:
+        while line := await asyncio.to_thread(reader.readline):
+            await server.receive(line)
+        await runtime.settle()  # the end of the input: the turns end as they would
+    finally:
+        await runtime.shutdown()
+        runtime.bus.close()
+        await writing
+    return 0
+
+
+async def _write(subscription: Subscription, writer: TextIO) -> None:
+    encoder = Encoder()
+    async for event in subscription:
+        writer.write(encoder.encode(event) + "\n")
+        writer.flush()
+
+
 def serve_stdio(app: Any, model: str | None = None) -> int:
     """Serve standard input and output until the input ends (``model``: the default)."""
     from tai_core.commands._session import make_runtime
 
-    server = Server(app, make_runtime(app, answers_prompts=True), sys.stdin, sys.stdout, model)
-    return asyncio.run(server.run())
+    server = Server(app, make_runtime(app, answers_prompts=True), model)
+    return asyncio.run(run_lines(server, sys.stdin, sys.stdout))

@@ -276,7 +276,10 @@ class Encoder:
         self._sent: dict[str, set[str]] = {}
 
     def encode(self, event: Any) -> str:
-        """One event as one line (no newline)."""
+        """One event as one line (no newline). A session that starts (again, under its id:
+        a load) or is reset has a new tree: its nodes are sent anew."""
+        if isinstance(event, runtime_events.SessionStarted | runtime_events.SessionReset):
+            self._sent.pop(event.session_id, None)
         fields: dict[str, Any] = {"type": snake(type(event).__name__)}
         for field in attrs.fields(type(event)):
             value = getattr(event, field.name)
