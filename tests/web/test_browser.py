@@ -159,3 +159,37 @@ def test_a_second_page_follows_the_same_session(
     second.reload()  # a reconnect: the same page again, from the state
     second.wait_for_selector(".section .text:text('Also live in both.')")
     assert second.locator(".outcome.finished").count() == 2
+
+
+def test_a_socket_dropped_mid_stream_catches_up_once(
+    web: WebProcess, pages: Any, openai_server: FakeModelServer
+) -> None:
+    """The page's socket is cut while a reply streams (Playwright stands between page and
+    server and closes the page's side): the page reconnects, shows what streamed so far
+    once, not twice, and still gets the events after the drop (a cancel's outcome)."""
+    openai_server.script(Reply(text="Half of an answer, then", fault="stall"))
+    sockets: list[Any] = []
+
+    def between(route: Any) -> None:
+        route.connect_to_server()
+        sockets.append(route)
+
+    page = pages()
+    page.route_web_socket("**/ws", between)
+    open_session(page, web)
+    ask(page, "Write a lot.")
+    page.wait_for_selector(".section .text:text('Half')")  # some of it, then the stall
+    shown = page.locator(".section .text").text_content()
+    sockets[0].close(code=4000, reason="dropped")  # the page's side only
+    for _ in range(300):  # the page reconnects (after a quarter of a second)
+        if len(sockets) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(sockets) == 2
+    page.wait_for_selector("#connection[data-state=open]")
+    page.wait_for_selector(".section")
+    assert page.locator(".section").count() == 1
+    assert page.locator(".section .text").text_content() == shown
+    page.click("#cancel")
+    page.wait_for_selector(".outcome.cancelled")
+    assert page.locator(".section .text").text_content() == shown
