@@ -13,7 +13,7 @@ from tai_core.store._journal import Entry, ForeignJournal, Journal, recover_lock
 @pytest.fixture(autouse=True)
 def key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(_key, "_cached", None)
+    monkeypatch.setattr(_key, "_cached", {})
 
 
 def journal(*entries: Entry, dirs: tuple[str, ...] = ()) -> Journal:

@@ -19,7 +19,7 @@ ID = "7-feedbeef"
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The working directory; tai's journal key lives apart, in a data directory."""
     monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(_key, "_cached", None)
+    monkeypatch.setattr(_key, "_cached", {})
     (tmp_path / "work").mkdir()
     return tmp_path / "work"
 

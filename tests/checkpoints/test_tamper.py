@@ -119,7 +119,7 @@ def test_without_a_key_checkpoints_are_skipped_with_one_warning(monkeypatch, tmp
     data.mkdir()
     (data / "keys").write_text("not a directory: no key can be read or made")
     monkeypatch.setenv("TAI_DATA_DIR", str(data))
-    monkeypatch.setattr(_key, "_cached", None)
+    monkeypatch.setattr(_key, "_cached", {})
     monkeypatch.setattr(checkpoints, "_warned", [])
     (tmp_path / "a.txt").write_text("a\n")
     warnings = []

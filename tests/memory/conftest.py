@@ -15,4 +15,4 @@ def own_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     process, so a test that signs without this would use whatever an earlier test left —
     and processes it starts would read another key from the shared data directory)."""
     monkeypatch.setenv("TAI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(_key, "_cached", None)
+    monkeypatch.setattr(_key, "_cached", {})

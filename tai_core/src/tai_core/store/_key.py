@@ -33,7 +33,9 @@ KEYS_DIR = "keys"
 _KEY_FILE = "journal.key"
 _KEY_BYTES = 32
 
-_cached: bytes | None = None
+#: The key of each data directory read so far (one, but for a process that changes
+#: ``TAI_DATA_DIR``, as tests do).
+_cached: dict[Path, bytes] = {}
 
 
 def keys_directory() -> Path:
@@ -73,21 +75,22 @@ def _read_or_make(directory: Path) -> bytes:
 
 
 def journal_key() -> bytes:
-    """The key, read (or made) once per process; :class:`FlushError` when it cannot be.
+    """The key of the data directory, read (or made) once per process; :class:`FlushError`
+    when it cannot be.
 
     Called before tai enters the sandbox, so the key is in memory when the sandbox has
     hidden its file.
     """
-    global _cached  # noqa: PLW0603 - one key per process, read before the sandbox starts
-    if _cached is None:
+    directory = keys_directory()
+    if directory not in _cached:
         try:
-            _cached = _read_or_make(keys_directory())
+            _cached[directory] = _read_or_make(directory)
         except OSError as error:
             raise FlushError(
-                f"the journal key in {keys_directory()} cannot be read or made "
+                f"the journal key in {directory} cannot be read or made "
                 f"({error.strerror}); nothing was written"
             ) from None
-    return _cached
+    return _cached[directory]
 
 
 def sign(root: Path, document: bytes) -> str:
