@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from tai_core.serve import model_option
+
 
 @click.command("web")
 @click.option(
@@ -24,10 +26,7 @@ import click
 @click.option(
     "-open", "--open", "open_page", is_flag=True, help="Open the page in the browser.",
 )  # fmt: skip
-@click.option(
-    "-model", "--model", "model", metavar="NAME",
-    help="The model of sessions whose start names none (default: the configured one).",
-)  # fmt: skip
+@model_option
 @click.pass_obj
 def web_command(app: Any, port: int, host: str, open_page: bool, model: str | None) -> None:
     """Serve the runtime's sessions to a page in the local browser."""

@@ -21,14 +21,25 @@ from tai_core._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: see tai_core._lazy
 if TYPE_CHECKING:
+    from tai_core.serve._command import model_option
     from tai_core.serve._server import Server, serve_stdio
     from tai_core.serve._wire import EVENTS, REQUESTS, BadRequest, Encoder, decode
 
-__all__ = ["EVENTS", "REQUESTS", "BadRequest", "Encoder", "Server", "decode", "serve_stdio"]
+__all__ = [
+    "EVENTS",
+    "REQUESTS",
+    "BadRequest",
+    "Encoder",
+    "Server",
+    "decode",
+    "model_option",
+    "serve_stdio",
+]
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "tai_core.serve._command": ["model_option"],
         "tai_core.serve._server": ["Server", "serve_stdio"],
         "tai_core.serve._wire": ["EVENTS", "REQUESTS", "BadRequest", "Encoder", "decode"],
     },

@@ -8,16 +8,20 @@ from typing import Any
 
 import click
 
+#: ``-model NAME``: the model of sessions whose start names none (every client of the
+#: runtime that serves sessions: ``tai serve``, ``tai web``).
+model_option = click.option(
+    "-model", "--model", "model", metavar="NAME",
+    help="The model of sessions whose start names none (default: the configured one).",
+)  # fmt: skip
+
 
 @click.command("serve")
 @click.option(
     "-stdio", "--stdio", "stdio", is_flag=True, required=True,
     help="Commands on standard input, events on standard output (JSON lines).",
 )  # fmt: skip
-@click.option(
-    "-model", "--model", "model", metavar="NAME",
-    help="The model of sessions whose start names none (default: the configured one).",
-)  # fmt: skip
+@model_option
 @click.pass_obj
 def serve_command(app: Any, stdio: bool, model: str | None) -> None:
     """Serve the runtime to another program over JSON lines."""
