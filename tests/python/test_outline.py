@@ -21,10 +21,10 @@ def test_focus_module_is_an_outline_without_bodies(basic: Path) -> None:
     # docstrings, signatures with hints and defaults, decorators, bases, nested classes
     assert "THEORY: a cart never stores prices" in text
     assert "@attrs.define\nclass Cart:" in text
-    assert "    def add(self, item: str, count: int=1) -> None:" in text
+    assert "    def add(self, item: str, count: int = 1) -> None:" in text
     assert '        """Add ``count`` of ``item``."""' in text
     assert "    @property\n    def total(self) -> float:" in text
-    assert "async def checkout(cart: Cart, *, pay: bool=True) -> str:" in text
+    assert "async def checkout(cart: Cart, *, pay: bool = True) -> str:" in text
     assert "    class Line:" in text and "        def render(self) -> str:" in text
     # public constants, theory constants whole, class attributes; no private variable
     assert "LIMIT = 100" in text
@@ -43,7 +43,7 @@ def test_focus_module_is_an_outline_without_bodies(basic: Path) -> None:
 def test_package_all_tests_fixtures_and_other_files(basic: Path) -> None:
     parts = collect(basic)
     package = part_with(parts, "begin of focus module shop\n").text
-    assert "from shop.cart import Cart\n\n__all__ = ['Cart']" in package  # the re-export
+    assert 'from shop.cart import Cart\n\n__all__ = ["Cart"]' in package  # the re-export
     tests = part_with(parts, "begin of focus module tests.test_cart").text
     assert "- test_add\n- TestTotal.test_empty\n" in tests and "helper" not in tests
     assert "Fixtures:\n- cart\n" in part_with(parts, "focus module tests.conftest").text
@@ -80,6 +80,48 @@ def test_levels_shrink() -> None:
     assert "story." in full and "story." not in brief and '"""A long"""' in brief
     assert short == '"""Doc."""\nclass A(B)\n'
     assert "def _p():" in full and "def _p" not in render(summary, FULL, private=False)
+
+
+def test_signatures_values_and_docstrings_are_as_written_on_one_line() -> None:
+    source = b'''"""Module \\u00e9 doc."""
+import os.path as osp
+from .. import (
+    sibling,  # a comment
+    other as o,
+)
+class A(
+    Base,  # the base
+    metaclass=M,
+):
+    def m(
+        self,
+        a: int = 1,  # one
+        *args: str,
+    ) -> dict[
+        str, int
+    ]:
+        r"""Raw \\d doc."""
+        import lazy.mod
+X = (
+    1,
+)
+Y: list[int] = [
+    1,
+    2,
+]
+def g[T](x: T) -> T: ...
+'''
+    summary = summarize(source)
+    (a, x, y, g) = summary["decls"]
+    assert a["sig"] == "class A(Base, metaclass=M):"
+    assert a["children"][0]["sig"] == "def m(self, a: int = 1, *args: str) -> dict[str, int]:"
+    assert a["children"][0]["doc"] == "Raw \\d doc." and summary["doc"] == "Module \u00e9 doc."
+    assert (x["sig"], y["sig"], x["line"]) == ("X = (1,)", "Y: list[int] = [1, 2]", 20)
+    assert g["sig"] == "def g[T](x: T) -> T:"  # newer syntax than Python 3.11's
+    lines = ["import os.path as osp", "from .. import sibling, other as o"]
+    assert summary["import_lines"] == lines
+    imports = [[0, "os.path", []], [2, "", ["sibling", "other"]], [0, "lazy.mod", []]]
+    assert summary["imports"] == imports
 
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)

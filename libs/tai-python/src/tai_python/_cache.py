@@ -1,8 +1,9 @@
 """Summaries kept by content: a module that did not change is never parsed twice.
 
 One JSON file per project (``<cache>/py-outline/ROOT-HASH.json``) maps each module's key —
-a hash of the summary's version (:data:`tai_python._summary.VERSION`), the interpreter's
-version (its grammar decides what parses) and the module's bytes — to its summary. A load
+a hash of the summary's version (:data:`tai_python._summary.VERSION`, which moves with the
+tree-sitter-python grammar's pinned minor version), the interpreter's version (its parser
+names a module's syntax error) and the module's bytes — to its summary. A load
 reads the file once and, when it parsed anything, writes it back holding exactly the
 modules it loaded (an atomic replace: two loads at once cost a parse, never a torn file),
 so the file follows the project and never grows past it. One file, not one per module: a
