@@ -161,11 +161,21 @@ class _Reader:
         self.cwd, self.secret = cwd, secret
         self.files: dict[str, bytes] = {}
         self.withheld: dict[str, str] = {}
+        self._real_directories: dict[Path, Path] = {}
+
+    def _real(self, path: Path) -> Path:
+        """``path`` with every link resolved (``Path.resolve``), each directory resolved
+        once: a walk reads hundreds of files from a few directories."""
+        directory = self._real_directories.get(path.parent)
+        if directory is None:
+            directory = self._real_directories[path.parent] = path.parent.resolve()
+        found = directory / path.name
+        return found.resolve() if found.is_symlink() else found
 
     def by_name(self, path: Path, shown: str) -> str | None:
         """Why ``path`` (``shown`` relative to the working directory) is withheld by its
         name or a link's target's, recorded."""
-        reason = judged(self.secret, shown, os.path.relpath(path.resolve(), self.cwd))
+        reason = judged(self.secret, shown, os.path.relpath(self._real(path), self.cwd))
         if reason is not None:
             self.withheld[str(path)] = reason
         return reason
