@@ -238,4 +238,4 @@ def test_many_misses_are_parsed_in_worker_processes_alike(
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
     assert text_of(collect(basic)) == serial
-    assert started and started[0][0] == 2
+    assert started and started[0][0] == 1  # one worker besides the calling process

@@ -15,11 +15,16 @@ an outline of a module with exactly those bytes; an entry that is not a summary,
 that is not JSON, is ignored and parsed afresh. An unwritable cache costs time, never
 correctness.
 
-Many misses at once (a first load of a large project) are parsed in worker processes, one
-per core up to four: parsing is the one cost of a cold load that grows with the code, and
-it is pure (bytes in, a summary out). The workers are spawned, not forked, since the
-calling process runs threads (the progress line). Below :data:`PARALLEL_FROM` misses the
-start-up of the workers would cost more than it saves.
+Many misses at once (a first load of a large project) are parsed by worker processes
+besides the calling process, one per other core up to three: parsing is the one cost of a
+cold load that grows with the code, and it is pure (bytes in, a summary out). The modules
+go out in chunks; the workers take them from the front while the calling process takes
+what none has started from the back (a chunk not yet handed to a worker is cancelled and
+parsed at home), so no core waits while a worker starts, and a machine whose cores are
+busy with other work loses little to the workers it started. They are spawned, not
+forked, since the calling process runs threads (the progress line). Below
+:data:`PARALLEL_FROM` bytes of misses the start-up of a worker would cost more than it
+saves.
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ from typing import Any
 
 from tai_python._summary import VERSION, Summary, summarize
 
-#: How many modules must miss the cache before they are parsed in worker processes.
-PARALLEL_FROM = 64
+#: How many bytes of source must miss the cache before worker processes help parse them
+#: (tree-sitter parses about 5 MB a second here; a worker takes about 0.15 s to start).
+PARALLEL_FROM = 1 << 20
+#: How many modules a worker is given at a time.
+_CHUNK = 16
 
 
 def _cache_file(root: Path) -> Path:
@@ -107,18 +115,28 @@ def _write(path: Path, entries: dict[str, Summary]) -> None:
             temporary.unlink()
 
 
+def _summarized(sources: list[tuple[bytes, str]]) -> list[Summary]:
+    return [summarize(data, name) for data, name in sources]
+
+
 def _parsed(sources: list[tuple[bytes, str]]) -> list[Summary]:
     """The summaries of ``sources`` (bytes, file name), in order."""
-    workers = min(4, os.cpu_count() or 1)
-    if len(sources) < PARALLEL_FROM or workers < 2:
-        return [summarize(data, name) for data, name in sources]
+    workers = min(3, (os.cpu_count() or 1) - 1)
+    if sum(len(data) for data, _ in sources) < PARALLEL_FROM or workers < 1:
+        return _summarized(sources)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    chunks = [sources[start : start + _CHUNK] for start in range(0, len(sources), _CHUNK)]
+    mine: dict[int, list[Summary]] = {}
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        datas, names = zip(*sources, strict=True)
-        return list(pool.map(summarize, datas, names, chunksize=16))
+        futures = [pool.submit(_summarized, chunk) for chunk in chunks]
+        for index in reversed(range(len(chunks))):  # the workers take them from the front
+            if futures[index].cancel():
+                mine[index] = _summarized(chunks[index])
+        done = [mine[i] if i in mine else future.result() for i, future in enumerate(futures)]
+    return [summary for chunk in done for summary in chunk]
 
 
 def summaries_of(root: Path, sources: list[tuple[bytes, str]]) -> list[Summary]:

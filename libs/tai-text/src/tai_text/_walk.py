@@ -129,12 +129,19 @@ class Found:
     size: int
 
 
-def shown_path(path: Path, root: Path) -> str:
-    """How ``path`` is named to the model: relative to ``root`` when inside it."""
+def relative_path(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` (``/``-separated), or ``None`` when it is not inside
+    (lexically, as :meth:`~pathlib.PurePath.is_relative_to` decides)."""
     text, base = str(path), str(root)
     if os.sep == "/" and base != "." and text.startswith(base.rstrip("/") + "/"):
-        return _below(text, base)
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+        return _below(text, base)  # what relative_to gives, without its cost per file
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else None
+
+
+def shown_path(path: Path, root: Path) -> str:
+    """How ``path`` is named to the model: relative to ``root`` when inside it."""
+    found = relative_path(path, root)
+    return str(path) if found is None else found
 
 
 class PatternError(Exception):
