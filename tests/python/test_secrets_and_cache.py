@@ -227,6 +227,7 @@ def test_many_misses_are_parsed_in_worker_processes_alike(
     _cache_of(basic).unlink()
     monkeypatch.setattr(_cache, "PARALLEL_FROM", 2)
     monkeypatch.setattr(_cache.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_cache.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     started = []
     import concurrent.futures
 

@@ -16,15 +16,16 @@ that is not JSON, is ignored and parsed afresh. An unwritable cache costs time, 
 correctness.
 
 Many misses at once (a first load of a large project) are parsed by worker processes
-besides the calling process, one per other core up to three: parsing is the one cost of a
-cold load that grows with the code, and it is pure (bytes in, a summary out). The modules
-go out in chunks; the workers take them from the front while the calling process takes
-what none has started from the back (a chunk not yet handed to a worker is cancelled and
-parsed at home), so no core waits while a worker starts, and a machine whose cores are
-busy with other work loses little to the workers it started. They are spawned, not
-forked, since the calling process runs threads (the progress line). Below
-:data:`PARALLEL_FROM` bytes of misses the start-up of a worker would cost more than it
-saves.
+besides the calling process, one per other idle core up to three: parsing is the one cost
+of a cold load that grows with the code, and it is pure (bytes in, a summary out). The
+modules go out in chunks; the workers take them from the front while the calling process
+takes what none has started from the back (a chunk not yet handed to a worker is
+cancelled and parsed at home), so no core waits while a worker starts. A core counts as
+idle when the load average leaves it so (as ``make --load-average`` decides): on a
+machine already busy, a worker's start-up is time taken from the parse, which is then
+faster in one process. Workers are spawned, not forked, since the calling process runs
+threads (the progress line). Below :data:`PARALLEL_FROM` bytes of misses the start-up of
+a worker would cost more than it saves.
 """
 
 from __future__ import annotations
@@ -119,10 +120,20 @@ def _summarized(sources: list[tuple[bytes, str]]) -> list[Summary]:
     return [summarize(data, name) for data, name in sources]
 
 
+def _workers() -> int:
+    """How many worker processes may help: one per core the load average leaves idle,
+    besides the calling process's, up to three."""
+    cores = os.cpu_count() or 1
+    try:
+        idle = int(cores - os.getloadavg()[0])
+    except (AttributeError, OSError):  # no load average on this system
+        idle = cores
+    return max(0, min(3, cores - 1, idle))
+
+
 def _parsed(sources: list[tuple[bytes, str]]) -> list[Summary]:
     """The summaries of ``sources`` (bytes, file name), in order."""
-    workers = min(3, (os.cpu_count() or 1) - 1)
-    if sum(len(data) for data, _ in sources) < PARALLEL_FROM or workers < 1:
+    if sum(len(data) for data, _ in sources) < PARALLEL_FROM or not (workers := _workers()):
         return _summarized(sources)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
