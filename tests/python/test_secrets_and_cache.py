@@ -203,7 +203,10 @@ VALID = {"decls": [], "imports": [], "import_lines": [], "tests": []}
                                    "children": "x"}]}},
         {"*": {**VALID, "decls": [{"kind": "class", "name": "C", "sig": "class C:",
                                    "children": [{"kind": "def"}]}]}},
+        {"*": {**VALID, "decls": [{"kind": "def", "name": "f", "sig": "def f():",
+                                   "decorators": 5}]}},  # not a list: was a TypeError
         {"*": {**VALID, "imports": [[0, "m", [1]]]}},
+        {"*": {**VALID, "imports": [[0, "m", 5]]}},
         {"*": {**VALID, "import_lines": [None]}},
     ],
 )  # fmt: skip

@@ -60,17 +60,28 @@ def _key(data: bytes) -> str:
     return digest.hexdigest()
 
 
+def _strings(found: Any) -> bool:
+    return isinstance(found, list) and all(isinstance(item, str) for item in found)
+
+
 def _valid_decls(decls: Any) -> bool:
-    """Whether ``decls`` has the shape :mod:`._summary` gives (what rendering reads)."""
-    return isinstance(decls, list) and all(
-        isinstance(decl, dict)
-        and all(isinstance(decl.get(field), str) for field in ("kind", "name", "sig"))
-        and isinstance(decl.get("line", 0), int)
-        and isinstance(decl.get("doc") or "", str)
-        and all(isinstance(d, str) for d in decl.get("decorators", ()))
-        and ("children" not in decl or _valid_decls(decl["children"]))
-        for decl in decls
-    )
+    """Whether ``decls`` has the shape :mod:`._summary` gives (what rendering reads); one
+    loop, not a generator per declaration: a warm load checks thousands."""
+    if not isinstance(decls, list):
+        return False
+    for decl in decls:
+        if not (
+            isinstance(decl, dict)
+            and isinstance(decl.get("kind"), str)
+            and isinstance(decl.get("name"), str)
+            and isinstance(decl.get("sig"), str)
+            and isinstance(decl.get("line", 0), int)
+            and isinstance(decl.get("doc") or "", str)
+            and _strings(decl.get("decorators", []))
+            and ("children" not in decl or _valid_decls(decl["children"]))
+        ):
+            return False
+    return True
 
 
 def _is_summary(found: Any) -> bool:
@@ -80,19 +91,18 @@ def _is_summary(found: Any) -> bool:
         return False
     if "error" in found:  # a module that does not parse: the error alone
         return found.keys() == {"error"} and isinstance(found["error"], str)
+    imports = found.get("imports")
     return (
         _valid_decls(found.get("decls"))
         and isinstance(found.get("doc") or "", str)
         and isinstance(found.get("all") or "", str)
-        and isinstance(found.get("import_lines"), list)
-        and all(isinstance(line, str) for line in found["import_lines"])
-        and isinstance(found.get("tests"), list)
-        and all(isinstance(t, str) for t in found["tests"])
-        and isinstance(found.get("imports"), list)
+        and _strings(found.get("import_lines"))
+        and _strings(found.get("tests"))
+        and isinstance(imports, list)
         and all(
             isinstance(i, list) and len(i) == 3 and isinstance(i[0], int)
-            and isinstance(i[1], str) and all(isinstance(n, str) for n in i[2])
-            for i in found["imports"]
+            and isinstance(i[1], str) and _strings(i[2])
+            for i in imports
         )
     )  # fmt: skip
 
