@@ -56,15 +56,26 @@ def _line(node: Node) -> int:
     return node.start_point[0] + 1
 
 
+def _first(body: Node) -> Node | None:
+    """The first statement of ``body`` (not every statement: a function body is long)."""
+    for index in range(body.named_child_count):
+        child = body.named_child(index)
+        if child is not None and child.type != "comment":
+            return child
+    return None
+
+
 def _docstring(body: Node | None) -> str | None:
-    """The docstring of a module or a block: its first statement, when a string."""
-    statements = code(body) if body is not None else []
-    if not statements or statements[0].type != "expression_statement":
+    """The docstring of a module or a block: its first statement, when a string (cleaned
+    as :func:`inspect.cleandoc` does; a docstring of one line without tabs needs only its
+    leading space taken off)."""
+    first = _first(body) if body is not None else None
+    if first is None or first.type != "expression_statement":
         return None
-    value = code(statements[0])
+    value = code(first)
     found = string_value(value[0]) if len(value) == 1 else None
-    if found is None:
-        return None
+    if found is None or ("\n" not in found and "\t" not in found):
+        return found and found.lstrip()
     import inspect
 
     return inspect.cleandoc(found)
