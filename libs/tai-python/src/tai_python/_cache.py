@@ -131,11 +131,12 @@ def _summarized(sources: list[tuple[bytes, str]]) -> list[Summary]:
 
 
 def _workers() -> int:
-    """How many worker processes may help: one per core the load average leaves idle,
-    besides the calling process's, up to three."""
+    """How many worker processes may help: one per core the load average (which counts
+    the calling process, once it has run a while) leaves idle, rounded, besides the
+    calling process's own, up to three."""
     cores = os.cpu_count() or 1
     try:
-        idle = int(cores - os.getloadavg()[0])
+        idle = int(cores - os.getloadavg()[0] + 0.5)
     except (AttributeError, OSError):  # no load average on this system
         idle = cores
     return max(0, min(3, cores - 1, idle))
