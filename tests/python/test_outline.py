@@ -165,3 +165,10 @@ def test_a_coding_declaration_is_honoured(basic: Path) -> None:
     (basic / "src/shop/latin.py").write_bytes(source.encode("latin-1"))
     text = part_with(collect(basic), "begin of focus module shop.latin").text
     assert '"""Café prices."""' in text and "def café() -> str:" in text
+
+
+def test_a_module_nested_deeper_than_python_allows_is_named_with_its_error() -> None:
+    source = "".join("    " * i + "if x:\n" for i in range(1200)) + "    " * 1200 + "y = 1\n"
+    assert summarize(source.encode()) == {"error": "line 101: too many levels of indentation"}
+    default = "def f(a=" + "(" * 3000 + "1" + ")" * 3000 + ",\n    b=2): pass\n"
+    assert summarize(default.encode()) == {"error": "line 1: too many nested parentheses"}

@@ -307,13 +307,20 @@ def summarize(data: bytes, filename: str = "<module>") -> Summary:
     root = tree.root_node
     if (root.has_error or b"\0" in utf8) and (refused := _refused(source, filename)):
         return {"error": refused}
+    try:
+        return _summary(utf8, root)
+    except RecursionError:  # tree-sitter nests deeper than Python's own parser allows
+        return {"error": _refused(source, filename) or "nested too deeply to be outlined"}
+
+
+def _summary(source: bytes, root: Node) -> Summary:
     body = code(root)
     decls = [d for d in _declarations(body) if d["name"] != "__all__"]
     return {
         "doc": _docstring(root),
         "all": _all(body),
         "decls": decls,
-        "imports": _imports(utf8, root),
+        "imports": _imports(source, root),
         "import_lines": _import_lines(body),
         "tests": _tests(decls),
     }

@@ -74,7 +74,7 @@ def flat(node: Node, limit: int | None = None) -> str:
     """``node``'s source on one line (see the module docstring); past ``limit`` characters
     the rest may be left out."""
     written = text(node)
-    if "\n" not in written and "#" not in written:
+    if "\n" not in written:  # nor a comment, then: one ends its line
         return written
     source = node.text or b""
     base = node.start_byte
