@@ -172,3 +172,33 @@ def test_a_module_nested_deeper_than_python_allows_is_named_with_its_error() -> 
     assert summarize(source.encode()) == {"error": "line 101: too many levels of indentation"}
     default = "def f(a=" + "(" * 3000 + "1" + ")" * 3000 + ",\n    b=2): pass\n"
     assert summarize(default.encode()) == {"error": "line 1: too many nested parentheses"}
+
+
+def test_a_docstring_of_blank_lines_is_no_docstring_in_a_brief_outline() -> None:
+    summary = summarize(b'class A:\n    """\n        """\n\n    def m(self): ...\n')
+    assert render(summary, BRIEF, private=True) == "class A:\n    def m(self):\n        ...\n"
+
+
+def test_a_module_python_accepts_and_tree_sitter_does_not_keeps_what_was_recognised() -> None:
+    # valid Python (inside brackets a line may be indented less), which tree-sitter-python
+    # 0.25 takes for an error: the whole module lands in ERROR nodes, declarations and all
+    source = (
+        b"class T:\n"
+        b"    def a(self):\n"
+        b"            def b(self):\n"
+        b"                    return 12\n"
+        b"            (bar.\n"
+        b"        baz(\n"
+        b"        ))\n"
+        b"            files().setdefault(\n"
+        b"            )\n"
+        b"    def test_c(self):\n"
+        b'        x = """\n'
+        b'            """\n'
+    )
+    compile(source, "<valid>", "exec")
+    summary = summarize(source)
+    assert [(d["name"], d["sig"]) for d in summary["decls"]] == [
+        ("T", "class T:"),
+        ("test_c", "def test_c(self):"),
+    ]

@@ -39,9 +39,8 @@ def _quoted(text: str, indent: str) -> list[str]:
 
 
 def _first_line(text: str | None) -> str | None:
-    if not text:
-        return None
-    return text.strip().splitlines()[0]
+    lines = (text or "").strip().splitlines()  # a docstring may be blank lines only
+    return lines[0] if lines else None
 
 
 def _decl_lines(decl: Decl, indent: str, shape: str, private: bool, out: list[str]) -> None:

@@ -20,7 +20,10 @@ module. It reads the language of its grammar, not of the interpreter tai runs on
 module using newer syntax is still outlined. A module where tree-sitter finds an error
 is parsed by :func:`ast.parse` as well, which says whether Python refuses it, and why:
 such a module is named with that error instead of outlined (the model can still fetch it
-with ``ingest``); one Python accepts is outlined from what tree-sitter recognised.
+with ``ingest``); one Python accepts is outlined from what tree-sitter recognised, the
+declarations its error nodes hold included (a line indented less inside brackets puts
+whole modules there). Python is asked only then: a module tree-sitter reads without error
+but Python refuses (a Python 2 ``print`` statement) is outlined, not named.
 griffe would give richer docstrings but is heavier still, and adds a dependency.
 """
 
@@ -174,6 +177,8 @@ def _declarations(body: Iterable[Node]) -> list[Decl]:
                 found += _assignment(node, inner[0])
         elif kind in ("if_statement", "try_statement"):
             found += _declarations(_blocks(node))
+        elif kind == "ERROR":  # what tree-sitter recognised around an error
+            found += _declarations(code(node))
     return found
 
 
@@ -238,6 +243,8 @@ def _import_lines(body: Iterable[Node]) -> list[str]:
             found.append(_import_line(node))
         elif node.type in ("if_statement", "try_statement"):
             found += _import_lines(_blocks(node))
+        elif node.type == "ERROR":
+            found += _import_lines(code(node))
     return list(dict.fromkeys(found))
 
 
