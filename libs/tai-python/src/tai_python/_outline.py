@@ -46,26 +46,27 @@ def _first_line(text: str | None) -> str | None:
 def _decl_lines(decl: Decl, indent: str, shape: str, private: bool, out: list[str]) -> None:
     """Add the lines of one declaration to ``out``; assignments only when public (or theory
     constants), other private declarations only when ``private``."""
-    if (
-        not decl.get("theory")
-        and not _public(decl["name"])
-        and (not private or decl["kind"] == "var")
-    ):
+    kind = decl["kind"]
+    if not (private and kind != "var") and not decl.get("theory") and not _public(decl["name"]):
         return
-    if decl["kind"] == "var":
-        out += [f"{indent}{line}" for line in decl["sig"].splitlines()]
+    if kind == "var":
+        out += [indent + line for line in decl["sig"].splitlines()]
         return
-    out += [f"{indent}{d}" for d in decl.get("decorators", ())]
-    out.append(f"{indent}{decl['sig']}")
+    decorators = decl.get("decorators")
+    if decorators:
+        out += [indent + decorator for decorator in decorators]
+    out.append(indent + decl["sig"])
     inner = indent + _INDENT
-    doc = decl.get("doc") if shape == FULL else _first_line(decl.get("doc"))
+    doc = decl.get("doc")
+    if doc and shape != FULL:
+        doc = _first_line(doc)
     start = len(out)
     if doc:
         out += _quoted(doc, inner)
-    for child in decl.get("children", ()):
+    for child in decl.get("children") or ():
         _decl_lines(child, inner, shape, private, out)
     if len(out) == start:
-        out.append(f"{inner}...")
+        out.append(inner + "...")
 
 
 def render(summary: Summary, shape: str, private: bool) -> str:
