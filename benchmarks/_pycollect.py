@@ -4,8 +4,8 @@ Run as a script (``python _pycollect.py ROOT``) it is the measured process: it c
 Python context of ``ROOT`` once and prints, as JSON, the collection's seconds (imports and
 interpreter start-up excluded: ``startup.py`` measures those), the number of parts and a
 digest of them. With ``--parse`` it is the baseline instead: it reads every ``.py`` file
-under ``ROOT`` and parses it with :func:`ast.parse` — the least work any outline of the
-project needs — and prints that time the same way.
+under ``ROOT`` and parses it with :func:`ast.parse` — the least work an outline read by
+Python's own parser needs — and prints that time the same way.
 """
 
 from __future__ import annotations

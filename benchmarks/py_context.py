@@ -6,8 +6,11 @@ cache directory is a new empty one (no outline summary cached: every module is p
 *warm*: the cache as the previous run left it, in a new process (nothing in memory, every
 summary read from disk). The baseline, alternated with both: a new process that reads and
 ``ast.parse``-es every ``.py`` file of the project (``_pycollect.py --parse``), the least
-work any outline needs. Times are the collection's own (start-up excluded). Every run must
-give the same parts.
+work an outline read by Python's own parser needs (tai reads modules with the faster
+tree-sitter-python, so a cold run may take less). A cold run parses in worker processes
+too when the load average leaves a core idle (:mod:`tai_python._cache`): on a busy machine
+it measures the parse in one process. Times are the collection's own (start-up excluded).
+Every run must give the same parts.
 """
 
 from __future__ import annotations

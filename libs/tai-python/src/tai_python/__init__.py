@@ -11,11 +11,12 @@ modules the focus imports are context at a visibility level within the token bud
 the model's window, by the rules every language shares (:mod:`tai_staging`); third-party
 imports are named with the version the project's environment has installed.
 
-*Never import the project.* Everything is read by Python's own parser (:mod:`ast`) from the
-files' bytes: no module of the project runs, so loading has no side effects and needs none
-of the project's dependencies installed (:mod:`._summary` says why ``ast``). Summaries are
-cached by content (:mod:`._cache`, JSON, never pickle), so an unchanged module is parsed
-once across runs.
+*Never import the project.* Everything is read from the files' bytes by a parser,
+tree-sitter-python (:mod:`._summary` says why it and not :mod:`ast`: a cold load is mostly
+parsing, and it parses twice as fast): no module of the project runs, so loading has no
+side effects and needs none of the project's dependencies installed. Summaries are cached
+by content (:mod:`._cache`, JSON, never pickle), so an unchanged module is parsed once
+across runs.
 
 *Prefix stability.* Parts are placed by ``(tier, key)``: the project's description and
 third-party imports first, context modules next, the focus last, ordered inside a tier by
@@ -31,7 +32,8 @@ changes: the bytes a load read are kept per working directory for the process
 (:func:`snapshot`), replaced by the next ``collect``.
 
 Modules: :mod:`._project` (the root, the walk, module names, the snapshot),
-:mod:`._summary` (a module read by ``ast``), :mod:`._cache` (summaries by content),
+:mod:`._summary` (a module's summary), :mod:`._syntax` (tree-sitter, text as written),
+:mod:`._cache` (summaries by content),
 :mod:`._outline` (rendering a summary at a level), :mod:`._imports` (the import graph,
 installed versions), :mod:`._collect` (parts), :mod:`._symbols` (``py-src`` resolution).
 """

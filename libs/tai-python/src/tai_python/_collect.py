@@ -187,21 +187,22 @@ def _directory_parts(context: _Context) -> list[ContextPart]:
 def _outside_focus(loaded: Load, keep: Callable[[str], bool]) -> tuple[list[str], list[str]]:
     """The project's files the focus parts do not name: those at the root, and each
     shallowest directory holding no focus module with how many files it holds."""
-    files = [f for found in loaded.other_files.values() for f in found]
-    files += [module.file for module in loaded.modules.values()]
-    files = [f for f in files if f not in loaded.withheld and keep(f)]
+    files = [(d, f) for d, found in loaded.other_files.items() for f in found]
+    files += [(module.directory, module.file) for module in loaded.modules.values()]
     root = str(loaded.root)
-    inside = {str(Path(loaded.modules[name].file).parent) for name in loaded.focus}
+    inside = {loaded.modules[name].directory for name in loaded.focus}
     inside |= {str(parent) for d in list(inside) for parent in Path(d).parents}
     counts: dict[str, int] = {}
     at_root = []
-    for file in files:
-        directory = Path(file).parent
-        if str(directory) == root:
+    for folder, file in files:
+        if file in loaded.withheld or not keep(file):
+            continue
+        if folder == root:
             at_root.append(loaded.shown(file))
             continue
-        if str(directory) in inside:
+        if folder in inside:
             continue  # named beside the focus modules
+        directory = Path(folder)
         while str(directory.parent) not in inside and str(directory.parent) != root:
             directory = directory.parent
         counts[str(directory)] = counts.get(str(directory), 0) + 1

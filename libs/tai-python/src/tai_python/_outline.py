@@ -20,8 +20,6 @@ so are theory constants (``THEORY_…`` assignments), whose whole source is show
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from tai_python._summary import Decl, Summary
 
 FULL, BRIEF, SHORT = "full", "brief", "short"
@@ -41,38 +39,34 @@ def _quoted(text: str, indent: str) -> list[str]:
 
 
 def _first_line(text: str | None) -> str | None:
-    if not text:
-        return None
-    return text.strip().splitlines()[0]
+    lines = (text or "").strip().splitlines()  # a docstring may be blank lines only
+    return lines[0] if lines else None
 
 
-def _decl_lines(decl: Decl, indent: str, shape: str, private: bool) -> Iterator[str]:
-    """The lines of one declaration; assignments only when public (or theory constants),
-    other private declarations only when ``private``."""
-    if (
-        not decl.get("theory")
-        and not _public(decl["name"])
-        and (not private or decl["kind"] == "var")
-    ):
+def _decl_lines(decl: Decl, indent: str, shape: str, private: bool, out: list[str]) -> None:
+    """Add the lines of one declaration to ``out``; assignments only when public (or theory
+    constants), other private declarations only when ``private``."""
+    kind = decl["kind"]
+    if not (private and kind != "var") and not decl.get("theory") and not _public(decl["name"]):
         return
-    if decl["kind"] == "var":
-        yield from (f"{indent}{line}" for line in decl["sig"].splitlines())
+    if kind == "var":
+        out += [indent + line for line in decl["sig"].splitlines()]
         return
-    yield from (f"{indent}{d}" for d in decl.get("decorators", ()))
-    yield f"{indent}{decl['sig']}"
+    decorators = decl.get("decorators")
+    if decorators:
+        out += [indent + decorator for decorator in decorators]
+    out.append(indent + decl["sig"])
     inner = indent + _INDENT
-    doc = decl.get("doc") if shape == FULL else _first_line(decl.get("doc"))
-    children = [
-        line
-        for child in decl.get("children", ())
-        for line in _decl_lines(child, inner, shape, private)
-    ]
+    doc = decl.get("doc")
+    if doc and shape != FULL:
+        doc = _first_line(doc)
+    start = len(out)
     if doc:
-        yield from _quoted(doc, inner)
-    if children:
-        yield from children
-    elif not doc:
-        yield f"{inner}..."
+        out += _quoted(doc, inner)
+    for child in decl.get("children") or ():
+        _decl_lines(child, inner, shape, private, out)
+    if len(out) == start:
+        out.append(inner + "...")
 
 
 def render(summary: Summary, shape: str, private: bool) -> str:
@@ -97,7 +91,8 @@ def render(summary: Summary, shape: str, private: bool) -> str:
     if summary.get("all"):
         lines += [summary["all"], ""]
     for decl in summary["decls"]:
-        block = list(_decl_lines(decl, "", shape, private))
+        block: list[str] = []
+        _decl_lines(decl, "", shape, private, block)
         if block and decl["kind"] != "var":
             lines += [*([""] if lines and lines[-1] else []), *block, ""]
         else:

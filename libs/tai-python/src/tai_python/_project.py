@@ -33,7 +33,7 @@ from tai_python import project_root
 from tai_python._cache import summaries_of
 from tai_python._imports import Installed, resolve_imports
 from tai_python._summary import Summary
-from tai_text._walk import Ignores, Walker, shown_path
+from tai_text._walk import Ignores, Walker, relative_path, shown_path
 
 #: Directories never walked (gitignore syntax): environments, caches, build output.
 PRUNED = (
@@ -103,8 +103,9 @@ def _source_roots(root: Path) -> tuple[Path, ...]:
 def module_name(file: Path, roots: Sequence[Path]) -> str:
     """The dotted name of ``file`` under the first of ``roots`` that holds it."""
     for base in roots:
-        if file.is_relative_to(base):
-            parts = list(file.relative_to(base).with_suffix("").parts)
+        relative = relative_path(file, base)
+        if relative is not None:
+            parts = relative.removesuffix(file.suffix).split("/")
             if parts[-1] == "__init__" and len(parts) > 1:
                 parts.pop()
             return ".".join(parts)
@@ -149,7 +150,7 @@ def default_focus(modules: Mapping[str, Module], root: Path, cwd: Path) -> tuple
     own = [
         name for name, module in modules.items()
         if (name.split(".")[0] in packages or module.test or not packages)
-        and Path(module.file).is_relative_to(cwd)
+        and relative_path(Path(module.file), cwd) is not None
     ]  # fmt: skip
     return tuple(sorted(own))
 
@@ -161,17 +162,31 @@ class _Reader:
         self.cwd, self.secret = cwd, secret
         self.files: dict[str, bytes] = {}
         self.withheld: dict[str, str] = {}
+        self._real_directories: dict[Path, Path] = {}
+
+    def _real(self, path: Path) -> Path:
+        """``path`` with every link resolved (``Path.resolve``), each directory resolved
+        once: a walk reads hundreds of files from a few directories."""
+        directory = self._real_directories.get(path.parent)
+        if directory is None:
+            directory = self._real_directories[path.parent] = path.parent.resolve()
+        found = directory / path.name
+        return found.resolve() if found.is_symlink() else found
+
+    def shown(self, path: Path) -> str:
+        """``path`` relative to the working directory (``..`` where it lies outside)."""
+        return relative_path(path, self.cwd) or os.path.relpath(path, self.cwd)
 
     def by_name(self, path: Path, shown: str) -> str | None:
         """Why ``path`` (``shown`` relative to the working directory) is withheld by its
         name or a link's target's, recorded."""
-        reason = judged(self.secret, shown, os.path.relpath(path.resolve(), self.cwd))
+        reason = judged(self.secret, shown, self.shown(self._real(path)))
         if reason is not None:
             self.withheld[str(path)] = reason
         return reason
 
     def read(self, path: Path) -> bytes | None:
-        shown = os.path.relpath(path, self.cwd)
+        shown = self.shown(path)
         if self.by_name(path, shown) is not None:
             return None
         try:
@@ -206,7 +221,7 @@ def load(
     others: dict[str, list[str]] = {}
     for path in _walk(root, ignore):
         if path.suffix not in _SUFFIXES:
-            if reader.by_name(path, os.path.relpath(path, cwd)) is None:  # named, never read
+            if reader.by_name(path, reader.shown(path)) is None:  # named, never read
                 others.setdefault(str(path.parent), []).append(str(path))
             continue
         data = reader.read(path)

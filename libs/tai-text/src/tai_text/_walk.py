@@ -62,6 +62,12 @@ def _git_top(root: Path) -> Path | None:
     return None
 
 
+def _below(text: str, base: str) -> str:
+    """The path ``text`` relative to ``base``, a directory lexically above it (both as
+    :class:`~pathlib.Path` writes them): what ``relative_to`` gives, without its cost."""
+    return text if base == "." else text[len(base.rstrip("/")) + 1 :]
+
+
 class Ignores:
     """Git's ignore rules below ``root``, plus ``extra`` patterns relative to ``root``."""
 
@@ -72,30 +78,42 @@ class Ignores:
         self._exclude = _read_spec(top / ".git" / "info" / "exclude") if top else None
         self._extra = _spec(extra)
         self._specs: dict[Path, Any] = {}
+        self._chains: dict[str, tuple[tuple[Any, str], ...]] = {}
 
     def _directory_spec(self, directory: Path) -> Any:
         if directory not in self._specs:
             self._specs[directory] = _read_spec(directory / ".gitignore")
         return self._specs[directory]
 
+    def _checks(self, directory: str) -> tuple[tuple[Any, str], ...]:
+        """The rules that judge a path in ``directory``, each with the directory its
+        patterns are relative to: the exclude file and every ``.gitignore`` from the top
+        down, then the extra patterns (worked out once per directory)."""
+        found = self._chains.get(directory)
+        if found is not None:
+            return found
+        folder = Path(directory)
+        checks: list[tuple[Any, Path]] = []
+        if folder.is_relative_to(self._top):
+            checks.append((self._exclude, self._top))
+            current = self._top
+            for part in folder.relative_to(self._top).parts:
+                checks.append((self._directory_spec(current), current))
+                current = current / part
+            checks.append((self._directory_spec(current), current))
+        if folder.is_relative_to(self._root):
+            checks.append((self._extra, self._root))
+        found = tuple((spec, str(base)) for spec, base in checks if spec is not None)
+        self._chains[directory] = found
+        return found
+
     def ignored(self, path: Path, *, is_dir: bool) -> bool:
         """Whether ``path`` (absolute, not resolved) is ignored."""
+        text = str(path)
         suffix = "/" if is_dir else ""
-        checks: list[tuple[Any, Path]] = []
-        if path.is_relative_to(self._top):
-            checks.append((self._exclude, self._top))
-            directory = self._top
-            for part in path.relative_to(self._top).parts[:-1]:
-                checks.append((self._directory_spec(directory), directory))
-                directory = directory / part
-            checks.append((self._directory_spec(directory), directory))
-        if path.is_relative_to(self._root):
-            checks.append((self._extra, self._root))
         decision = False
-        for spec, base in checks:
-            if spec is None:
-                continue
-            result = spec.check_file(path.relative_to(base).as_posix() + suffix)
+        for spec, base in self._checks(str(path.parent)):
+            result = spec.check_file(_below(text, base) + suffix)
             if result.include is not None:
                 decision = result.include
         return decision
@@ -111,9 +129,19 @@ class Found:
     size: int
 
 
+def relative_path(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` (``/``-separated), or ``None`` when it is not inside
+    (lexically, as :meth:`~pathlib.PurePath.is_relative_to` decides)."""
+    text, base = str(path), str(root)
+    if os.sep == "/" and base != "." and text.startswith(base.rstrip("/") + "/"):
+        return _below(text, base)  # what relative_to gives, without its cost per file
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else None
+
+
 def shown_path(path: Path, root: Path) -> str:
     """How ``path`` is named to the model: relative to ``root`` when inside it."""
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    found = relative_path(path, root)
+    return str(path) if found is None else found
 
 
 class PatternError(Exception):
