@@ -10,10 +10,14 @@ so the file follows the project and never grows past it. One file, not one per m
 warm load of a large project opens one file instead of hundreds.
 
 JSON and never pickle: the cache directory is writable inside the sandbox, where a model's
-commands run, and loading a pickle runs code. The worst a forged entry can do is mislead
-an outline of a module with exactly those bytes; an entry that is not a summary, or a file
-that is not JSON, is ignored and parsed afresh. An unwritable cache costs time, never
-correctness.
+commands run, and loading a pickle runs code. Its key is computable there too (it hashes
+what a command can read), so an entry planted by a model's command would put its words
+into every later outline of that module, as the summary of code the user never changed.
+The file therefore starts with an HMAC of the project's path and the JSON under tai's key
+(:func:`tai_core.store._key.mac`, hidden inside the sandbox): a file whose MAC does not
+check — planted, edited, damaged, or another project's — is ignored whole, its modules
+parsed afresh and the file written over. Without the key nothing is kept or trusted. An
+unwritable cache costs time, never correctness.
 
 Many misses at once (a first load of a large project) are parsed by worker processes
 besides the calling process, one per other idle core up to three: parsing is the one cost
@@ -32,14 +36,16 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from tai_python._summary import VERSION, Summary, summarize
 
+#: The purpose of the cache file's MAC (:func:`tai_core.store._key.mac`).
+PURPOSE = "py-outline"
 #: How many bytes of source must miss the cache before worker processes help parse them
 #: (tree-sitter parses about 5 MB a second here; a worker takes about 0.15 s to start).
 PARALLEL_FROM = 1 << 20
@@ -60,66 +66,42 @@ def _key(data: bytes) -> str:
     return digest.hexdigest()
 
 
-def _strings(found: Any) -> bool:
-    return isinstance(found, list) and all(isinstance(item, str) for item in found)
+def _seal(root: Path, body: bytes) -> str | None:
+    """The MAC of the cache file of ``root`` holding ``body``; ``None`` without tai's key."""
+    from tai_core.store import FlushError
+    from tai_core.store._key import mac
 
-
-def _valid_decls(decls: Any) -> bool:
-    """Whether ``decls`` has the shape :mod:`._summary` gives (what rendering reads); one
-    loop, not a generator per declaration: a warm load checks thousands."""
-    if not isinstance(decls, list):
-        return False
-    for decl in decls:
-        if not (
-            isinstance(decl, dict)
-            and isinstance(decl.get("kind"), str)
-            and isinstance(decl.get("name"), str)
-            and isinstance(decl.get("sig"), str)
-            and isinstance(decl.get("line", 0), int)
-            and isinstance(decl.get("doc") or "", str)
-            and _strings(decl.get("decorators", []))
-            and ("children" not in decl or _valid_decls(decl["children"]))
-        ):
-            return False
-    return True
-
-
-def _is_summary(found: Any) -> bool:
-    """Whether a cache entry is a summary rendering can read; anything else (a forged or
-    damaged entry) is parsed afresh."""
-    if not isinstance(found, dict):
-        return False
-    if "error" in found:  # a module that does not parse: the error alone
-        return found.keys() == {"error"} and isinstance(found["error"], str)
-    imports = found.get("imports")
-    return (
-        _valid_decls(found.get("decls"))
-        and isinstance(found.get("doc") or "", str)
-        and isinstance(found.get("all") or "", str)
-        and _strings(found.get("import_lines"))
-        and _strings(found.get("tests"))
-        and isinstance(imports, list)
-        and all(
-            isinstance(i, list) and len(i) == 3 and isinstance(i[0], int)
-            and isinstance(i[1], str) and _strings(i[2])
-            for i in imports
-        )
-    )  # fmt: skip
-
-
-def _read(path: Path) -> dict[str, Any]:
     try:
-        found = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return mac(os.fsencode(str(root)) + b"\0" + body, PURPOSE)
+    except FlushError:
+        return None
+
+
+def _read(root: Path, path: Path) -> dict[str, Summary]:
+    """The entries of ``root``'s cache file, or none when its MAC does not check."""
+    try:
+        tag, _, body = path.read_bytes().partition(b"\n")
+    except OSError:
+        return {}
+    seal = _seal(root, body)
+    if seal is None or not hmac.compare_digest(seal.encode(), tag):
+        return {}  # planted, edited, damaged or another project's: parsed afresh
+    try:
+        found = json.loads(body)
+    except ValueError:
         return {}
     return found if isinstance(found, dict) else {}
 
 
-def _write(path: Path, entries: dict[str, Summary]) -> None:
+def _write(root: Path, path: Path, entries: dict[str, Summary]) -> None:
+    body = json.dumps(entries, separators=(",", ":")).encode()
+    seal = _seal(root, body)
+    if seal is None:
+        return
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(entries, separators=(",", ":")), encoding="utf-8")
+        temporary.write_bytes(seal.encode() + b"\n" + body)
         temporary.replace(path)
     except OSError:
         with contextlib.suppress(OSError):
@@ -166,16 +148,14 @@ def summaries_of(root: Path, sources: list[tuple[bytes, str]]) -> list[Summary]:
     name for messages), in order: from the project's cache file, or parsed (and the file
     then written with exactly these modules)."""
     path = _cache_file(root)
-    cached = _read(path)
+    cached = _read(root, path)
     keys = [_key(data) for data, _ in sources]
-    found: list[Summary | None] = [
-        entry if _is_summary(entry := cached.get(key)) else None for key in keys
-    ]
+    found: list[Summary | None] = [cached.get(key) for key in keys]
     missing = [index for index, summary in enumerate(found) if summary is None]
     if missing:
         for index, summary in zip(missing, _parsed([sources[i] for i in missing]), strict=True):
             found[index] = summary
     done = [summary or {"error": "not parsed"} for summary in found]
     if missing or len(cached) != len(set(keys)):
-        _write(path, dict(zip(keys, done, strict=True)))
+        _write(root, path, dict(zip(keys, done, strict=True)))
     return done
