@@ -13,11 +13,12 @@ JSON and never pickle: the cache directory is writable inside the sandbox, where
 commands run, and loading a pickle runs code. Its key is computable there too (it hashes
 what a command can read), so an entry planted by a model's command would put its words
 into every later outline of that module, as the summary of code the user never changed.
-The file therefore starts with an HMAC of the project's path and the JSON under tai's key
+The file therefore starts with an HMAC of the JSON under tai's key
 (:func:`tai_core.store._key.mac`, hidden inside the sandbox): a file whose MAC does not
-check — planted, edited, damaged, or another project's — is ignored whole, its modules
-parsed afresh and the file written over. Without the key nothing is kept or trusted. An
-unwritable cache costs time, never correctness.
+check — planted, edited or damaged — is ignored whole, its modules parsed afresh and the
+file written over. (Another project's genuine file would be harmless: its entries are
+keyed by content, so they are true of any module with those bytes.) Without the key
+nothing is kept or trusted. An unwritable cache costs time, never correctness.
 
 Many misses at once (a first load of a large project) are parsed by worker processes
 besides the calling process, one per other idle core up to three: parsing is the one cost
@@ -66,36 +67,34 @@ def _key(data: bytes) -> str:
     return digest.hexdigest()
 
 
-def _seal(root: Path, body: bytes) -> str | None:
-    """The MAC of the cache file of ``root`` holding ``body``; ``None`` without tai's key."""
+def _seal(body: bytes) -> str | None:
+    """The MAC of a cache file holding ``body``; ``None`` without tai's key."""
     from tai_core.store import FlushError
     from tai_core.store._key import mac
 
     try:
-        return mac(os.fsencode(str(root)) + b"\0" + body, PURPOSE)
+        return mac(body, PURPOSE)
     except FlushError:
         return None
 
 
-def _read(root: Path, path: Path) -> dict[str, Summary]:
-    """The entries of ``root``'s cache file, or none when its MAC does not check."""
+def _read(path: Path) -> dict[str, Summary]:
+    """The entries of the cache file at ``path``, or none when its MAC does not check (a
+    file whose MAC checks is one tai wrote: a JSON object of summaries)."""
     try:
         tag, _, body = path.read_bytes().partition(b"\n")
     except OSError:
         return {}
-    seal = _seal(root, body)
+    seal = _seal(body)
     if seal is None or not hmac.compare_digest(seal.encode(), tag):
-        return {}  # planted, edited, damaged or another project's: parsed afresh
-    try:
-        found = json.loads(body)
-    except ValueError:
-        return {}
-    return found if isinstance(found, dict) else {}
+        return {}  # planted, edited or damaged: parsed afresh
+    entries: dict[str, Summary] = json.loads(body)
+    return entries
 
 
-def _write(root: Path, path: Path, entries: dict[str, Summary]) -> None:
+def _write(path: Path, entries: dict[str, Summary]) -> None:
     body = json.dumps(entries, separators=(",", ":")).encode()
-    seal = _seal(root, body)
+    seal = _seal(body)
     if seal is None:
         return
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
@@ -148,7 +147,7 @@ def summaries_of(root: Path, sources: list[tuple[bytes, str]]) -> list[Summary]:
     name for messages), in order: from the project's cache file, or parsed (and the file
     then written with exactly these modules)."""
     path = _cache_file(root)
-    cached = _read(root, path)
+    cached = _read(path)
     keys = [_key(data) for data, _ in sources]
     found: list[Summary | None] = [cached.get(key) for key in keys]
     missing = [index for index, summary in enumerate(found) if summary is None]
@@ -157,5 +156,5 @@ def summaries_of(root: Path, sources: list[tuple[bytes, str]]) -> list[Summary]:
             found[index] = summary
     done = [summary or {"error": "not parsed"} for summary in found]
     if missing or len(cached) != len(set(keys)):
-        _write(root, path, dict(zip(keys, done, strict=True)))
+        _write(path, dict(zip(keys, done, strict=True)))
     return done
