@@ -102,3 +102,27 @@ def test_a_subdirectory_of_a_project_under_tmp_is_staged_as_python_in_the_sandbo
     assert result.returncode == 0, result.stderr[-3000:]
     # goal loops, not one any-text session (whose context would show the transcript too)
     assert "Goal Achieved after 2 loop(s)" in result.stderr
+
+
+def test_a_disk_that_refuses_the_changes_stops_the_loops(
+    work: Path, isolated_env: dict[str, str]
+) -> None:
+    """No loop can mend a tree the disk will not write (here a file where the flush's
+    journal directory must go, which binds root too): the run stops after the first
+    loop with exit status 1, instead of feeding the failure back until a ``done`` of the
+    model's is taken for the goal achieved."""
+    (work / ".tai-journal").write_text("in the way\n")
+    change = (
+        '<<甲乙 change(op="MODIFY", target="mean", file-path="src/pystats/stats.py")\n'
+        "def mean(values: Sequence[float]) -> float:\n    return total(values) / len(values)\n"
+        "甲乙\n<<丙丁 summary\n- fixed mean\n丙丁\n"
+    )
+    done = "<<甲乙 done\nFixed.\n甲乙\n<<丙丁 summary\n- done\n丙丁\n"
+    replay = work / "refused.replay"  # in the tree: the sandbox's /tmp is its own
+    replay.write_text(f"@@@ reply\n{change}@@@ reply\n{done}@@@ reply\n{done}")
+    before = (work / "src/pystats/stats.py").read_text()
+    result = run_tai("-model", f"replay:{replay}", "chat", TASK, cwd=work, env=isolated_env)
+    assert result.returncode == 1, result.stderr[-3000:]
+    assert "tai: error: writing the round's changes failed: nothing was written" in result.stderr
+    assert "=== Goal Loop 2/" not in result.stderr and "Goal Achieved" not in result.stderr
+    assert (work / "src/pystats/stats.py").read_text() == before

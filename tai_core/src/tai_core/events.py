@@ -165,11 +165,14 @@ class RunFinished:
 
 @attrs.frozen
 class RunFailed:
-    """The run stopped on an error; ``message`` is one line naming what and where."""
+    """The run stopped on an error; ``message`` is one line naming what and where.
+    ``final``: another run would fail the same way whatever the model does (the disk
+    refused the round's changes), so a goal loop stops instead of trying again."""
 
     session_id: str
     message: str
     report: str = ""
+    final: bool = False
 
 
 @attrs.frozen

@@ -56,7 +56,8 @@ VERIFY_NOTE = (
 @attrs.frozen
 class LoopResult:
     """How one loop ended: ``outcome`` is ``finished``, ``failed``, ``cancelled`` or
-    ``stopped`` (the run cannot go on, e.g. no context: already said, never retried)."""
+    ``stopped`` (the run cannot go on — no context, a disk that refused the changes: already
+    said, never retried)."""
 
     outcome: str
     message: str = ""
@@ -200,7 +201,8 @@ def loop_result(
     if isinstance(event, RunCancelled):
         return LoopResult("cancelled")
     if isinstance(event, RunFailed):
-        return LoopResult("failed", event.message, changed=changed, diff=diff)
+        outcome = "stopped" if event.final else "failed"  # the disk refused: no loop mends it
+        return LoopResult(outcome, event.message, changed=changed, diff=diff)
     errors = tuple(error.message() for error in getattr(state, "parse_errors", ()))
     return LoopResult(
         "finished",

@@ -49,6 +49,7 @@ from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import (
     Attempt,
     BlockApplyError,
+    FlushRefused,
     RunError,
     RunOptions,
     RunState,
@@ -158,7 +159,7 @@ class Pipeline:
         except RunError as error:
             state = error.state or state
             self._event(state, str(error), event="error")
-            raise RunFailure(str(error), usage_table(state.usage_rows)) from None
+            raise RunFailure(str(error), usage_table(state.usage_rows), final=error.final) from None
         finally:
             self._checkpoint(state.round, "end")
         return RunResult(state, usage_table(state.usage_rows))
@@ -396,7 +397,7 @@ class Pipeline:
         try:
             state = attrs.evolve(state, workspace=workspace.flush())
         except Exception as error:  # noqa: BLE001 - the store's errors name file and cause
-            raise RunError(f"writing the round's changes failed: {error}") from None
+            raise FlushRefused(f"writing the round's changes failed: {error}") from None
         if written:
             self.emit(ChangesWritten(self.options.session_id, state.round, written))
         return state
@@ -545,8 +546,10 @@ class Pipeline:
 
 
 class RunFailure(Exception):
-    """The run ended on an error; ``report`` is the usage table so far."""
+    """The run ended on an error; ``report`` is the usage table so far, ``final`` says
+    whether another run would fail the same way (:attr:`RunError.final`)."""
 
-    def __init__(self, message: str, report: str) -> None:
+    def __init__(self, message: str, report: str, *, final: bool = False) -> None:
         super().__init__(message)
         self.report = report
+        self.final = final

@@ -113,3 +113,13 @@ class RunError(Exception):
     #: The run's state when it stopped, set by the round it stopped in: the usage of that
     #: round's attempts and what the tree recorded of them belong to the failed run too.
     state: RunState | None = None
+    #: Whether another run would fail the same way whatever the model does, so goal loops
+    #: stop instead of starting the next loop (see :class:`FlushRefused`).
+    final: bool = False
+
+
+class FlushRefused(RunError):
+    """The disk refused the round's changes (a read-only tree, a full disk, a journal that
+    cannot be written): nothing the model writes next can mend it."""
+
+    final = True

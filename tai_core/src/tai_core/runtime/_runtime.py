@@ -420,7 +420,7 @@ class Runtime:
             return
         except RunFailure as failure:
             self._ended(session, "error", failure, "failed")
-            self.bus.publish(RunFailed(session_id, str(failure), failure.report))
+            self.bus.publish(RunFailed(session_id, str(failure), failure.report, failure.final))
             return
         except PluginHookError as error:  # a plugin's failure names itself: one line
             self._ended(session, "error", error, "failed")
