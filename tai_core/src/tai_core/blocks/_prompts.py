@@ -48,7 +48,9 @@ Blocks are requests, not tool calls. Nothing runs while you write. Blocks are ca
 after your whole reply has ended, and their results (source, test output, command output, \
 errors) arrive in the next message. Never assume, predict or invent the result of a block: \
 write the blocks you need, end your reply, and read the results when they come. You may \
-write any number of blocks in one reply; they are carried out in order."""
+write any number of blocks in one reply. They are carried out kind by kind, not in the order \
+of the reply: every change first, then the tests, then the fetches and commands; blocks of \
+one kind in the order you wrote them."""
 
 FORMAT_RESTATEMENT = """\
 - Blocks: `<<` at the start of a line, a fresh two-Chinese-character delimiter, the kind \
