@@ -75,6 +75,10 @@ def test_inside_a_go_module_the_request_carries_the_focus_outline(
     assert "outline of the Go project below" in system
     assert "documentation, not the implementation" in system
     assert "files named for this task" not in system and "text files of" not in system
+    # the outline offers go-src and ingest blocks, which next cannot run: the prompt says so
+    assert "fetch Go declarations with go-src blocks" in user
+    assert "- go-src: " in system and "- ingest: " in system
+    assert "where the context suggests one" in system
 
 
 def test_the_context_of_next_fits_the_models_window(

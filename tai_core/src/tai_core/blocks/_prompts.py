@@ -62,7 +62,8 @@ DISABLED_HEADER = """\
 # Disabled blocks
 
 These kinds are not available now. A block of these kinds is discarded, is not carried \
-out and starts no new round:"""
+out and starts no new round; where the context suggests one (to fetch a file, a declaration \
+or a test), work from what the context shows instead:"""
 
 
 def _sections(texts: Iterable[str]) -> str:
