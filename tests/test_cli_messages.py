@@ -5,13 +5,14 @@ subprocess each time."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from .conftest import run_tai
 
-USAGE, FAILURE = 2, 1
+USAGE = 2
 
 
 @pytest.mark.parametrize(
@@ -59,7 +60,14 @@ USAGE, FAILURE = 2, 1
             "unknown model 'nosuch': not a configured generator (none configured), not "
             "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "
             "for installed providers",
-            FAILURE,
+            USAGE,
+        ),
+        (
+            ["web", "-model", "nosuch:x"],  # refused before serving, not at each session
+            "unknown model 'nosuch:x': not a configured generator (none configured), not "
+            "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "
+            "for installed providers",
+            USAGE,
         ),
     ],
 )
@@ -75,7 +83,7 @@ def test_a_mistake_gets_one_line_that_helps(
 def test_every_provider_type_names_a_model(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
     result = run_tai("next", "-model", "openai:gpt-4o", "chat", "hi", cwd=tmp_path, env=env)
-    assert result.returncode == FAILURE
+    assert result.returncode == USAGE  # a set-up tai cannot use
     assert result.stderr.startswith("tai: error: model 'openai:gpt-4o' (openai) has no API key")
 
 
@@ -101,3 +109,29 @@ def test_click_s_own_messages_end_before_the_help_pointer(
     result = run_tai("sessions", "show", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
     assert result.stderr == "tai: error: Missing argument 'ID'; see tai sessions show --help\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda path: path.write_text("x = [1,\n"), "invalid TOML"),
+        (lambda path: path.mkdir(), "cannot be read: Is a directory"),
+        (lambda path: path.symlink_to(path), "cannot be read: Too many levels of symbolic links"),
+        (lambda path: path.symlink_to(path.with_name("gone")), "a link that leads nowhere"),
+    ],
+)
+def test_a_configuration_file_that_cannot_be_read_is_named_and_help_still_works(
+    make: Callable[[Path], object], reason: str, tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """Anything named tai.toml counts (a directory was ignored, a link looping on itself
+    failed later as the sandbox's error); --help and --version only warn of it."""
+    config = tmp_path / "tai.toml"
+    make(config)
+    env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    run = run_tai("-model", "m", "chat", "hi", cwd=tmp_path, env=env)
+    assert run.returncode == USAGE
+    assert run.stderr.startswith(f"tai: error: {config}: ") and reason in run.stderr
+    for flag in ("--help", "--version"):
+        shown = run_tai(flag, cwd=tmp_path, env=env)
+        assert shown.returncode == 0 and shown.stdout, shown.stderr
+        assert shown.stderr.startswith(f"tai: warning: {config}: ") and reason in shown.stderr

@@ -119,7 +119,7 @@ def test_ignored_and_large_files_that_existed_are_left_alone(tree: Path, env) ->
 def test_without_checkpoints_undo_says_why(tmp_path: Path, isolated_env) -> None:
     result = run_tai("undo", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
-    assert "no checkpoints of" in result.stderr
+    assert result.stderr.startswith("tai: error: no checkpoints of")
     assert "no checkpoints of" in run_tai("checkpoints", cwd=tmp_path, env=isolated_env).stdout
 
 

@@ -204,7 +204,7 @@ def test_provider_failure_is_one_line_and_exit_1(
 
 def test_unknown_model_is_a_clear_usage_error(project: Path, isolated_env: dict[str, str]) -> None:
     result = run_tai("next", "-model", "nope", "chat", "hi", cwd=project, env=isolated_env)
-    assert result.returncode != 0
+    assert result.returncode == 2
     assert "unknown model 'nope'" in result.stderr
     assert "Traceback" not in result.stderr
 

@@ -22,7 +22,7 @@ _REASONS = {"write": "before writing", "run": "before programs", "end": "as the 
 
 
 def _fail(message: str) -> None:
-    click.echo(f"tai: {message}", err=True)
+    click.echo(f"tai: error: {message}", err=True)
     sys.exit(2)
 
 

@@ -27,7 +27,7 @@ import attrs
 import click
 
 from tai_core.app import AppContext
-from tai_core.config import ConfigError, load_config
+from tai_core.config import Config, ConfigError, load_config
 from tai_core.plugins import PluginHost, PluginLoadError, default_options
 
 #: The command run when none is named (registered by the core plugin).
@@ -124,9 +124,22 @@ def _fail(message: str) -> NoReturn:
     fail(message, USAGE)
 
 
+def _config(args: Sequence[str], cwd: Path) -> Config:
+    """The configuration of ``cwd``; for ``--help`` and ``--version`` one that cannot be
+    used is only warned of (and no file's settings apply): neither runs anything, and
+    both must work while the user mends the file."""
+    try:
+        return load_config(cwd)
+    except ConfigError as error:
+        if not _HELP_AND_VERSION & set(itertools.takewhile(lambda arg: arg != "--", args)):
+            raise
+        _warn(f"{error} (its settings are ignored here)")
+        return Config()
+
+
 def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, AppContext]:
     """The command line with every plugin's commands, and the context for ``args``."""
-    config = load_config(cwd or Path.cwd())
+    config = _config(args, cwd or Path.cwd())
     blocked = [*blocked_plugins(args), *config.get("disabled_plugins", [])]
     from tai_core import _core_plugin
 

@@ -85,6 +85,14 @@ things, drop needless indirection and comments that repeat the code. Keep the pu
 interface unless the task says otherwise, and keep the tests passing."""
 
 
+class SetupError(click.ClickException):
+    """A configuration or set-up tai cannot use — a model that cannot be resolved (unknown,
+    without its key, of an unknown type) —: exit status 2, as the README documents, with
+    the one line that names it (no help pointer: the command line itself was read)."""
+
+    exit_code = 2
+
+
 class TaskNotQuoted(click.UsageError):
     """A word of the command line where only ``chat "TASK"`` may stand (the command line
     says what to type instead: ``tai_core.cli._errors``)."""

@@ -24,7 +24,7 @@ import attrs
 import click
 
 from tai_core.app import AppContext
-from tai_core.commands._options import GenerationFlags, flag_settings
+from tai_core.commands._options import GenerationFlags, SetupError, flag_settings
 from tai_core.commands._printer import Printer
 from tai_core.models import ModelConfigError, ModelSpec, Provider, resolve_model
 from tai_core.pipeline import RunOptions, RunState
@@ -74,7 +74,7 @@ def resolve(app: AppContext, name: str | None, *, confidential: bool) -> tuple[P
             confidential=confidential or bool(app.config.get("confidential_mode")),
         )  # fmt: skip
     except ModelConfigError as error:
-        raise click.ClickException(str(error)) from None
+        raise SetupError(str(error)) from None
     return app.host.registry.providers[spec.provider], spec
 
 

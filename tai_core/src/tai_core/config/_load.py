@@ -58,7 +58,9 @@ def read_file(path: Path) -> dict[str, Any]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ConfigError(f"{path}: cannot be read: {error.strerror}") from None
+        nowhere = isinstance(error, FileNotFoundError)  # listed, so a link to nothing
+        reason = "a link that leads nowhere" if nowhere else error.strerror
+        raise ConfigError(f"{path}: cannot be read: {reason}") from None
     try:
         raw = tomllib.loads(decode_utf8(data, str(path)))
     except NotUTF8Error as error:

@@ -125,12 +125,13 @@ def config_directories_str(cwd: str, environ: Mapping[str, str] | None = None) -
 
 def config_files_str(cwd: str, environ: Mapping[str, str] | None = None) -> list[str]:
     """The configuration files that apply to the resolved directory ``cwd``, nearest
-    first."""
+    first: every name that exists, a directory or a broken link too, so that reading it
+    names it (it would otherwise be ignored, or fail later under another name)."""
     return [
         os.path.join(directory, name)
         for directory in config_directories_str(cwd, environ)
         for name in FILE_NAMES
-        if os.path.isfile(os.path.join(directory, name))
+        if os.path.lexists(os.path.join(directory, name))
     ]
 
 

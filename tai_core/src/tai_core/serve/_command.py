@@ -8,10 +8,22 @@ from typing import Any
 
 import click
 
+
+def _resolvable(context: click.Context, param: click.Parameter, name: str | None) -> str | None:
+    """``name`` when it names a model tai can use; else the command ends at once (exit 2)
+    with the reason, rather than serving sessions that would each fail on it."""
+    del param
+    if name:
+        from tai_core.commands._session import resolve
+
+        resolve(context.obj, name, confidential=False)
+    return name
+
+
 #: ``-model NAME``: the model of sessions whose start names none (every client of the
-#: runtime that serves sessions: ``tai serve``, ``tai web``).
+#: runtime that serves sessions: ``tai serve``, ``tai web``), checked before serving.
 model_option = click.option(
-    "-model", "--model", "model", metavar="NAME",
+    "-model", "--model", "model", metavar="NAME", callback=_resolvable,
     help="The model of sessions whose start names none (default: the configured one).",
 )  # fmt: skip
 
