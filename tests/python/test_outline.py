@@ -202,3 +202,22 @@ def test_a_module_python_accepts_and_tree_sitter_does_not_keeps_what_was_recogni
         ("T", "class T:"),
         ("test_c", "def test_c(self):"),
     ]
+
+
+def test_a_module_with_a_nul_byte_is_named_without_a_line(basic: Path) -> None:
+    (basic / "src/shop/nul.py").write_bytes(b'def h():\n    """a\x00b"""\n')
+    text = text_of(collect(basic))
+    assert "cannot be read as Python source: source code string cannot contain null" in text
+    assert "line None" not in text
+
+
+def test_type_alias_statements_are_outlined(basic: Path) -> None:
+    """Python 3.12's ``type`` statement declares a name as an assignment does (it was
+    dropped, while a generic ``def first[T]`` was kept)."""
+    (basic / "src/shop/kinds.py").write_text(
+        "type Prices = dict[str, float]\ntype Pair[T] = tuple[T, T]\n\n\n"
+        "class Shelf:\n    type Row = list[str]\n\n    def first[T](self, x: T) -> T: ...\n"
+    )
+    text = part_with(collect(basic), "focus module shop.kinds").text
+    assert "type Prices = dict[str, float]" in text and "type Pair[T] = tuple[T, T]" in text
+    assert "type Row = list[str]" in text and "def first[T](self, x: T) -> T" in text

@@ -100,3 +100,26 @@ def test_a_broken_pyproject_is_said_to_the_model_and_the_user(basic: Path) -> No
     part = part_with(collect(basic), "begin of python project")
     assert "pyproject.toml cannot be read (" in part.text
     assert part.notice.startswith("pyproject.toml cannot be read (")
+
+
+def test_a_stub_beside_its_module_is_listed_for_ingest(basic: Path) -> None:
+    """The module is outlined; its stub, which a signature change must follow, is named
+    with the directory's other files (it was dropped without a word)."""
+    project(basic, {"src/shop/prices.pyi": "def price_of(item: str) -> float: ...\n",
+                    "src/shop/rates.pyi": "RATE: float\n"})  # fmt: skip
+    parts = collect(basic)
+    files = part_with(parts, "other files of directory src/shop").text
+    assert "- src/shop/prices.pyi\n" in files
+    assert "TABLE = {" not in files and "rates.pyi" not in files  # a lone stub is outlined
+    assert "focus module shop.rates" in text_of(parts)
+    assert '"""The price of ``item``."""' in part_with(parts, "focus module shop.prices").text
+
+
+def test_the_roots_files_are_named_once_when_the_root_holds_focus_modules(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, {"setup.py": "", "tool.py": "def run(): ...\n", "Makefile": "",
+                       "tox.ini": ""})  # fmt: skip
+    text = text_of(collect(tmp_path))
+    assert text.count("- Makefile\n") == 1 and text.count("- tox.ini\n") == 1
+    assert "- setup.py\n" in part_with(collect(tmp_path), "begin of python project").text

@@ -190,18 +190,20 @@ def _outside_focus(loaded: Load, keep: Callable[[str], bool]) -> tuple[list[str]
     files = [(d, f) for d, found in loaded.other_files.items() for f in found]
     files += [(module.directory, module.file) for module in loaded.modules.values()]
     root = str(loaded.root)
-    inside = {loaded.modules[name].directory for name in loaded.focus}
-    inside |= {str(parent) for d in list(inside) for parent in Path(d).parents}
+    beside = {loaded.modules[name].directory for name in loaded.focus}
+    inside = beside | {str(parent) for d in beside for parent in Path(d).parents}
     counts: dict[str, int] = {}
     at_root = []
     for folder, file in files:
         if file in loaded.withheld or not keep(file):
             continue
+        if folder in beside and file in loaded.other_files.get(folder, ()):
+            continue  # named beside the focus modules (the root's too, when it holds some)
         if folder == root:
             at_root.append(loaded.shown(file))
             continue
         if folder in inside:
-            continue  # named beside the focus modules
+            continue
         directory = Path(folder)
         while str(directory.parent) not in inside and str(directory.parent) != root:
             directory = directory.parent

@@ -228,8 +228,12 @@ def load(
         if data is None:
             continue
         name = module_name(path, roots)
-        if name not in sources or path.suffix == ".py":  # a stub beside its module: the module
+        kept = sources.get(name)
+        if kept is None or path.suffix == ".py":
             sources[name] = (path, data)
+        if kept is not None:  # a stub beside its module: the module outlined, the stub listed
+            stub = path if path.suffix == ".pyi" else kept[0]
+            others.setdefault(str(stub.parent), []).append(str(stub))
     summaries = summaries_of(root, [(data, str(path)) for path, data in sources.values()])
     raw = {
         name: (path, summary)

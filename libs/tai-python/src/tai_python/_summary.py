@@ -38,8 +38,8 @@ from tai_python._syntax import code, flat, parse, string_value, text
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-#: The version of the summary's shape: part of the cache key (:mod:`._cache`).
-VERSION = 3
+#: The version of the summary's shape and words: part of the cache key (:mod:`._cache`).
+VERSION = 4
 #: Values of assignments longer than this are shown cut (theory constants are whole).
 VALUE_LIMIT = 120
 _THEORY = re.compile(r"(?i)^_*theory")
@@ -128,6 +128,14 @@ def _definition(node: Node, decorators: list[str]) -> Decl:
     return decl
 
 
+def _cut(node: Node) -> str:
+    """``node`` on one line as written, cut to :data:`VALUE_LIMIT` characters."""
+    shown = flat(node, VALUE_LIMIT)
+    if len(shown) > VALUE_LIMIT:
+        shown = shown[: VALUE_LIMIT - 3].rstrip() + " ..."
+    return shown
+
+
 def _assignment(statement: Node, node: Node) -> list[Decl]:
     """The declarations of an assignment to plain names (others declare nothing)."""
     names, annotation, value = [], None, node
@@ -145,14 +153,22 @@ def _assignment(statement: Node, node: Node) -> list[Decl]:
         return [{"kind": "var", "name": n, "sig": whole, "line": line, "theory": True}
                 for n in names]  # fmt: skip
     typed = f": {flat(annotation)}" if annotation is not None else ""
-    shown = flat(value, VALUE_LIMIT) if value is not None else ""
-    if len(shown) > VALUE_LIMIT:
-        shown = shown[: VALUE_LIMIT - 3].rstrip() + " ..."
+    shown = _cut(value) if value is not None else ""
     return [
         {"kind": "var", "name": name, "line": line,
          "sig": f"{name}{typed}" + (f" = {shown}" if shown else "")}
         for name in names
     ]  # fmt: skip
+
+
+def _type_alias(node: Node) -> list[Decl]:
+    """The declaration of ``type NAME[PARAMS] = VALUE`` (Python 3.12), shown as written."""
+    left = node.child_by_field_name("left")
+    while left is not None and left.type != "identifier":
+        left = left.named_children[0] if left.named_children else None
+    if left is None:
+        return []
+    return [{"kind": "var", "name": text(left), "line": _line(node), "sig": _cut(node)}]
 
 
 def _declarations(body: Iterable[Node]) -> list[Decl]:
@@ -175,6 +191,8 @@ def _declarations(body: Iterable[Node]) -> list[Decl]:
             inner = code(node)
             if inner and inner[0].type == "assignment":
                 found += _assignment(node, inner[0])
+        elif kind == "type_alias_statement":
+            found += _type_alias(node)
         elif kind in ("if_statement", "try_statement"):
             found += _declarations(_blocks(node))
         elif kind == "ERROR":  # what tree-sitter recognised around an error
@@ -287,6 +305,14 @@ def decoded(data: bytes) -> str:
     return data.decode(encoding)
 
 
+def _located(error: SyntaxError) -> str:
+    """``LINE: message`` of a syntax error; a refusal of the whole file (a NUL byte) has no
+    line and is said as what it is."""
+    if error.lineno is None:
+        return f"cannot be read as Python source: {error.msg}"
+    return f"line {error.lineno}: {error.msg}"
+
+
 def _refused(source: str, filename: str) -> str | None:
     """Why Python refuses ``source`` (``None`` when it parses)."""
     import ast
@@ -294,7 +320,7 @@ def _refused(source: str, filename: str) -> str | None:
     try:
         ast.parse(source, filename=filename)
     except SyntaxError as error:
-        return f"line {error.lineno}: {error.msg}"
+        return _located(error)
     except ValueError as error:
         return f"cannot be read as Python source: {error}"
     return None
@@ -307,7 +333,7 @@ def summarize(data: bytes, filename: str = "<module>") -> Summary:
         source = decoded(data)
         utf8 = source.replace("\r\n", "\n").replace("\r", "\n").encode()
     except SyntaxError as error:
-        return {"error": f"line {error.lineno}: {error.msg}"}
+        return {"error": _located(error)}
     except (UnicodeError, LookupError) as error:
         return {"error": f"cannot be read as Python source: {error}"}
     tree = parse(utf8)
