@@ -19,6 +19,8 @@ def test_absolute_relative_and_from_imports() -> None:
         [0, "top", []],
         [0, "os.path", []],  # the standard library: neither
         [0, "yaml", []],  # third party
+        [0, "annotationlib", []],  # the standard library of 3.14, not of the Python running
+        [0, "distutils.core", []],  # and of Pythons before 3.12
         [0, "pkg.sub", ["b", "*"]],
         [5, "toofar", []],  # beyond the top: ignored
     ]

@@ -4,7 +4,9 @@ An import is resolved against the project's module names: ``import a.b.c`` and
 ``from a.b import c`` name the deepest project module among ``a.b.c``, ``a.b``, ``a``
 (``c`` may be a module or a name in ``a.b``); a relative import is resolved from the
 module's package. An import that names no project module is the standard library's when
-its top-level name is in :data:`sys.stdlib_module_names`, else a third-party one, named
+its top-level name is in :data:`sys.stdlib_module_names` or :data:`OTHER_STDLIB` (the
+project may be written for another Python than the one tai runs on), else a third-party
+one, named
 in the outline with the version the project's environment has installed (:class:`Installed`:
 the ``.venv`` or ``venv`` at the project's root, read from its ``*.dist-info`` metadata
 without importing anything) and the requirement ``pyproject.toml`` declares for it.
@@ -23,6 +25,16 @@ import attrs
 
 from tai_python import ENVIRONMENTS
 
+#: Standard-library modules the running interpreter may not list: added after Python 3.11
+#: (3.14: annotationlib, compression), or removed since (3.12: PEP 632 and the asyncore
+#: family; 3.13: the PEP 594 "dead batteries").
+OTHER_STDLIB = frozenset({
+    "annotationlib", "compression",
+    "distutils", "imp", "asynchat", "asyncore", "smtpd",
+    "aifc", "audioop", "cgi", "cgitb", "chunk", "crypt", "imghdr", "lib2to3", "mailcap",
+    "msilib", "nis", "nntplib", "ossaudiodev", "pipes", "sndhdr", "spwd", "sunau",
+    "telnetlib", "uu", "xdrlib",
+})  # fmt: skip
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
@@ -59,7 +71,8 @@ def resolve_imports(
             inside |= hits
             continue
         top = module.split(".")[0]
-        if not level and top not in sys.stdlib_module_names and top != "__future__":
+        stdlib = top in sys.stdlib_module_names or top in OTHER_STDLIB or top == "__future__"
+        if not level and not stdlib:
             outside.add(top)
     return tuple(sorted(inside)), tuple(sorted(outside))
 
