@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tai_core.testing import project
 from tests.conftest import run_tai
 
 REPLY = """\
@@ -122,3 +125,24 @@ def test_a_partial_load_is_noted_once_and_the_run_goes_on(
     assert notes == [
         "tai: note: 1 Go package(s) failed to load and are named to the model: example.invalid/gone"
     ]
+
+
+@pytest.mark.parametrize(
+    ("layout", "args", "named"),
+    [
+        ({"setup.py": "", "tool.py": "def run(): ...\n"}, ["-pkg", "nosuch.mod"],
+         "focus pattern 'nosuch.mod' names no module of the project"),
+        ({"notes.md": "x\n"}, ["-match", "("], "-match '('"),
+    ],
+)  # fmt: skip
+def test_a_selection_that_names_nothing_is_a_usage_error(
+    layout: dict[str, str], args: list[str], named: str, tmp_path: Path,
+    isolated_env: dict[str, str],
+) -> None:  # fmt: skip
+    """Exit status 2 (the command line's mistake, as for -file), and no second loop."""
+    project(tmp_path, {**layout, ".model.replay": "@@@ reply\nnever asked\n"})
+    result = run_tai("-model", "replay:.model.replay", *args, "chat", "x", cwd=tmp_path,
+                     env=isolated_env)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert f"tai: error: context: {named}" in result.stderr
+    assert result.stderr.count("=== Goal Loop") <= 1

@@ -19,7 +19,7 @@ def test_a_hidden_transcript_says_why(tmp_path: Path, isolated_env: dict[str, st
     (elsewhere / "r.txt").write_text("@@@ reply\nhi\n")
     result = run_tai("next", "-model", f"replay:{elsewhere / 'r.txt'}", "chat", "x",
                      cwd=work, env=isolated_env)  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2  # a model tai cannot use: set-up
     assert "inside tai's sandbox, whose /tmp is a fresh one" in result.stderr
     unsandboxed = {**isolated_env, "TAI_NO_SANDBOX": "1"}
     result = run_tai("next", "-model", f"replay:{elsewhere / 'r.txt'}", "chat", "x",

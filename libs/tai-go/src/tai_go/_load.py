@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.context import ContextError, SecretCheck, names_only
+from tai_core.context import ContextError, SecretCheck, SelectionError, names_only
 from tai_go._docsession import Renderer
 from tai_go._gocmd import (
     DocRequest,
@@ -376,8 +376,9 @@ def load(
     )
     for pattern in [*focus_patterns, *context]:
         if not any(pattern in ms for ms in matched.values()):
-            why = f": {problems[pattern]}" if pattern in problems else " matched no packages"
-            raise ContextError(f"go list: pattern {pattern}{why}")
+            if pattern in problems:  # go list could not read it (a toolchain, a go.mod)
+                raise ContextError(f"go list: pattern {pattern}: {problems[pattern]}")
+            raise SelectionError(f"go list: pattern {pattern} matched no packages")
     roots = {packages[p].module_dir for p in (*in_focus, *in_context) if packages[p].module_dir}
     module_roots = sorted({*roots, *(found[1] if found else ())})
     for path in in_focus:

@@ -19,9 +19,9 @@ from tai_core.context import (
     TIER_EXTERNAL,
     TIER_FILES,
     TIER_FOCUS,
-    ContextError,
     ContextPart,
     ContextRequest,
+    SelectionError,
     withheld,
 )
 from tai_core.progress import Progress
@@ -79,7 +79,7 @@ class _Context(Staging):
         try:
             self.expressions = [re.compile(e) for e in request.match]
         except re.error as error:
-            raise ContextError(f"-match {error.pattern!r}: {error}") from None
+            raise SelectionError(f"-match {error.pattern!r}: {error}") from None
         self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
         self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
         #: What the focus modules import, once (``category`` asks it of every module).

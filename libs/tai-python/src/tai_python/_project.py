@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from tai_core.context import ContextError, SecretCheck, judged, names_only
+from tai_core.context import SecretCheck, SelectionError, judged, names_only
 from tai_python import project_root
 from tai_python._cache import summaries_of
 from tai_python._imports import Installed, resolve_imports
@@ -133,7 +133,7 @@ def _selected(
     for pattern in patterns:
         found = [name for name, module in modules.items() if _matches(module, pattern, cwd)]
         if not found:
-            raise ContextError(f"{what} pattern {pattern!r} names no module of the project")
+            raise SelectionError(f"{what} pattern {pattern!r} names no module of the project")
         chosen += found
     return tuple(sorted(set(chosen)))
 
@@ -212,7 +212,7 @@ def load(
 ) -> Load:
     """Load the project around ``cwd``: every module parsed (or from the cache), the focus
     and context patterns resolved; kept as the directory's last load. Raises
-    :class:`ContextError` when a pattern names nothing."""
+    :class:`SelectionError` when a pattern names nothing."""
     cwd = cwd.resolve()
     root = project_root(cwd) or cwd
     reader = _Reader(cwd, secret or names_only(config or {}))

@@ -18,9 +18,9 @@ from pathlib import Path
 from tai_core.context import (
     TIER_CONTEXT,
     TIER_HINTS,
-    ContextError,
     ContextPart,
     ContextRequest,
+    SelectionError,
     judged,
     withheld,
 )
@@ -47,12 +47,12 @@ def _files(request: ContextRequest) -> list[Found]:
         try:
             items = walker.expand(pattern)
         except PatternError as error:
-            raise ContextError(f"focus pattern {error}") from None
+            raise SelectionError(f"focus pattern {error}") from None
         found.update((item.shown, item) for item in items)
     try:
         matches = [re.compile(expression) for expression in request.match]
     except re.error as error:
-        raise ContextError(f"-match {error.pattern!r}: {error}") from None
+        raise SelectionError(f"-match {error.pattern!r}: {error}") from None
     return [
         found[shown]
         for shown in sorted(found)

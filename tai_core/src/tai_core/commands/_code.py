@@ -60,7 +60,7 @@ from tai_core.commands._session import (
     thought_summarizer,
 )
 from tai_core.commands._terminal import on_terminal
-from tai_core.context import ContextError, ContextProvider, hook_check
+from tai_core.context import ContextError, ContextProvider, SelectionError, hook_check
 from tai_core.context._compose import primary_name
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
 from tai_core.models import estimate_tokens, window_of
@@ -194,7 +194,9 @@ class CodeRun:
             recorder = make_recorder(self.app, self.flags, system="", user=task)
             if recorder is not None:
                 recorder.context_failed(self.command, spec.name, message)
-            return LoopResult("stopped", message)
+            return LoopResult(
+                "unusable" if isinstance(error, SelectionError) else "stopped", message
+            )
         request = (prompt.system, CLOCK_LINE.sub("", prompt.user))
         if request == self.last_request:
             message = "the next loop would send the previous loop's request again; stopping"
@@ -330,7 +332,8 @@ def _pending_diff(workspace: Any) -> str:
 
 def exit_status_of(result: LoopResult) -> int:
     """The exit status of a single session's :class:`LoopResult`."""
-    return {"finished": 0, "failed": 1, "stopped": 1, "cancelled": 130}[result.outcome]
+    statuses = {"finished": 0, "failed": 1, "stopped": 1, "unusable": 2, "cancelled": 130}
+    return statuses[result.outcome]
 
 
 def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> int:

@@ -55,9 +55,10 @@ VERIFY_NOTE = (
 
 @attrs.frozen
 class LoopResult:
-    """How one loop ended: ``outcome`` is ``finished``, ``failed``, ``cancelled`` or
+    """How one loop ended: ``outcome`` is ``finished``, ``failed``, ``cancelled``,
     ``stopped`` (the run cannot go on — no context, a disk that refused the changes: already
-    said, never retried)."""
+    said, never retried) or ``unusable`` (as stopped, for a mistake of the command line or
+    the configuration, such as a pattern that names nothing: exit status 2)."""
 
     outcome: str
     message: str = ""
@@ -149,8 +150,8 @@ async def run_goal(
         result = await run_loop(loop, VERIFY_NOTE if pending_done else feedback)
         if result.outcome == "cancelled":
             return GoalResult(False, loop, 130)
-        if result.outcome == "stopped":
-            return GoalResult(False, loop, 1)
+        if result.outcome in ("stopped", "unusable"):
+            return GoalResult(False, loop, 2 if result.outcome == "unusable" else 1)
         said_done = any(block.kind == "done" for block in result.remaining)
         if result.outcome == "failed":
             shape = error_shape(result.message)

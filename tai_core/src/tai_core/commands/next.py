@@ -96,7 +96,7 @@ def next_command(app: Any, **params: Any) -> None:
     )
     from tai_core.commands._files import file_parts
     from tai_core.commands._session import resolve, run_session
-    from tai_core.context import ContextError, hook_check
+    from tai_core.context import ContextError, SelectionError, hook_check
     from tai_core.context._compose import primary_name
     from tai_core.context._prompt import Prompt, build_prompt
     from tai_core.models import estimate_tokens, window_of
@@ -133,7 +133,7 @@ def next_command(app: Any, **params: Any) -> None:
             parts, prompt = within_window(provider, request, build, window_of(model[1]), bare)
         except ContextError as error:
             click.echo(f"tai: error: context: {error}", err=True)
-            sys.exit(1)
+            sys.exit(2 if isinstance(error, SelectionError) else 1)
         for part in parts:
             if part.notice:
                 click.echo(f"tai: note: {part.notice}", err=True)

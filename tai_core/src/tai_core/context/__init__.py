@@ -18,6 +18,7 @@ from tai_core.context._contract import (
     ContextProvider,
     ContextRequest,
     ContextTooLarge,
+    SelectionError,
     withheld,
 )
 from tai_core.context._secrets import (
@@ -43,6 +44,7 @@ __all__ = [
     "ContextRequest",
     "ContextTooLarge",
     "SecretCheck",
+    "SelectionError",
     "hook_check",
     "judged",
     "names_only",

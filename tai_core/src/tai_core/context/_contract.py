@@ -126,6 +126,13 @@ class ContextError(Exception):
     """Context that cannot be collected; the message names the pattern or file."""
 
 
+class SelectionError(ContextError):
+    """A selection the context cannot use: a pattern (``-pkg``, ``-ctx``, ``-match``, the
+    configuration's ``focus``) that names nothing or is not valid. The command line's or
+    the configuration's mistake, so a command ends with exit status 2, as for a usage
+    error, and never retries."""
+
+
 class ContextTooLarge(ContextError):
     """Context that cannot fit ``ContextRequest.max_tokens`` even at its least: a caller
     that kept room for something else may try again with more."""
