@@ -51,6 +51,11 @@ USAGE = 2
         ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
+            ["plugins", "--hook", "tai_run_blok"],  # an empty table would say "no plugin"
+            "unknown hook 'tai_run_blok' (did you mean tai_run_block?); see tai plugins --help",
+            USAGE,
+        ),
+        (
             ["policy", "chek", "ls"],
             "unknown command 'chek' (did you mean check?); see tai policy --help",
             USAGE,

@@ -93,6 +93,19 @@ def _text(host: PluginHost, records: list[PluginRecord]) -> str:
     return "\n".join(lines)
 
 
+def _known_hooks(host: PluginHost, hooks: tuple[str, ...]) -> None:
+    """Refuse a ``--hook`` that names no hook (an empty table would read as "no plugin
+    implements it"), with the nearest names."""
+    import difflib
+
+    known = sorted(name for name in vars(host.pm.hook) if name.startswith("tai_"))
+    for hook in hooks:
+        if hook not in known:
+            near = difflib.get_close_matches(hook, known, n=3, cutoff=0.7)
+            mean = f" (did you mean {' or '.join(near)}?)" if near else ""
+            raise click.UsageError(f"unknown hook {hook!r}{mean}")
+
+
 @click.command("plugins")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @click.option("--hook", "hooks", multiple=True, help="Only plugins implementing this hook.")
@@ -100,6 +113,7 @@ def _text(host: PluginHost, records: list[PluginRecord]) -> str:
 def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
     """List the installed plugins, what each registers, and load errors."""
     host: PluginHost = app.host
+    _known_hooks(host, hooks)
     host.fill_versions()
     host.declared("agent_commands")  # registered on first use: listed here too
     records = [
