@@ -57,6 +57,8 @@ def test_a_prompt_streams_into_the_page(
         Reply(text="And a second round.", usage={"input": 1300, "cache_read": 1100, "output": 40}),
     )  # fmt: skip
     page = pages()
+    failed: list[str] = []  # nothing the page asks for is missing (a favicon was)
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.add_init_script(FIXED_IDS)
     open_session(page, web)
     ask(page, "Explain the pieces.")
@@ -86,6 +88,9 @@ def test_a_prompt_streams_into_the_page(
     page.click("#tabs button[data-tab=tree]")
     page.locator(".tree-row[data-kind=response]").first.click()
     page.screenshot(path=str(REPO / "docs" / "web.png"))
+    assert not failed, failed
+    icon = "fetch(document.querySelector('link[rel=icon]').href).then(r => r.status)"
+    assert page.evaluate(icon) == 200  # the browser's own request for one is not an event
 
 
 def test_steer_then_cancel(web: WebProcess, pages: Any, openai_server: FakeModelServer) -> None:

@@ -33,6 +33,7 @@ ASSETS = {
     "tree.js": "text/javascript",
     "chart.js": "text/javascript",
     "style.css": "text/css",
+    "icon.svg": "image/svg+xml",
 }
 #: No inline script, nothing from elsewhere: a second wall behind ``textContent``.
 POLICY = (
