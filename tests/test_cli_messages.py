@@ -51,6 +51,11 @@ USAGE = 2
         ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
+            ["-max-loops", "0", "chat", "x"],  # click's line, with tai's spelling and case
+            "invalid value for -max-loops: 0 is not in the range 1<=x<=100; see tai chat --help",
+            USAGE,
+        ),
+        (
             ["plugins", "--hook", "tai_run_blok"],  # an empty table would say "no plugin"
             "unknown hook 'tai_run_blok' (did you mean tai_run_block?); see tai plugins --help",
             USAGE,
@@ -113,7 +118,7 @@ def test_click_s_own_messages_end_before_the_help_pointer(
 ) -> None:
     result = run_tai("sessions", "show", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
-    assert result.stderr == "tai: error: Missing argument 'ID'; see tai sessions show --help\n"
+    assert result.stderr == "tai: error: missing argument 'ID'; see tai sessions show --help\n"
 
 
 @pytest.mark.parametrize(

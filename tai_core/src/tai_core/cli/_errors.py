@@ -90,6 +90,10 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
     return f'unexpected {word!r}: the task follows the word chat: {path} chat "{task}"'
 
 
+#: An option named in both spellings, as click names one in its messages.
+_BOTH_SPELLINGS = re.compile(r"'(-[\w-]+)' / '--[\w-]+'")
+
+
 def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> str:
     """The line for a usage error, with the help a newcomer needs."""
     context = error.ctx
@@ -110,6 +114,8 @@ def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> s
         name = _unknown_command(message)
         if name is not None:
             return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
+    message = _BOTH_SPELLINGS.sub(r"\1", message)  # '-port' / '--port': tai's spelling
+    message = message[:1].lower() + message[1:]  # as tai's own lines: "invalid value for"
     return f"{message.rstrip('.')}; see {where}"  # click's sentences end in a full stop
 
 
