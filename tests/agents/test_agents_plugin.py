@@ -82,3 +82,21 @@ def test_the_index_leaves_out_what_the_model_may_not_invoke(project: Path) -> No
     assert "- /plan [what to plan] — Plan a change" in text
     assert "/secret" not in text and "/compact" not in text
     assert index([]) is None
+
+
+def test_a_file_taking_a_session_commands_name_is_left_out_alone(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """``/help`` is a session command: an agent file named help is refused with a warning
+    naming the file, and every other agent command still registers (one such file took
+    all of them, the built-ins too)."""
+    from tests.conftest import run_tai
+
+    path = agent_file(tmp_path / ".tai" / "agents", "help", description="x")
+    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 0, result.stderr
+    assert f"project {path}: not registered: agent command 'help' does not fulfil" in (
+        result.stderr
+    )
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("agents ")]
+    assert all(name in line for name in BUILT_IN) and "help" not in line

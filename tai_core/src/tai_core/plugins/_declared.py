@@ -5,16 +5,17 @@ templates: about 150 ms of imports. ``tai next``, ``tai code`` and ``tai --help`
 use agent commands, so their registration hook (``tai_register_agent_commands``) is not
 called while plugins load, but the first time something asks for them
 (:meth:`PluginHost.declared`: a chat's runtime, ``tai plugins``). What each plugin
-registers then is checked as at load — the contract, names taken by another plugin — but
-a plugin cannot be skipped after the fact: one whose registrations fail contributes none
-of them, with one warning line naming it, and stays loaded for everything else.
+registers then is checked as at load — the contract, names taken by another plugin — one
+declaration at a time: these come from the user's files, so one that fails (a name a
+session command has, say ``help``) is left out with a warning naming it, and the others
+register. A plugin whose hook fails contributes none; it stays loaded for everything else.
 """
 
 from __future__ import annotations
 
 from typing import Any, TextIO
 
-from tai_core.plugins._registry import Registry, stage
+from tai_core.plugins._registry import Registry, Staging, stage
 
 #: Deferred category -> its registration hook.
 DEFERRED: dict[str, str] = {"agent_commands": "tai_register_agent_commands"}
@@ -31,13 +32,22 @@ def register_deferred(pm: Any, registry: Registry, records: Any, category: str,
             continue
         if hook not in {caller.name for caller in pm.get_hookcallers(plugin) or ()}:
             continue
+        label = category.replace("_", " ")
         try:
             staged = stage(pm, plugin, record.name, [(hook, category)])
-            problems = registry.problems(staged)
         except Exception as error:  # noqa: BLE001 - the plugin's failure is its own
-            problems = [f"{hook} failed: {type(error).__name__}: {error}"]
-        if problems:
-            stderr.write(f"tai: warning: plugin {record.name!r}: its {category.replace('_', ' ')}"
-                         f" are not registered: {'; '.join(problems)}\n")  # fmt: skip
+            failure = f"{hook} failed: {type(error).__name__}: {error}"
+            stderr.write(f"tai: warning: plugin {record.name!r}: its {label} are not "
+                         f"registered: {failure}\n")  # fmt: skip
             continue
-        record.registers[category] = registry.commit(staged)[category]
+        names: list[str] = []
+        for thing in getattr(staged, category):  # one declaration's fault is its own
+            alone = Staging(plugin=staged.plugin, **{category: [thing]})
+            problems = registry.problems(alone)
+            if problems:
+                where = getattr(thing, "source", "") or getattr(thing, "name", "")
+                stderr.write(f"tai: warning: plugin {record.name!r}: {where}: not registered: "
+                             f"{'; '.join(problems)}\n")  # fmt: skip
+                continue
+            names += registry.commit(alone)[category]
+        record.registers[category] = names

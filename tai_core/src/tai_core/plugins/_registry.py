@@ -122,8 +122,10 @@ class Registry:
             for thing in getattr(staged, category):
                 wrong = check(thing)
                 if wrong:
+                    name = getattr(thing, "name", None)
+                    shown = repr(name) if isinstance(name, str) else repr(thing)
                     problems.append(
-                        f"{label} {thing!r} does not fulfil the contract: {'; '.join(wrong)}"
+                        f"{label} {shown} does not fulfil the contract: {'; '.join(wrong)}"
                     )
                     continue
                 claim(category, thing.name, label)
