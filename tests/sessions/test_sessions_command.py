@@ -122,3 +122,17 @@ def test_what_a_model_s_command_wrote_into_the_database_cannot_drive_the_termina
     for text in (listing, shown):
         assert "\x1b" not in text and "m\\x1b]0;owned\\x07" in text
     assert "error: e\\x1b[2J" in shown
+
+
+def test_a_chat_whose_session_cannot_be_saved_says_so_once(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The last turn's save runs after its printer has ended: its failure was never shown
+    by the plain chat (the terminal UI showed it); now once, however many saves failed."""
+    ask(tmp_path, isolated_env)
+    with sqlite3.connect(Path(isolated_env["TAI_DATA_DIR"]) / "tai-sessions.db") as db:
+        db.execute("DROP TABLE messages")
+    result = run_tai("ai", "-no-memory", "-model", "replay:run.txt", cwd=tmp_path,
+                     env=isolated_env, stdin="hi\n")  # fmt: skip
+    warnings = [line for line in result.stderr.splitlines() if "saved" in line]
+    assert warnings == ["tai: warning: the session could not be saved: no such table: messages"]

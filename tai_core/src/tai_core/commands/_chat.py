@@ -181,10 +181,24 @@ async def chat(
                 await recording
             failed = failed or isinstance(printer.outcome, RunFailed)
     finally:
-        subscription.close()
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
+        _warnings(subscription, session_id)  # the last save's failure comes after the turn
+        subscription.close()
     return 1 if failed else 0
+
+
+def _warnings(subscription: Subscription, session_id: str) -> None:
+    """Print the warnings published for the session that no turn's printer showed (a save
+    runs once a turn has ended: the last one's failure would go unsaid), each once (the
+    turn's save and the closing one fail alike)."""
+    said: set[str] = set()
+    for event in subscription.take_pending():
+        if not (isinstance(event, Notice) and event.level == "warning"):
+            continue
+        if event.session_id in (session_id, "") and event.message not in said:
+            said.add(event.message)
+            print(f"tai: warning: {printable(event.message)}", file=sys.stderr, flush=True)
 
 
 async def _extension(
