@@ -145,3 +145,19 @@ def test_trust_memory_signs_the_users_own_edit(
     assert "tai: signed the memory of local" in trusted.stderr
     assert "  - prefers tabs" in trusted.stderr
     assert system_of(openai_server, 2).endswith("- likes Go\n- prefers tabs")
+
+
+def test_the_rules_and_files_go_with_the_first_turn_that_is_kept(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """A failed (or cancelled) first turn keeps none of its messages, so its rules and
+    ``-file`` text went nowhere: the next prompt was sent bare. They go with the next."""
+    (tmp_path / "notes.txt").write_text("The deploy key rotates on Mondays.\n")
+    (tmp_path / "r.replay").write_text(
+        "@@@ reply\n@@@ error 401 bad key\n"
+        "@@@ reply\n@@@ expect user: The deploy key rotates on Mondays.\nFine.\n"
+    )
+    result = run_tai("ai", "-no-memory", "-file", "notes.txt", "-model", "replay:r.replay",
+                     cwd=tmp_path, env=isolated_env, stdin="first\nsecond\n")  # fmt: skip
+    assert "401 bad key" in result.stderr and "expected the last user" not in result.stderr
+    assert result.stdout.endswith("Fine.\n") and result.returncode == 1  # a turn failed

@@ -43,6 +43,7 @@ from tai_core.runtime import (
     ExtensionsReloaded,
     Notice,
     RunFailed,
+    RunFinished,
     Runtime,
     SessionCompacted,
     SessionLoaded,
@@ -170,7 +171,6 @@ async def chat(
             recording = (asyncio.create_task(recorder.follow(runtime.bus.subscribe(), session_id))
                          if recorder is not None else None)  # fmt: skip
             runtime.handle(Submit(session_id, first_text(text) if first else text, text))
-            first = False
             # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
             # installs its own while it reads and removes it after
             with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
@@ -180,6 +180,9 @@ async def chat(
             if recording is not None:
                 await recording
             failed = failed or isinstance(printer.outcome, RunFailed)
+            # a failed or cancelled turn keeps none of its messages: the rules and files go
+            # with the next prompt until one turn has kept them
+            first = first and not isinstance(printer.outcome, RunFinished)
     finally:
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
