@@ -40,6 +40,11 @@ ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next"
 _HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
 
 
+def _asks_help(args: Sequence[str]) -> bool:
+    """Whether ``args`` ask for help or the version (before any ``--``)."""
+    return bool(_HELP_AND_VERSION & set(itertools.takewhile(lambda arg: arg != "--", args)))
+
+
 class PluginArgumentError(Exception):
     """A ``-p`` value tai cannot act on."""
 
@@ -131,7 +136,7 @@ def _config(args: Sequence[str], cwd: Path) -> Config:
     try:
         return load_config(cwd)
     except ConfigError as error:
-        if not _HELP_AND_VERSION & set(itertools.takewhile(lambda arg: arg != "--", args)):
+        if not _asks_help(args):
             raise
         _warn(f"{error} (its settings are ignored here)")
         return Config()
@@ -152,7 +157,7 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
 
 def runs_model_output(group: click.Group, args: Sequence[str]) -> bool:
     """True when ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help)."""
-    if _HELP_AND_VERSION & set(itertools.takewhile(lambda arg: arg != "--", args)):
+    if _asks_help(args):
         return False
     context = click.Context(group, info_name="tai", resilient_parsing=True)
     try:

@@ -44,7 +44,13 @@ from tai_core.commands._assemble import (
     writable,
 )
 from tai_core.commands._files import file_parts
-from tai_core.commands._goal import LoopResult, goal_node, loop_result, run_goal
+from tai_core.commands._goal import (
+    EXIT_STATUSES,
+    LoopResult,
+    goal_node,
+    loop_result,
+    run_goal,
+)
 from tai_core.commands._options import GenerationFlags, flag_settings
 from tai_core.commands._printer import Printer
 from tai_core.commands._progress import changed, fingerprint
@@ -332,8 +338,7 @@ def _pending_diff(workspace: Any) -> str:
 
 def exit_status_of(result: LoopResult) -> int:
     """The exit status of a single session's :class:`LoopResult`."""
-    statuses = {"finished": 0, "failed": 1, "stopped": 1, "unusable": 2, "cancelled": 130}
-    return statuses[result.outcome]
+    return EXIT_STATUSES[result.outcome]
 
 
 def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> int:

@@ -72,6 +72,9 @@ class LoopResult:
 
 RunLoop = Callable[[int, str], Awaitable[LoopResult]]
 
+#: The exit status of a run that ended with a loop of each outcome.
+EXIT_STATUSES = {"finished": 0, "failed": 1, "stopped": 1, "unusable": 2, "cancelled": 130}
+
 
 @attrs.frozen
 class GoalResult:
@@ -148,10 +151,8 @@ async def run_goal(
         out.write(f"=== Goal Loop {loop}/{shown_total} ===\n")
         out.flush()
         result = await run_loop(loop, VERIFY_NOTE if pending_done else feedback)
-        if result.outcome == "cancelled":
-            return GoalResult(False, loop, 130)
-        if result.outcome in ("stopped", "unusable"):
-            return GoalResult(False, loop, 2 if result.outcome == "unusable" else 1)
+        if result.outcome in ("cancelled", "stopped", "unusable"):
+            return GoalResult(False, loop, EXIT_STATUSES[result.outcome])
         said_done = any(block.kind == "done" for block in result.remaining)
         if result.outcome == "failed":
             shape = error_shape(result.message)
