@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
-from importlib import resources
+import pkgutil
 from typing import Any
 
 import attrs
@@ -33,8 +33,10 @@ UNKNOWN = ModelFacts()
 
 @functools.cache
 def _table() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("data/models.json").read_text("utf-8")
-    return json.loads(text)
+    data = pkgutil.get_data("tai_provider_kit", "data/models.json")  # importlib.resources: +9 ms
+    if data is None:
+        raise FileNotFoundError("tai_provider_kit: data/models.json is not installed")
+    return json.loads(data.decode("utf-8"))
 
 
 def _section(name: str) -> dict[str, Any]:

@@ -43,9 +43,13 @@ def is_glob(pattern: str) -> bool:
 
 
 def _spec(lines: Sequence[str]) -> Any:
+    """The rules of ``lines``; ``None`` when there are none (pathspec not even imported:
+    ~20 ms of a start in a directory without ignore files)."""
+    if not lines:
+        return None
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _read_spec(path: Path) -> Any:

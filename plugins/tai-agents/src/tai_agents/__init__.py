@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +86,7 @@ def _files(directory: Path) -> list[Path]:
 def sources(cwd: Path) -> list[tuple[str, list[Path]]]:
     """Where agent command files are read from, in order (a later one wins): the
     built-ins, the user's, the project's (root first)."""
-    builtin = resources.files(__name__) / "builtin"
-    found = [("built-in", _files(Path(str(builtin))))]
+    found = [("built-in", _files(Path(__file__).parent / "builtin"))]
     found.append(("user", _files(user_config_dir() / "agents")))
     for directory in project_directories(cwd):
         found.append(("project", _files(directory / PROJECT_DIR / "agents")))

@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 
 import attrs
@@ -92,6 +91,8 @@ def read_skill(directory: Path) -> Skill:
 
 
 def _packaged() -> list[Path]:
+    from importlib import resources  # ~9 ms, and only plugins that ship skills need it
+
     roots = []
     for entry in find_entry_points(ENTRY_POINT_GROUP):
         package, _, subdirectory = entry.value.partition(":")

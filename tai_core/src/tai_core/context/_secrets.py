@@ -120,7 +120,7 @@ SECRET_NAMES: tuple[tuple[str, str], ...] = (
 
 @attrs.frozen
 class _Rule:
-    regex: re.Pattern[str]
+    pattern: str  # compiled at the first name the combined pattern cannot settle
     reason: str
     negated: bool
     directory: bool
@@ -132,7 +132,7 @@ class _Rule:
             if self.directory and index == last:
                 break
             subject = "/".join(parts[: index + 1]) if self.anchored else parts[index]
-            if self.regex.fullmatch(subject):
+            if _compiled(self.pattern).fullmatch(subject):
                 return True
         return False
 
@@ -149,7 +149,12 @@ def _rule(pattern: str, reason: str) -> _Rule | None:
     text = text.removeprefix("/")
     if text.startswith("**/") and "/" not in text[3:]:
         text, anchored = text[3:], False  # "**/name" is "name" at any depth
-    return _Rule(re.compile(glob_to_regex(text)), reason, negated, directory, anchored)
+    return _Rule(glob_to_regex(text), reason, negated, directory, anchored)
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 @functools.lru_cache(maxsize=16)
@@ -163,7 +168,7 @@ def _rules(extra: tuple[str, ...]) -> tuple[_Rule, ...]:
 def _any_rule(extra: tuple[str, ...]) -> re.Pattern[str]:
     """One pattern that matches whatever any rule's pattern matches: a name no rule can
     match (most names) is settled by one match per component instead of one per rule."""
-    return re.compile("|".join(f"(?:{rule.regex.pattern})" for rule in _rules(extra)))
+    return re.compile("|".join(f"(?:{rule.pattern})" for rule in _rules(extra)))
 
 
 def _parts(path: str) -> list[str]:

@@ -16,6 +16,7 @@ entry is not a plain directory.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
@@ -125,18 +126,46 @@ def _key(name: str) -> str:
     return _NORMALIZE.sub("-", name).lower()
 
 
-def find_entry_points(group: str) -> list[EntryPoint]:
-    """Every entry point of ``group`` of the distributions installed on ``sys.path``."""
-    found: list[EntryPoint] = []
+@functools.lru_cache(maxsize=1)
+def _read_all(state: tuple[tuple[str, int], ...]) -> tuple[tuple[Distribution, str], ...] | None:
+    """Each distribution with the text of its ``entry_points.txt``; ``None`` when a
+    ``sys.path`` entry is left to ``importlib.metadata``. Read again when ``state``, the
+    :func:`_path_state` it is asked for, changes."""
+    del state  # the key of the cache
+    found: list[tuple[Distribution, str]] = []
     for metadata_dir in _metadata_dirs():
         if metadata_dir is None:
-            return _with_importlib(group)
+            return None
         try:
             text = (metadata_dir / "entry_points.txt").read_text(encoding="utf-8")
         except OSError:
             continue
-        found.extend(_parse(text, group, _distribution(metadata_dir)))
-    return found
+        found.append((_distribution(metadata_dir), text))
+    return tuple(found)
+
+
+def _path_state() -> tuple[tuple[str, int], ...]:
+    """``sys.path`` with each entry's modification time: what installing or removing a
+    distribution in one of its directories changes."""
+    state = []
+    for entry in sys.path:
+        try:
+            state.append((entry, Path(entry or ".").stat().st_mtime_ns))
+        except OSError:
+            state.append((entry, -1))
+    return tuple(state)
+
+
+def find_entry_points(group: str) -> list[EntryPoint]:
+    """Every entry point of ``group`` of the distributions installed on ``sys.path``.
+
+    The files are read once per state of ``sys.path`` (its entries and their modification
+    times): the plugin host and the plugins that keep groups of their own (skills) ask in
+    the same start, and each reading opens a file per installed distribution."""
+    texts = _read_all(_path_state())
+    if texts is None:
+        return _with_importlib(group)
+    return [entry for dist, text in texts for entry in _parse(text, group, dist)]
 
 
 def distribution_version(name: str) -> str | None:
