@@ -184,6 +184,35 @@ def test_over_json_lines(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     assert "deleted: True, colour: blue" in told
 
 
+def test_the_end_of_the_input_answers_the_open_questions(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """A client that closes its input while a question is open is not waited for (the
+    question's time-out is ten minutes): the question takes its default at once, with a
+    warning, the turn ends and so does the server."""
+    from tests.installed import plugin_distribution
+
+    plugin_distribution(tmp_path / "site", PLUGIN_MODULE, name="confirm")
+    with FakeModelServer("openai") as server:
+        server.script(ServerReply(text=BLOCK), ServerReply(text=f"Done.\n{SUMMARY}"))
+        configure(tmp_path, server)
+        env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
+        served = Client(tmp_path, env)
+        try:
+            served.send(type="start", session_id="s")
+            served.send(type="submit", session_id="s", text="Clean up.")
+            served.until("prompt_requested", session_id="s")
+            status, stderr = served.finish()  # within its 60 s, far below the time-out
+        finally:
+            served.process.kill()
+            served.process.wait(timeout=30)
+        told = server.requests[1].body["messages"][-1]["content"]
+    assert status == 0, stderr
+    assert "deleted: False, colour: red" in told
+    notes = [e["message"] for e in served.seen if e["type"] == "notice"]
+    assert "no answer to 'Delete build/?': the input ended; took False" in notes
+
+
 PLUGIN_MODULE = """
 from tai_core import BlockKind, BlockResult, hookimpl
 from tai_core.blocks import ask

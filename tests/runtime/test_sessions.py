@@ -6,6 +6,7 @@ and exported; ``tai_session_end`` is called once however a session ends, with it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -312,6 +313,56 @@ def test_list_load_and_continue(bench: Bench) -> None:
     stored = bench.store.load("s1")
     assert len(stored.messages) == 4 and stored.header.rounds == 2
     assert [call[0] for call in bench.ends.calls] == ["s1", "s1"]
+
+
+def test_a_new_session_never_replaces_a_kept_one_of_its_id(bench: Bench) -> None:
+    """A client that starts a session under a kept session's id (instead of loading it)
+    is told so at the first save; the kept session stays whole, the new one is not kept,
+    and loading the id afterwards continues the kept one."""
+    bench.server.script(
+        Reply(text="kept answer"), Reply(text="other answer"), Reply(text="continued")
+    )
+
+    async def first(runtime: Runtime) -> None:
+        runtime.handle(StartSession(bench.setup("s1")))
+        await turn(runtime, "s1", "kept")
+
+    async def clash(runtime: Runtime) -> None:  # another process, the same id
+        runtime.handle(StartSession(bench.setup("s1")))
+        await turn(runtime, "s1", "other")
+        runtime.handle(CloseSession("s1"))
+        await runtime.settle()
+        runtime.handle(LoadSession("s1", bench.setup()))
+        await runtime.settle()
+        await turn(runtime, "s1", "on")
+
+    bench.run(first)
+    bench.run(clash)
+    warnings = [e.message for e in bench.of(Notice) if e.level == "warning"]
+    assert warnings == [
+        "the session could not be saved: a kept session 's1' exists already (this one is "
+        "not kept: load that id to continue it, or start with another id)"
+    ]
+    stored = SessionStore(bench.cwd / "sessions.db").load("s1")
+    assert [m.text for m in stored.messages] == ["kept", "kept answer", "on", "continued"]
+
+
+def test_a_damaged_database_is_answered_with_an_error(bench: Bench) -> None:
+    """A list, load, export or deletion that the database cannot serve (here a table is
+    gone) answers with an error notice instead of nothing."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(bench.cwd / "sessions.db")) as db:
+        db.execute("DROP TABLE messages")
+        db.commit()
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(ListSessions(limit=5))
+        await runtime.settle()
+
+    bench.run(scenario)
+    errors = [e.message for e in bench.of(Notice) if e.level == "error"]
+    assert errors == ["the sessions database cannot be read: no such table: messages"]
 
 
 def test_delete_and_export(bench: Bench, tmp_path: Path) -> None:

@@ -73,14 +73,12 @@ class Client:
         self.seen += events
         self.events += events
 
-    def finish(self) -> tuple[int, str]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.close()
-        rest = self.process.stdout.read()
-        status = self.process.wait(timeout=60)
+    def finish(self, limit: float = 60.0) -> tuple[int, str]:
+        """Close the server's input and read the rest until it ends (failing after
+        ``limit`` seconds); its exit status and standard error."""
+        rest, stderr = self.process.communicate(timeout=limit)
         self._add([json.loads(line) for line in (self._buffer + rest).splitlines()])
-        assert self.process.stderr is not None
-        return status, self.process.stderr.read().decode()
+        return self.process.returncode, stderr.decode()
 
 
 @pytest.fixture
@@ -346,3 +344,35 @@ def test_reload_takes_in_a_plugin_installed_and_a_configuration_changed_meanwhil
     finally:
         served.process.kill()
         served.process.wait(timeout=30)
+
+
+def test_the_rules_go_with_every_submit_to_an_empty_conversation(
+    client: Client, openai_server: FakeModelServer
+) -> None:
+    """A first turn that keeps nothing (cancelled) and a reset leave the conversation
+    empty: the next submit carries the session's rules again, as the first did."""
+    openai_server.script(
+        Reply(text="never finished", fault="stall"), Reply(text="One."), Reply(text="Two."),
+        Reply(text="Three."),
+    )  # fmt: skip
+    client.send(type="start", session_id="s1")
+    client.until("session_started", session_id="s1")
+    client.send(type="submit", session_id="s1", text="first")
+    client.until("text_received", session_id="s1")
+    client.send(type="cancel", session_id="s1")
+    client.until("run_cancelled", session_id="s1")
+    for text in ("second", "third"):
+        client.send(type="submit", session_id="s1", text=text)
+        client.until("run_finished", session_id="s1")
+    client.send(type="reset", session_id="s1")
+    client.until("session_reset", session_id="s1")
+    client.send(type="submit", session_id="s1", text="fourth")
+    client.until("run_finished", session_id="s1")
+    status, stderr = client.finish()
+    assert status == 0, stderr
+    first, second, third, fourth = (request.body["messages"] for request in openai_server.requests)
+    rules = first[1]["content"].removesuffix("first")
+    assert rules.endswith("# Task\n\n") and len(rules) > len("# Task\n\n")
+    assert second[1]["content"] == rules + "second"
+    assert [m["content"] for m in third[1:]] == [rules + "second", "One.", "third"]
+    assert [m["content"] for m in fourth[1:]] == [rules + "fourth"]

@@ -67,14 +67,18 @@ class SessionKeeper:
             self._warn(session_id, f"sessions are not kept: {error}")
         return self._store
 
-    def save(self, header: SessionHeader, messages: tuple[Message, ...], tree: SessionTree) -> None:
-        """Write the session (in the background, after what was asked before)."""
+    def save(
+        self, header: SessionHeader, messages: tuple[Message, ...], tree: SessionTree,
+        *, new: bool = False,
+    ) -> None:  # fmt: skip
+        """Write the session (in the background, after what was asked before); a ``new``
+        one never replaces a kept session of its id (``SessionStore.save``)."""
         if self.keeps:
 
             def write() -> None:
                 store = self._opened(header.id)
                 if store is not None:
-                    store.save(header, messages, tree)
+                    store.save(header, messages, tree, new=new)
 
             self._chain(write, header.id)
 

@@ -6,8 +6,9 @@ back as the command ``RespondToPrompt`` from whichever client answers first — 
 a terminal UI, a line in ``tai serve -stdio``. The asking side never hangs on a run that
 cannot answer: a runtime whose front-end does not answer prompts (a batch run) gives the
 question's default at once; an unanswered question gives its default after ``timeout``; a
-cancelled turn gives the defaults of its open questions. So the default is the safe answer,
-and the asker chooses it (``False`` for "delete build/?").
+cancelled turn gives the defaults of its open questions, and so does the end of the
+front-end's input (:meth:`Prompts.close`: nobody is left to answer). So the default is the
+safe answer, and the asker chooses it (``False`` for "delete build/?").
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class Prompts:
             loop.call_soon_threadsafe(self.bus.publish, Notice(session_id, "warning", note))
             return default
         except concurrent.futures.CancelledError:
+            if not self.answered:  # closed: say so, as a timeout does
+                note = f"no answer to {message!r}: the input ended; took {default!r}"
+                loop.call_soon_threadsafe(self.bus.publish, Notice(session_id, "warning", note))
             return default
         finally:
             self._open.pop(prompt_id, None)
@@ -95,6 +99,13 @@ class Prompts:
         for owner, _, answer in list(self._open.values()):
             if owner == session_id:
                 answer.cancel()
+
+    def close(self) -> None:
+        """Nobody can answer any more (the front-end's input ended): every open question,
+        and every one asked from now on, gets its default."""
+        self.answered = False
+        for _, _, answer in list(self._open.values()):
+            answer.cancel()
 
     def reopen(self, session_id: str) -> None:
         """Let the questions of session ``session_id``'s next turn be answered."""

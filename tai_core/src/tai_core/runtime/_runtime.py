@@ -316,7 +316,7 @@ class Runtime:
             status=session.status, error=session.error, created_at=session.created_at,
             earlier=session.earlier,
         )  # fmt: skip
-        self.keeper.save(header, session.state.messages, session.state.tree)
+        self.keeper.save(header, session.state.messages, session.state.tree, new=unwritten)
 
     def _update(self, session: _Session, command: UpdateSession) -> None:
         problem = command.problem()
@@ -359,6 +359,11 @@ class Runtime:
                 self.bus.publish(SessionExported(command.session_id, command.path))
         except (LookupError, ValueError, OSError, RuntimeError) as error:
             self._notice(session_id, str(error))
+        except Exception as error:  # noqa: BLE001 - a damaged database is answered, too
+            if type(error).__module__ == "sqlite3":  # not imported here: it may never be
+                self._notice(session_id, f"the sessions database cannot be read: {error}")
+            else:
+                self._notice(session_id, f"internal error: {type(error).__name__}: {error}")
 
     async def _load(self, command: LoadSession) -> None:
         live = self._sessions.get(command.session_id)

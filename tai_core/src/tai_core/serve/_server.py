@@ -77,7 +77,9 @@ class Server:
         #: The model of a ``start`` or ``load`` that names none (``-model``).
         self.model = model
         self.runtime = runtime
-        #: How the first submit of each new session is made (its rules and files).
+        #: How a started session's submit is made while its conversation is empty (its
+        #: rules go first): the first one, one after a first turn that kept nothing
+        #: (failed, cancelled), one after a reset.
         self._first: dict[str, Any] = {}
 
     @property
@@ -139,8 +141,10 @@ class Server:
         if isinstance(request, Start):
             self._start(request)
         elif isinstance(request, SubmitText):
-            first = self._first.pop(request.session_id, None)
-            text = first(request.text) if first else request.text
+            first = self._first.get(request.session_id)
+            state = runtime.state(request.session_id)
+            bare = first is None or state is None or state.messages
+            text = request.text if bare else first(request.text)
             runtime.handle(Submit(request.session_id, text, request.text))
         elif isinstance(request, Load):
             setup = self._chat(
@@ -167,6 +171,8 @@ class Server:
             if switch.name and switch.arguments and runtime.agent(switch.session_id) == switch.name:
                 self._handle(SubmitText(switch.session_id, switch.arguments))
         else:
+            if isinstance(request, Close):
+                self._first.pop(request.session_id, None)
             runtime.handle(_plain_command(request))
 
     def _start(self, request: Start) -> None:
@@ -232,7 +238,8 @@ async def run_lines(server: Server, reader: TextIO, writer: TextIO) -> int:
     try:
         while line := await asyncio.to_thread(reader.readline):
             await server.receive(line)
-        await runtime.settle()  # the end of the input: the turns end as they would
+        runtime.prompts.close()  # the end of the input: nobody answers the open questions
+        await runtime.settle()  # and the turns end as they would
     finally:
         await runtime.shutdown()
         runtime.bus.close()

@@ -90,6 +90,10 @@ class SessionNotFound(LookupError):
     """No session has the id asked for."""
 
 
+class SessionExists(ValueError):
+    """A new session was to be saved under the id of a kept one (which stays as it was)."""
+
+
 class SessionDamaged(ValueError):
     """A stored session cannot be read back (its tree breaks the tree's rules), or may not
     be: its seal does not check (changed outside tai, or saved by a tai that did not seal)."""
@@ -193,6 +197,9 @@ class SessionStore:
         self._db = connect(path)
         migrate(self._db, _STEPS, "sessions")
         self._saved: dict[str, _Saved] = {}
+        #: Ids of new sessions refused because a kept one had the id: not written until
+        #: that id is loaded or deleted here.
+        self._refused: set[str] = set()
 
     def close(self) -> None:
         """Close the connection."""
@@ -200,10 +207,24 @@ class SessionStore:
 
     # -- writing -------------------------------------------------------------------------
 
-    def save(self, header: SessionHeader, messages: tuple[Message, ...], tree: SessionTree) -> None:
+    def save(
+        self, header: SessionHeader, messages: tuple[Message, ...], tree: SessionTree,
+        *, new: bool = False,
+    ) -> None:  # fmt: skip
         """Write the session ``header`` describes, with ``messages`` and ``tree``, in one
-        transaction (only what changed since the last save of it)."""
+        transaction (only what changed since the last save of it). A ``new`` session (its
+        first save, not one loaded from here) never replaces a kept one of the same id:
+        :class:`SessionExists`, and its later saves are dropped until that id is loaded or
+        deleted through this store."""
+        if header.id in self._refused:
+            return
         with transaction(self._db) as db:
+            if new and self._exists(db, header.id):
+                self._refused.add(header.id)
+                raise SessionExists(
+                    f"a kept session {header.id!r} exists already (this one is not kept: "
+                    "load that id to continue it, or start with another id)"
+                )
             saved = self._saved.get(header.id) or self._read_saved(db, header.id)
             self._upsert(db, header)
             kept = _common_prefix(saved.messages, messages)
@@ -233,6 +254,11 @@ class SessionStore:
                 (_seal(header, messages, nodes), header.id),
             )
         self._saved[header.id] = _Saved(messages, nodes, saved.next_node + len(added))
+
+    @staticmethod
+    def _exists(db: Connection, session_id: str) -> bool:
+        found = db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return found is not None
 
     def _upsert(self, db: Connection, header: SessionHeader) -> None:
         values = attrs.astuple(header, recurse=False)[:-1]  # all but the message count
@@ -274,6 +300,7 @@ class SessionStore:
             if not db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount:
                 raise SessionNotFound(f"no session {session_id!r}")
         self._saved.pop(session_id, None)
+        self._refused.discard(session_id)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -338,6 +365,7 @@ class SessionStore:
             )
         if sealed:
             self._saved[session_id] = saved
+            self._refused.discard(session_id)
         return StoredSession(header, saved.messages, tree, sealed)
 
     def node_rows(self, session_id: str) -> Iterator[tuple[str, str, str, str, Any]]:
