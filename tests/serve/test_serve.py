@@ -161,6 +161,8 @@ def test_errors_are_events_and_the_server_goes_on(client: Client) -> None:
         ('{"type": "update", "session_id": "x", "temperature": true}',
          "update: temperature must be number or null"),
         ('{"type": "list", "limit": 1.5}', "list: limit must be integer"),
+        ('{"type": "list", "limit": 0}', "list: limit must be at least 1, not 0"),
+        ('{"type": "list", "limit": -1}', "list: limit must be at least 1, not -1"),
     ],
 )  # fmt: skip
 def test_bad_commands_are_named(line: str, reason: str) -> None:

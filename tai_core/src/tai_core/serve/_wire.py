@@ -28,6 +28,12 @@ class BadRequest(ValueError):
     """A line that is not a command this protocol knows, with the reason."""
 
 
+def _at_least_one(instance: Any, attribute: attrs.Attribute[int], value: int) -> None:
+    del instance
+    if value < 1:
+        raise ValueError(f"{attribute.name} must be at least 1, not {value}")
+
+
 @attrs.frozen
 class Start:
     """Start a chat session (``command`` must be ``ai``, the one kind served) with
@@ -56,7 +62,8 @@ class SubmitText:
 @attrs.frozen
 class SteerText:
     """Add ``text`` to the session's running turn: a streaming reply is interrupted and
-    asked again with it (what it had said stays); otherwise it goes with the next request."""
+    asked again with it (what it had said stays); while the turn's blocks run, it goes with
+    its next request. With no turn running it is refused (an error ``notice``): submit it."""
 
     name: ClassVar[str] = "steer"
     session_id: str
@@ -112,10 +119,11 @@ class Update:
 
 @attrs.frozen
 class ListKept:
-    """List the kept sessions, newest first (of directory ``cwd`` when given)."""
+    """List the ``limit`` (at least 1) kept sessions updated last, newest first (of
+    directory ``cwd`` when given)."""
 
     name: ClassVar[str] = "list"
-    limit: int = 10
+    limit: int = attrs.field(default=10, validator=_at_least_one)
     cwd: str | None = None
 
 
@@ -243,7 +251,10 @@ def decode(line: str) -> Request:
             continue
         if not _fits(data[field.name], hints[field.name]):
             raise BadRequest(f"{kind}: {field.name} must be {type_name(hints[field.name])}")
-    return cls(**data)  # type: ignore[no-any-return]
+    try:
+        return cls(**data)  # type: ignore[no-any-return]
+    except ValueError as error:  # a field's own rule (``_at_least_one``)
+        raise BadRequest(f"{kind}: {error}") from None
 
 
 def _fits(value: Any, hint: Any) -> bool:
