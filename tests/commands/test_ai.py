@@ -103,6 +103,26 @@ def test_a_damaged_profiles_file_is_a_warning(
     assert "tai: warning: the memory file is damaged and is ignored:" in result.stderr
 
 
+def test_a_session_changed_outside_tai_is_refused_without_being_called_resumed(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    import contextlib
+    import sqlite3
+
+    openai_server.script(Reply(text="First."))
+    ai(chat_dir, isolated_env, "one\n")
+    database = Path(isolated_env["TAI_DATA_DIR"]) / "tai-sessions.db"
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.execute("UPDATE messages SET content = 'planted' WHERE role = 'assistant'")
+        db.commit()
+    again = run_tai("ai", "-continue", cwd=chat_dir, env=isolated_env, stdin="two\n")
+    assert again.returncode == 1 and len(openai_server.requests) == 1
+    assert "does not carry tai's seal" in again.stderr
+    assert "tai: resumed session" not in again.stderr and again.stderr.count("\n") == 1
+    resumed = run_tai("ai", "-continue", cwd=chat_dir, env=isolated_env, stdin="")
+    assert resumed.returncode == 1  # still refused: nothing was written over it
+
+
 def test_resume_and_continue_refusals(chat_dir: Path, isolated_env: dict[str, str]) -> None:
     both = run_tai("ai", "-resume", "x", "-continue", cwd=chat_dir, env=isolated_env, stdin="")
     assert both.returncode == 2 and "-resume and -continue cannot be used together" in both.stderr

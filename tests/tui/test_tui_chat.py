@@ -4,6 +4,7 @@ command, Ctrl-D leaving."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -67,3 +68,36 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.send("C-d")
     screen = terminal.wait_for("[exited 0]")
     assert ">> again" in screen and "Back again." in screen  # the conversation stays
+
+
+def test_a_question_is_asked_in_the_ui_when_standard_error_is_redirected(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """The UI answers questions in a dialog of its own: a redirected standard error (a log
+    file) does not make every question take its default."""
+    from tests.installed import plugin_distribution
+    from tests.runtime.test_prompts import BLOCK, PLUGIN_MODULE, SUMMARY
+
+    plugin_distribution(tmp_path / "site", PLUGIN_MODULE, name="confirm")
+    openai_server.script(Reply(text=BLOCK), Reply(text=f"Done.\n{SUMMARY}"))
+    configure(tmp_path, openai_server)
+    env = {**isolated_env, "TERM": "xterm-256color", "PYTHONPATH": str(tmp_path / "site"),
+           "TAI_NO_SANDBOX": "1"}  # fmt: skip
+    command = ["sh", "-c", f"{shlex.quote(tai_executable())} ai 2>{tmp_path / 'log'}"]
+    screen = Terminal(command, tmp_path, env)
+    try:
+        screen.wait_for("ready — Enter sends")
+        screen.type("clean up")
+        screen.send("Enter")
+        screen.wait_for("Delete build/?")
+        screen.send("y")
+        screen.wait_for("Which colour?")
+        screen.send("2")
+        screen.wait_for("Done.")
+        screen.send("C-d")
+        screen.wait_for("[exited 0]")
+    finally:
+        screen.close()
+    assert (
+        "deleted: True, colour: blue" in openai_server.requests[1].body["messages"][-1]["content"]
+    )

@@ -140,8 +140,10 @@ async def chat(
     new_printer: Callable[[], Printer],
     new_recorder: Callable[[str], Any] | None = None,
     agent: str = "",
+    on_open: Callable[[], None] | None = None,
 ) -> int:
-    """Open the session with ``opening`` (a start or a load), switch it as the session
+    """Open the session with ``opening`` (a start or a load; ``on_open`` is called once it
+    is open, to say which session it is), switch it as the session
     command ``agent`` says when one is given (``/plan add dark mode``: the text is
     submitted), then submit each prompt until the user leaves;
     the exit status (1 when the session could not be opened, the agent not switched to,
@@ -154,6 +156,8 @@ async def chat(
     opened = _opened(subscription, session_id)
     if opened is None:
         return 1
+    if on_open is not None:
+        on_open()
     first = not opened
     failed = False
     try:

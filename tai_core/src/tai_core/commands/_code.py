@@ -65,7 +65,7 @@ from tai_core.commands._session import (
     resolve,
     thought_summarizer,
 )
-from tai_core.commands._terminal import on_terminal
+from tai_core.commands._terminal import answers_questions
 from tai_core.context import ContextError, ContextProvider, SelectionError, hook_check
 from tai_core.context._compose import primary_name
 from tai_core.context._prompt import CLOCK_PREFIX, build_prompt
@@ -168,7 +168,9 @@ class CodeRun:
             secret=secret,
         )  # fmt: skip
         self.files = file_parts(flags.files, self.cwd, is_writable, secret)
-        self.runtime = make_runtime(app, answers_prompts=on_terminal())
+        self.runtime = make_runtime(
+            app, answers_prompts=answers_questions(tui=flags.tui, cli=flags.cli)
+        )
         self.stores: list[Any] = []
         #: The context's notices as last printed.
         self.notices: list[str] = []

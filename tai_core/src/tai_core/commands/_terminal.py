@@ -1,8 +1,9 @@
 """Questions from running blocks, asked at the terminal: the plain command line's answer
 to ``PromptRequested``.
 
-When standard input and standard error are a terminal, ``tai`` (the default command) and
-``tai ai`` run their runtime as one whose questions are answered (``answers_prompts``),
+When standard input and standard error are a terminal (or the terminal UI is shown, which
+asks in dialogs of its own), ``tai`` (the default command) and ``tai ai`` run their
+runtime as one whose questions are answered (``answers_prompts``),
 and :func:`answering` asks each question of the session on the terminal while a turn
 runs: a confirmation as ``[y/N]``, a choice among numbered options, a line of text. The
 question's text comes from a block — a model's shell command, say — so it is shown with
@@ -34,6 +35,14 @@ def on_terminal() -> bool:
     """Whether questions can be asked here: standard input and standard error are a
     terminal."""
     return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def answers_questions(*, tui: bool, cli: bool) -> bool:
+    """Whether a run's questions are answered: by the terminal UI's dialogs when it is
+    shown (whatever standard error is), else on the terminal (:func:`on_terminal`)."""
+    from tai_core.tui import wants_tui
+
+    return wants_tui(tui, cli) or on_terminal()
 
 
 def ask_terminal(question: PromptRequested) -> Any:

@@ -12,6 +12,7 @@ recorded run (``tai record``). The chat loop is ``_chat``.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -71,7 +72,7 @@ def ai_command(app: Any, **params: Any) -> None:
     from tai_core.commands._chat import Queued, chat, prompt_source
     from tai_core.commands._printer import Printer
     from tai_core.commands._session import make_runtime
-    from tai_core.commands._terminal import on_terminal
+    from tai_core.commands._terminal import answers_questions
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession
     from tai_core.tui import wants_tui
@@ -96,8 +97,9 @@ def ai_command(app: Any, **params: Any) -> None:
     opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
     if memory:
         remember(app, session_id)
-    _announce(session_id, resumed=bool(chosen))
-    runtime = make_runtime(app, answers_prompts=on_terminal())
+    announce = functools.partial(_announce, session_id, resumed=bool(chosen))
+    answered = answers_questions(tui=params["tui"], cli=params["cli"])
+    runtime = make_runtime(app, answers_prompts=answered)
     wanted = params["record"] if params["record"] is not None else bool(app.config.get("record"))
 
     def new_recorder(text: str) -> Any:
@@ -121,14 +123,14 @@ def ai_command(app: Any, **params: Any) -> None:
 
         sys.exit(asyncio.run(chat_in_tui(
             runtime, opening, session_id, first_text=chat_setup.first_text,
-            thoughts=params["thoughts"], agent=agent, text=text,
+            thoughts=params["thoughts"], agent=agent, text=text, on_open=announce,
         )))  # fmt: skip
     prompts = prompt_source(user_data_dir())
     status = asyncio.run(
         chat(
             runtime, opening, session_id, Queued([] if agent else [text], prompts),
             first_text=chat_setup.first_text, new_printer=new_printer, new_recorder=new_recorder,
-            agent=agent and f"/agent {agent} {text}".rstrip(),
+            agent=agent and f"/agent {agent} {text}".rstrip(), on_open=announce,
         )
     )  # fmt: skip
     sys.exit(status)
@@ -144,7 +146,8 @@ def _check_agent(app: Any, name: str) -> None:
 
 
 def _announce(session_id: str, *, resumed: bool) -> None:
-    """Say which session the chat is (a new one is kept once a turn has ended)."""
+    """Say which session the chat is (a new one is kept once a turn has ended), once it
+    is open: a session that cannot be resumed is refused without being called resumed."""
     if resumed:
         click.echo(f"tai: resumed session {session_id} (tai ai -resume {session_id})", err=True)
     else:

@@ -86,9 +86,11 @@ async def chat_in_tui(
     thoughts: bool = False,
     agent: str = "",
     text: str = "",
+    on_open: Callable[[], None] | None = None,
     **app_options: Any,
 ) -> int:
-    """Open the session with ``opening`` and chat in the terminal UI until the user leaves,
+    """Open the session with ``opening`` (``on_open`` is called once it is open, before the
+    UI comes up) and chat in the terminal UI until the user leaves,
     switched to the agent command ``agent`` first when one is named, and ``text`` sent
     first when given; the exit status (1 when the session could not be opened, the agent
     not switched to, or a turn failed)."""
@@ -104,6 +106,8 @@ async def chat_in_tui(
     if not (started or loaded):
         _said_on_stderr(state)
         return 1
+    if on_open is not None:
+        on_open()
     line = ChatLine(runtime, state, first_text, first=not loaded)
     failed: list[bool] = []
     app = TaiApp(
