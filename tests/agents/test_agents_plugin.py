@@ -60,6 +60,19 @@ def test_user_then_project_files_replace_the_built_ins(project: Path, tmp_path: 
     assert discovered(project, print)["plan"].description == "the user's plan"
 
 
+def test_two_files_of_one_directory_with_one_name_are_a_warning(project: Path) -> None:
+    agents_dir = project / ".tai" / "agents"
+    first = agent_file(agents_dir, "review", description="the first")
+    second = agents_dir / "review-again.agent.md"
+    second.write_text("---\nname: review\ndescription: the second\n---\nDo it.\n")
+    warnings: list[str] = []
+    agents = discovered(project, warnings.append)
+    assert agents["review"].description == "the first"  # "review-again" sorts first
+    assert warnings == [
+        f"/review is declared twice, by project {second} and by project {first}: the latter is used"
+    ]
+
+
 def test_a_broken_file_is_one_warning_and_the_others_load(project: Path) -> None:
     agents_dir = project / ".tai" / "agents"
     agent_file(agents_dir, "good", description="fine")

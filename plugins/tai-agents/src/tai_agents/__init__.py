@@ -95,14 +95,21 @@ def sources(cwd: Path) -> list[tuple[str, list[Path]]]:
 
 def discovered(cwd: Path, warn: Callable[[str], None]) -> dict[str, AgentCommand]:
     """The agent commands that apply in ``cwd``, by name; each file that cannot be read is
-    one ``warn`` line naming it, and the others still load."""
+    one ``warn`` line naming it, and the others still load. A directory's file replaces
+    an earlier directory's of the same name on purpose; two files of one directory with
+    one name are a mistake, said in one ``warn`` line (the later file is used)."""
     from tai_frontmatter import loaded
 
     agents: dict[str, AgentCommand] = {}
     for where, paths in sources(cwd):
         read = functools.partial(_agent_of, where)
+        here: dict[str, AgentCommand] = {}
         for agent in loaded(paths, read, "agent command", warn):
-            agents[agent.name] = agent
+            if agent.name in here:
+                warn(f"/{agent.name} is declared twice, by {here[agent.name].source} and by "
+                     f"{agent.source}: the latter is used")  # fmt: skip
+            here[agent.name] = agent
+        agents.update(here)
     return agents
 
 
