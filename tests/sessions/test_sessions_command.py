@@ -4,12 +4,14 @@ model, the sessions database in a temporary data directory."""
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_tai
+from tests.conftest import run_tai, tai_executable
 
 ANSWER = "@@@ reply\n@@@ usage input=300 output=40\nIt is a test.\n"
 
@@ -136,3 +138,27 @@ def test_a_chat_whose_session_cannot_be_saved_says_so_once(
                      env=isolated_env, stdin="hi\n")  # fmt: skip
     warnings = [line for line in result.stderr.splitlines() if "saved" in line]
     assert warnings == ["tai: warning: the session could not be saved: no such table: messages"]
+
+
+def test_a_read_only_data_directory_is_read(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """On a read-only mount (a backup, another machine's files) the sessions are listed
+    and shown as they are; a deletion says why it cannot be made."""
+    ask(tmp_path, isolated_env)
+    (session_id,) = ids(tmp_path, isolated_env)
+    data = isolated_env["TAI_DATA_DIR"]
+    for extra in Path(data).glob("tai-sessions.db-*"):  # no -wal or -shm to read from
+        extra.unlink()
+    tai = shlex.quote(tai_executable())
+    script = (
+        f"mount --bind -o ro {shlex.quote(data)} {shlex.quote(data)} && "
+        f"{tai} sessions && {tai} sessions show {session_id}; "
+        f"{tai} sessions delete {session_id}; echo deleted: $?"
+    )
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script],
+        cwd=tmp_path, env=isolated_env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.stdout.splitlines()[1].startswith(session_id), done.stderr
+    assert "what is it" in done.stdout  # the session shown
+    assert done.stdout.endswith("deleted: 1\n")
+    assert "readonly database" in done.stderr and ids(tmp_path, isolated_env) == [session_id]

@@ -173,6 +173,26 @@ def test_a_database_of_a_newer_tai_is_refused(tmp_path: Path) -> None:
         db.execute("INSERT INTO schema_version VALUES (99, 'later')")
     with pytest.raises(SchemaTooNew, match="schema version 99; this tai knows up to 2"):
         SessionStore(path)
+    with pytest.raises(SchemaTooNew, match="version 99; this tai reads version 2 \\(a newer"):
+        SessionStore(path, read_only=True)
+
+
+def test_read_only_changes_nothing_and_needs_the_whole_schema(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    SessionStore(path).save(header(), (Message("user", "x"),), turn(SessionTree(), "x"))
+    before = path.read_bytes()
+    store = SessionStore(path, read_only=True)
+    assert [m.text for m in store.load("s1").messages] == ["x"]
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        store.delete("s1")
+    store.close()
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM schema_version WHERE version = 2")
+    with pytest.raises(SchemaTooNew, match="version 1; this tai reads version 2 \\(it cannot"):
+        SessionStore(path, read_only=True)
+    with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+        SessionStore(tmp_path / "missing.db", read_only=True)
 
 
 def test_a_tree_that_differs_only_in_attributes_is_written_again(tmp_path: Path) -> None:

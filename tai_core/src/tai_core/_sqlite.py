@@ -12,6 +12,10 @@ one way to write, one way to change a schema.
   :func:`migrate` runs the missing ones in order, each in the transaction that records it.
   A database written by a newer tai (a step this one does not know) is refused with the
   reason rather than written in a shape that tai does not understand.
+* **Read only** when it cannot be written (a read-only mount, a backup, another user's
+  files): :func:`open_database` ``read_only`` opens it without changing anything (no
+  journal mode, no migration: a database short of steps is refused, since this tai's
+  queries expect them), as immutable when even WAL's shared-memory file cannot be made.
 """
 
 from __future__ import annotations
@@ -42,6 +46,57 @@ def connect(path: Path) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
+
+
+def open_database(
+    path: Path, steps: Sequence[str], name: str, *, read_only: bool = False
+) -> sqlite3.Connection:
+    """The database called ``name`` at ``path``, migrated to ``steps``; ``read_only``:
+    opened as it is, which must be at ``steps`` already."""
+    if not read_only:
+        db = connect(path)
+        migrate(db, steps, name)
+        return db
+    from urllib.parse import quote
+
+    location = f"file:{quote(str(path))}?mode=ro"
+    try:
+        db = _read_only(location)
+    except sqlite3.OperationalError:  # no -shm beside it and no way to make one
+        db = _read_only(location + "&immutable=1")
+    try:
+        done = _version(db)
+    except sqlite3.Error:
+        db.close()
+        raise
+    if done != len(steps):
+        db.close()
+        newer = "a newer tai wrote it" if done > len(steps) else "it cannot be upgraded read only"
+        raise SchemaTooNew(
+            f"the {name} database has schema version {done}; this tai reads version "
+            f"{len(steps)} ({newer})"
+        )
+    return db
+
+
+def _read_only(location: str) -> sqlite3.Connection:
+    db = sqlite3.connect(location, uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the file now
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
+
+
+def _version(db: sqlite3.Connection) -> int:
+    found = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if found is None:
+        return 0
+    (done,) = db.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    return int(done)
 
 
 @contextmanager

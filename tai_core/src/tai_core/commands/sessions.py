@@ -135,8 +135,9 @@ def describe(header: SessionHeader) -> str:
 
 @contextmanager
 def opened_store() -> Iterator[SessionStore]:
-    """The sessions database, closed afterwards; its errors (and its absence) become one
-    line."""
+    """The sessions database, closed afterwards (opened read only when it cannot be
+    written: listing and showing still work, a deletion says why it cannot); its errors
+    (and its absence) become one line."""
     import sqlite3
 
     from tai_core.sessions import SessionDamaged, SessionNotFound, SessionStore, sessions_path
@@ -146,6 +147,13 @@ def opened_store() -> Iterator[SessionStore]:
         raise click.ClickException(NOTHING_KEPT)
     try:
         store = SessionStore(path)
+    except sqlite3.OperationalError as error:  # it cannot be written: read it as it is
+        try:
+            store = SessionStore(path, read_only=True)
+        except sqlite3.Error:
+            raise click.ClickException(
+                f"cannot read the sessions database {path}: {error}"
+            ) from None
     except sqlite3.Error as error:
         raise click.ClickException(f"cannot read the sessions database {path}: {error}") from None
     try:

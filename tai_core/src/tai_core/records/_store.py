@@ -16,7 +16,7 @@ from sqlite3 import Connection
 
 import attrs
 
-from tai_core._sqlite import connect, migrate, transaction
+from tai_core._sqlite import open_database, transaction
 
 #: File name of the records database in tai's data directory.
 DATABASE_NAME = "tai-records.db"
@@ -80,8 +80,7 @@ class RecordStore:
 
     def __init__(self, path: Path) -> None:
         # The recorder writes from worker threads, one call at a time.
-        self._db = connect(path)
-        migrate(self._db, _STEPS, "records")
+        self._db = open_database(path, _STEPS, "records")
 
     def close(self) -> None:
         """Close the connection."""

@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from tai_core._sqlite import connect, migrate, transaction
+from tai_core._sqlite import open_database, transaction
 from tai_core.models import Message
 from tai_core.tree import ROOT_NAME, Node, NodeSpec, SessionTree, TreeWriteRejected
 
@@ -189,13 +189,13 @@ def _header(row: tuple[Any, ...]) -> SessionHeader:
 
 
 class SessionStore:
-    """An open sessions database (created with its schema when missing). One connection,
+    """An open sessions database (created with its schema when missing; ``read_only``: as
+    it is, for reading: :func:`tai_core._sqlite.open_database`). One connection,
     used by one thread at a time."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
-        self._db = connect(path)
-        migrate(self._db, _STEPS, "sessions")
+        self._db = open_database(path, _STEPS, "sessions", read_only=read_only)
         self._saved: dict[str, _Saved] = {}
         #: Ids of new sessions refused because a kept one had the id: not written until
         #: that id is loaded or deleted here.
