@@ -31,6 +31,7 @@ from tai_core.runtime import (
     LoadSession,
     Notice,
     ResetSession,
+    RoundStarted,
     RunCancelled,
     Runtime,
     SessionDeleted,
@@ -242,6 +243,30 @@ def test_a_cancelled_turn_ends_the_session_with_the_cancellation(bench: Bench) -
     ((_, error),) = bench.ends.calls
     assert isinstance(error, asyncio.CancelledError)
     assert bench.store.header("s1").status == "closed"
+
+
+def test_a_cancelled_or_failed_turns_rounds_keep_their_numbers(bench: Bench) -> None:
+    """The next turn goes on after them: two rounds never share a number (its events,
+    its checkpoints), though the cancelled and the failed turns kept nothing."""
+    bench.server.script(
+        Reply(text="a"), Reply(text="never all", fault="stall"), Reply(fault="401"),
+        Reply(text="b"),
+    )  # fmt: skip
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(StartSession(bench.setup("s1")))
+        await turn(runtime, "s1", "one")
+        runtime.handle(Submit("s1", "two"))
+        while len(bench.server.requests) < 2:
+            await asyncio.sleep(0.01)
+        runtime.handle(Cancel("s1"))
+        await runtime.wait("s1")
+        await turn(runtime, "s1", "three")  # refused by the model: fails
+        await turn(runtime, "s1", "four")
+
+    bench.run(scenario)
+    assert [e.round for e in bench.of(RoundStarted)] == [1, 2, 3, 4]
+    assert [m.text for m in bench.store.load("s1").messages] == ["one", "a", "four", "b"]
 
 
 def test_reset_and_update(bench: Bench) -> None:

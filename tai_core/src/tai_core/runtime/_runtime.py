@@ -27,7 +27,9 @@ import attrs
 
 from tai_core._time import now
 from tai_core.events import (
+    Event,
     Notice,
+    RoundStarted,
     RunCancelled,
     RunFailed,
     RunFinished,
@@ -98,6 +100,9 @@ class _Session:
     own: Any = None
     #: The agent command in force (``""``: none).
     agent: str = ""
+    #: The last round its turns started, finished or not: a cancelled or failed turn's
+    #: rounds keep their numbers (events, checkpoints), the next turn goes on after them.
+    started: int = 0
 
 
 class Runtime:
@@ -176,7 +181,7 @@ class Runtime:
                 self._notice(command.session_id, "the session is running; cancel it first")
             elif isinstance(command, ResetSession):
                 session.state = session.pipeline.start_state(workspace=session.state.workspace)
-                session.error = None
+                session.error, session.started = None, 0
                 self.bus.publish(SessionReset(command.session_id))
                 self._set_status(session, "idle")
             elif isinstance(command, UpdateSession):
@@ -270,7 +275,7 @@ class Runtime:
         """The pipeline that runs the turns of the session ``setup`` sets up."""
         runner = AttemptRunner(
             provider=setup.provider, spec=setup.spec, kinds=setup.kinds, hook=self.hook,
-            emit=self.bus.publish, session_id=setup.options.session_id,
+            emit=self._emitter(setup.options.session_id), session_id=setup.options.session_id,
             command=setup.options.command, disabled=setup.options.disabled,
             retry_policy=setup.retry_policy, summarize=setup.summarize_thoughts,
         )  # fmt: skip
@@ -286,6 +291,17 @@ class Runtime:
             handoff=setup.handoff,
             resolve_model=setup.resolve_model,
         )
+
+    def _emitter(self, session_id: str) -> Callable[[Event], None]:
+        """How a session's pipeline publishes: on the bus, noting each round started."""
+
+        def emit(event: Event) -> None:
+            session = self._sessions.get(session_id)
+            if isinstance(event, RoundStarted) and session is not None:
+                session.started = max(session.started, event.round)
+            self.bus.publish(event)
+
+        return emit
 
     def _close(self, session: _Session) -> None:
         session_id = session.setup.options.session_id
@@ -448,6 +464,8 @@ class Runtime:
         self, session: _Session, status: str, error: BaseException | None, outcome: str
     ) -> None:
         session.error = error
+        if session.started > session.state.round:  # a turn that kept nothing of its rounds
+            session.state = attrs.evolve(session.state, round=session.started)
         self._set_status(session, status)
         options = session.setup.options
         self._observe(
