@@ -48,7 +48,7 @@ from pathlib import Path
 import attrs
 
 from tai_sandbox import _linux
-from tai_sandbox.paths import SCRATCH_ROOTS, WritableSet
+from tai_sandbox.paths import SCRATCH_ROOTS, WritableSet, within
 
 
 @attrs.frozen
@@ -74,12 +74,14 @@ class Layer:
 #: Replaced by fresh mounts, so never remounted.
 _REPLACED = (Path("/proc"), Path("/dev"), Path("/tmp"))
 
+#: The directory the sandbox replaces by a fresh one.
+_TMP = Path("/tmp")
 #: Device nodes the new ``/dev`` keeps.
 _DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 
 
 def _inside(path: Path, roots: Iterable[Path]) -> bool:
-    return any(path == root or root in path.parents for root in roots)
+    return any(within(path, root) for root in roots)
 
 
 def _mountpoints() -> list[Path]:
@@ -141,7 +143,7 @@ def hidden_by_fresh_mounts(paths: Iterable[Path]) -> list[Path]:
     kept: list[Path] = []
     # paths sort by their parts: a directory comes before every directory inside it
     for path in sorted({path.resolve() for path in paths if path.is_dir()}):
-        if Path("/tmp") in path.parents and not _inside(path, kept):
+        if path != _TMP and within(path, _TMP) and not _inside(path, kept):
             kept.append(path)
     return kept
 

@@ -100,8 +100,10 @@ def protection(parts: Sequence[str]) -> str | None:
     return None
 
 
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
+def within(path: Path, root: Path) -> bool:
+    """``path`` is ``root`` or below it (both absolute and resolved: compared by their
+    parts, which ``Path`` keeps, instead of building every parent)."""
+    return path.parts[: len(root.parts)] == root.parts
 
 
 def resolve(path: str | os.PathLike[str], cwd: Path) -> Path:
@@ -131,10 +133,10 @@ class WritableSet:
         if reason:
             return reason
         kept = [root for root in self.roots if root not in SCRATCH_ROOTS or root == self.cwd]
-        if any(_inside(full, root) for root in kept):
+        if any(within(full, root) for root in kept):
             return None
         for scratch in SCRATCH_ROOTS:
-            if not _inside(full, scratch):
+            if not within(full, scratch):
                 continue
             # The directories that lead to a kept root under a fresh /tmp stay read-only.
             tops = [
@@ -142,7 +144,7 @@ class WritableSet:
                 for root in kept
                 if scratch in root.parents and root.parent != scratch
             ]
-            if any(_inside(full, top) for top in tops):
+            if any(within(full, top) for top in tops):
                 return f"{full} is read-only: only the working directory is writable beside it"
             return None
         return f"{full} is outside the writable directories ({', '.join(map(str, self.roots))})"
@@ -150,15 +152,15 @@ class WritableSet:
     def protected(self, full: Path) -> str | None:
         """Why the resolved path ``full`` is protected, or ``None``."""
         for hidden in self.hidden:
-            if _inside(full, hidden):
+            if within(full, hidden):
                 return f"{full} is tai's own (hidden inside the sandbox)"
         for protected in self.extra:
-            if _inside(full, protected):
+            if within(full, protected):
                 return (
                     f"{full} is protected (protected_paths, git's core.hooksPath, a git "
                     "directory, or tai's own installation)"
                 )
-        if _inside(full, self.cwd):
+        if within(full, self.cwd):
             reason = protection(full.relative_to(self.cwd).parts)
             if reason:
                 return f"{full} is protected: {reason}"
@@ -203,7 +205,7 @@ def go_writable_dirs() -> tuple[Path, ...]:
     )
     kept: list[Path] = []
     for path in paths:
-        if not any(_inside(path, other) for other in kept):
+        if not any(within(path, other) for other in kept):
             kept.append(path)
     return tuple(kept)
 
@@ -226,11 +228,17 @@ def _hooks_path(repository: Path) -> Path | None:
     return None
 
 
-def installation() -> list[Path]:
-    """tai's own installation: the interpreter's prefixes and every import path."""
+def installation() -> tuple[Path, ...]:
+    """tai's own installation: the interpreter's prefixes and every import path (worked
+    out once per state of ``sys.path``: entering the sandbox asks twice)."""
+    return _installation(tuple(sys.path))
+
+
+@cache
+def _installation(import_path: tuple[str, ...]) -> tuple[Path, ...]:
     found = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)]
-    found += [Path(entry) for entry in sys.path if entry and Path(entry).is_absolute()]
-    return [path.resolve() for path in found if path.exists()]
+    found += [Path(entry) for entry in import_path if entry and Path(entry).is_absolute()]
+    return tuple(path.resolve() for path in found if path.exists())
 
 
 def _own_directory(path: Path) -> None:
@@ -271,7 +279,7 @@ def writable_set(
     extra += [
         path
         for path in installation()
-        if path != here and not _inside(here, path) and any(_inside(path, r) for r in roots)
+        if path != here and not within(here, path) and any(within(path, r) for r in roots)
     ]
     return WritableSet(
         cwd=here,
@@ -355,6 +363,6 @@ def existing_protected(writable: WritableSet, found: Survey | None = None) -> li
     inside = {
         path.resolve()
         for path in candidates
-        if path.exists() and any(_inside(path.resolve(), root) for root in writable.roots)
+        if path.exists() and any(within(path.resolve(), root) for root in writable.roots)
     }
     return sorted(inside, key=lambda path: (len(path.parts), str(path)))
