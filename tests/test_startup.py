@@ -66,12 +66,13 @@ def test_no_heavy_imports(args: list[str], tmp_path: Path, isolated_env: dict[st
 #: What the request path of ``tai next`` (the default command's context, up to the moment
 #: its OpenAI-style request leaves) does not use: other providers' SDKs, tokenizers,
 #: terminal UIs, the records and sessions databases (a session is first saved when its
-#: turn has ended), code parsers, and httpx's own command-line client (rich, pygments),
-#: which httpx imports whenever those happen to be installed.
+#: turn has ended), code parsers, and the HTTP clients other than h11 (httpx and what it
+#: brings: httpcore, anyio, h2; ``ingest``'s web fetches use it, a model call does not).
 NOT_ON_THE_REQUEST_PATH = (
     "litellm", "openai", "anthropic", "google", "boto3", "botocore", "tiktoken",
     "tokenizers", "prompt_toolkit", "textual", "rich", "pygments", "pydantic", "sqlite3",
-    "tree_sitter", "tree_sitter_bash", "tree_sitter_go", "aiohttp", "requests",
+    "tree_sitter", "tree_sitter_bash", "tree_sitter_go", "aiohttp", "requests", "httpx",
+    "httpcore", "anyio", "h2", "certifi", "urllib.request",
 )  # fmt: skip
 
 
@@ -96,8 +97,10 @@ def test_the_request_path_of_next_imports_only_what_it_uses(
         configure(tmp_path, server)
         modules = imported_modules(["next", "chat", "hi"], tmp_path, isolated_env, PROBE_AT_REQUEST)
         assert server.requests, "no request reached the model"
-    assert "httpx" in modules  # the request went the way this test means
-    unneeded = sorted(m for m in modules if m.split(".")[0] in NOT_ON_THE_REQUEST_PATH)
+    assert "h11" in modules  # the request went the way this test means
+    unneeded = sorted(
+        m for m in modules if m.split(".")[0] in NOT_ON_THE_REQUEST_PATH or m == "urllib.request"
+    )
     assert unneeded == []
     other_commands = sorted(modules & OTHER_COMMANDS)
     assert other_commands == []

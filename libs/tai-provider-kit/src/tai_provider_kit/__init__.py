@@ -12,15 +12,19 @@ and ``tai plugins`` stay fast.
 
 Why the protocols are spoken as they are:
 
-* **OpenAI-compatible and Gemini, directly with httpx** (:mod:`._openai_wire`,
+* **OpenAI-compatible and Gemini, spoken directly** (:mod:`._openai_wire`,
   ``tai_provider_gemini._wire``). Twelve of the services speak OpenAI's chat-completions
   protocol and Gemini its own; both are a JSON POST and a server-sent-event stream.
   Done directly, a streamed chunk costs ~0.03 ms over loopback
   (``benchmarks/provider_stream.py``; litellm: ~1 ms, after a 4 s import), and every detail
   tai relies on — reasoning fields, cached and reasoning token counts, finish reasons,
   the exact body — stays in view and under test.
-* **One shared client per process, event loop and base URL** (:mod:`._http`): a new
-  ``httpx.AsyncClient`` costs ~48 ms (its TLS context); a kept one reuses connections.
+* **Our own HTTP/1.1 over h11, connections kept** (:mod:`._transport`, :mod:`._http`):
+  httpx cost a quarter of ``tai next``'s time to its request (~100 ms and 130 modules for
+  HTTP/2, a synchronous twin, anyio) for one streamed POST; h11 — the state machine httpx
+  speaks through — over asyncio's streams does that POST, with proxies, TLS from
+  :mod:`._tls` (built ahead on a thread, asked for only by ``https``) and kept
+  connections.
 * **litellm only where the protocol needs more, and only lazily** (:mod:`._litellm_wire`):
   Azure's deployments and API versions, Bedrock's signing and binary event-stream, and
   any model string litellm knows (type ``litellm``). It is imported on the first call of

@@ -4,7 +4,7 @@ Each provider object carries its plugin (``.plugin``), and each entry point name
 (``deepseek = "tai_provider_kit.openai_compatible:deepseek.plugin"``), so ``-p no:deepseek``
 switches off exactly DeepSeek. Loading a plugin creates only these small objects;
 :meth:`ProviderBase.spec` and the subclasses' ``stream`` import what they need (the model
-contract, httpx, litellm) on first use, which keeps ``tai --help`` and ``tai plugins``
+contract, the HTTP transport, litellm) on first use, which keeps ``tai --help`` and ``tai plugins``
 free of them (``tests/test_startup.py``).
 """
 
@@ -85,8 +85,8 @@ class ProviderBase:
         from tai_provider_kit._spec import build_spec
 
         spec = build_spec(self, name, fields, config, environ)
-        if self.speaks_http:
-            from tai_provider_kit._tls import prepare
+        if self.speaks_http and not (spec.base_url or "").lower().startswith("http://"):
+            from tai_provider_kit._tls import prepare  # a local http:// model needs no TLS
 
             prepare(trust_env=not spec.no_proxy)
         return spec

@@ -1,6 +1,6 @@
 """Every failure of a model call as one :class:`ProviderError` line.
 
-Whatever the transport (httpx here, litellm's clients for Azure and Bedrock), a failure
+Whatever the transport (:mod:`._transport` here, litellm's for Azure and Bedrock), a failure
 becomes one line naming provider, model, status and the provider's own words, with
 ``retryable`` set by one rule: rate limits, server errors and broken transports may
 succeed if repeated; refusals (401, 400, …) will not. Repeating is not done here but by

@@ -1,65 +1,40 @@
-"""HTTP for the protocols spoken directly: shared clients, streamed POSTs, SSE, faults.
+"""HTTP for the protocols spoken directly: streamed POSTs, SSE, faults.
 
-One ``httpx.AsyncClient`` is kept per event loop, base URL and proxy setting and reused
-for every call: building a client costs ~48 ms (mostly its TLS context, which
-:mod:`._tls` builds ahead on a thread) against ~2 ms for a whole streamed call on a warm
-one, and a kept client keeps its connections alive. The key includes the event loop
-because an async connection belongs to the loop that opened it. Proxies come from
-tai.toml's ``proxy`` or, through ``trust_env``, from the usual environment variables; a
-generator's ``no_proxy`` dials directly. Timeouts are per call: ``read_timeout`` is how
-long a stream may go silent before it counts as stalled.
+The calls go through :mod:`._transport` (h11 over asyncio, idle connections kept per event
+loop and origin: a kept connection saves its TCP and TLS set-up at the next round). TLS
+uses :mod:`._tls`'s context, built ahead on a thread; it is asked for only when a call
+needs TLS, so a local model over ``http://`` never waits for the certificate bundle.
+Proxies come from tai.toml's ``proxy`` or, when the generator does not say ``no_proxy``,
+from the usual environment variables. Timeouts are per call: ``read_timeout`` is how long a
+stream may go silent before it counts as stalled.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from tai_core.models import ModelSpec
+from tai_provider_kit import _transport
 from tai_provider_kit._faults import failure, provider_message, retryable_status, status_failure
-from tai_provider_kit._httpx import EventSource, httpx
+from tai_provider_kit._sse import event_data
 from tai_provider_kit._tls import tls_context
 
-_ClientKey = tuple[str, str | None, bool]
-_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[_ClientKey, httpx.AsyncClient]]
-_CLIENTS = weakref.WeakKeyDictionary()
 
-#: Seconds to open a connection (and to wait for a free one in the pool).
-CONNECT_TIMEOUT = 15.0
-
-
-def shared_client(spec: ModelSpec) -> httpx.AsyncClient:
-    """The client of this event loop for ``spec``'s base URL and proxy settings."""
-    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
-    key = (spec.base_url or "", spec.proxy, spec.no_proxy)
-    client = clients.get(key)
-    if client is None or client.is_closed:
-        client = clients[key] = httpx.AsyncClient(
-            proxy=spec.proxy, trust_env=not spec.no_proxy, follow_redirects=True,
-            verify=tls_context(not spec.no_proxy),
-        )  # fmt: skip
-    return client
-
-
-def _timeout(spec: ModelSpec) -> httpx.Timeout:
-    return httpx.Timeout(spec.read_timeout, connect=CONNECT_TIMEOUT, pool=CONNECT_TIMEOUT)
-
-
-def _transport_failure(spec: ModelSpec, url: str, error: httpx.TransportError) -> Exception:
+def _transport_failure(spec: ModelSpec, url: str, error: _transport.TransportError) -> Exception:
     detail = str(error) or type(error).__name__
-    if isinstance(error, httpx.ReadTimeout):
+    if isinstance(error, _transport.Stalled):
         message = f"the stream stalled: no data for {spec.read_timeout:g} s (read timeout)"
-    elif isinstance(error, httpx.TimeoutException):
+    elif isinstance(error, _transport.ConnectTimedOut):
         message = f"timed out reaching {url}: {detail}"
-    elif isinstance(error, httpx.ConnectError):
+    elif isinstance(error, _transport.ConnectFailed):
         message = f"cannot connect to {url}: {detail}"
-    elif isinstance(error, httpx.RemoteProtocolError):
+    elif isinstance(error, _transport.Cut):
         message = f"the stream was cut: {detail}"
-    elif isinstance(error, httpx.NetworkError):
+    elif isinstance(error, _transport.NetworkFailed):
         message = f"the connection failed: {detail}"
     else:  # a proxy refusing, an unsupported URL scheme: repeating will not help
         return failure(spec, f"cannot send to {url}: {detail}")
@@ -69,24 +44,31 @@ def _transport_failure(spec: ModelSpec, url: str, error: httpx.TransportError) -
 @asynccontextmanager
 async def post_stream(
     spec: ModelSpec, url: str, headers: Mapping[str, str], body: Mapping[str, Any]
-) -> AsyncIterator[httpx.Response]:
+) -> AsyncIterator[_transport.Response]:
     """POST ``body`` as JSON and stream the answer; any HTTP status of 400 or more, and
     any transport failure (also one while the caller reads), is a ProviderError."""
-    client = shared_client(spec)
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    trust_env = not spec.no_proxy
     try:
-        async with client.stream(
-            "POST", url, headers=headers, json=body, timeout=_timeout(spec)
+        settings = _transport.Settings(
+            tls=partial(tls_context, trust_env),
+            proxy=spec.proxy,
+            trust_env=trust_env,
+            read_timeout=spec.read_timeout,
+        )
+        async with _transport.stream(
+            url, {"Content-Type": "application/json", **headers}, data, settings
         ) as response:
             if response.status_code >= 400:
                 text = (await response.aread()).decode("utf-8", "replace")
                 retry = response.headers.get("retry-after")
                 raise status_failure(spec, response.status_code, text, retry)
             yield response
-    except httpx.TransportError as error:
+    except _transport.TransportError as error:
         raise _transport_failure(spec, url, error) from error
 
 
-async def sse_data(spec: ModelSpec, response: httpx.Response) -> AsyncIterator[str]:
+async def sse_data(spec: ModelSpec, response: _transport.Response) -> AsyncIterator[str]:
     """The ``data`` of each server-sent event of ``response``."""
     content_type = response.headers.get("content-type", "")
     if "text/event-stream" not in content_type:
@@ -97,9 +79,9 @@ async def sse_data(spec: ModelSpec, response: httpx.Response) -> AsyncIterator[s
             f"expected an event stream, got {found}: {provider_message(text)}",
             status=response.status_code,
         )
-    async for event in EventSource(response).aiter_sse():
-        if event.data:
-            yield event.data
+    async for data in event_data(response.aiter_bytes()):
+        if data:
+            yield data
 
 
 def json_chunk(spec: ModelSpec, data: str) -> dict[str, Any]:

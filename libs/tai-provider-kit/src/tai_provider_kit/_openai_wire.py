@@ -1,4 +1,4 @@
-"""The OpenAI chat-completions protocol, spoken directly over httpx.
+"""The OpenAI chat-completions protocol, spoken directly (over :mod:`._http`).
 
 Most services tai names speak it: OpenAI, DeepSeek, Volcano Engine, Baidu Qianfan,
 Tencent Hunyuan, Alibaba DashScope, Zhipu, Vercel's gateway, NVIDIA NIM, OpenRouter,

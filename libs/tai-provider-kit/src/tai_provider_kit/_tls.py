@@ -6,7 +6,7 @@ without holding the interpreter's lock. So a provider that speaks HTTP itself st
 when its model is resolved (:func:`prepare`), before the context is collected, and the
 client takes it at the first call (:func:`tls_context`): on a second core the two
 overlap. One context per trust setting and process; a forked child builds its own (a
-thread does not survive a fork). Certificates are found as httpx finds them: the
+thread does not survive a fork). Certificates are found as httpx would find them: the
 ``SSL_CERT_FILE`` or ``SSL_CERT_DIR`` of a trusted environment, else certifi's bundle.
 """
 

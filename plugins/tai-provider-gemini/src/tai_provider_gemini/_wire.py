@@ -1,4 +1,4 @@
-"""Gemini's ``streamGenerateContent`` protocol (AI Studio), spoken directly over httpx.
+"""Gemini's ``streamGenerateContent`` protocol (AI Studio), spoken directly (``_http``).
 
 ``POST {base}/models/{model}:streamGenerateContent?alt=sse`` with ``x-goog-api-key``.
 Thoughts arrive as parts marked ``thought: true``; usage as ``usageMetadata`` on the

@@ -1,0 +1,344 @@
+"""The model calls' HTTP (``tai_provider_kit._transport``, ``._sse``) against real servers on
+127.0.0.1 started by each test: kept connections and a kept one the server dropped, a
+gzip body, redirects (same origin followed, another origin refused), an HTTP proxy in
+absolute form with its credentials, HTTPS through a ``CONNECT`` tunnel to a TLS server
+with a certificate of its own, the environment's proxies and ``NO_PROXY``, faults; and
+the event-stream decoder under any cut of its bytes."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gzip
+import shutil
+import ssl
+import subprocess
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tai_provider_kit import _transport
+from tai_provider_kit._sse import event_data
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class Served:
+    """An asyncio server on 127.0.0.1 (in the test's loop) and the connections it took."""
+
+    def __init__(self, handler: Handler, context: ssl.SSLContext | None = None) -> None:
+        self.handler = handler
+        self.context = context
+        self.connections = 0
+        self.requests: list[tuple[str, dict[str, str], bytes]] = []
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def __aenter__(self) -> Served:
+        async def take(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.connections += 1
+            try:
+                await self.handler(reader, writer)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                writer.close()
+
+        self.server = await asyncio.start_server(take, "127.0.0.1", 0, ssl=self.context)
+        self.port = int(self.server.sockets[0].getsockname()[1])
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.server is not None
+        self.server.close()
+
+    def url(self, path: str = "/v1/chat", scheme: str = "http") -> str:
+        return f"{scheme}://127.0.0.1:{self.port}{path}"
+
+    async def read_request(self, reader: asyncio.StreamReader) -> tuple[str, dict[str, str]]:
+        """One request's line, headers and body (recorded)."""
+        line = (await reader.readline()).decode().rstrip("\r\n")
+        if not line:
+            raise ConnectionError("closed")
+        headers: dict[str, str] = {}
+        while (raw := (await reader.readline()).decode().rstrip("\r\n")) != "":
+            name, _, value = raw.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = await reader.readexactly(int(headers.get("content-length", "0")))
+        self.requests.append((line, headers, body))
+        return line, headers
+
+
+def reply(status: int, body: bytes, *headers: str) -> bytes:
+    head = [f"HTTP/1.1 {status} X", f"Content-Length: {len(body)}", *headers]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+def plain_tls() -> ssl.SSLContext:
+    raise AssertionError("no TLS was asked for")
+
+
+async def call(
+    url: str, *, tls: Callable[[], ssl.SSLContext] = plain_tls, proxy: str | None = None,
+    read_timeout: float = 5.0,
+) -> tuple[int, bytes]:  # fmt: skip
+    settings = _transport.Settings(
+        tls=tls, proxy=proxy, trust_env=False, connect_timeout=5.0, read_timeout=read_timeout
+    )
+    headers = {"Content-Type": "application/json"}
+    async with _transport.stream(url, headers, b'{"a":1}', settings) as response:
+        return response.status_code, await response.aread()
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_a_connection_is_kept_and_one_the_server_dropped_is_replaced() -> None:
+    async def answer_twice_then_drop(reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        for _ in range(2):
+            await served.read_request(reader)
+            writer.write(reply(200, b"ok"))
+            await writer.drain()
+        await served.read_request(reader)  # the third: closed unanswered, as a server does
+        # whose idle time-out struck while the request was on its way
+
+    served = Served(answer_twice_then_drop)
+
+    async def scenario() -> None:
+        async with served:
+            for _ in range(4):
+                assert await call(served.url()) == (200, b"ok")
+            assert served.connections == 2  # the third call was sent again, anew
+
+    run(scenario)
+    assert len(served.requests) == 5
+    line, headers, body = served.requests[0]
+    assert line == "POST /v1/chat HTTP/1.1" and body == b'{"a":1}'
+    assert headers["host"] == f"127.0.0.1:{served.port}"
+    assert headers["content-type"] == "application/json" and "accept-encoding" not in headers
+
+
+def test_a_gzip_body_is_read_decoded() -> None:
+    async def gzipped(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await served.read_request(reader)
+        writer.write(reply(200, gzip.compress(b"hello " * 1000), "Content-Encoding: gzip"))
+        await writer.drain()
+
+    served = Served(gzipped)
+
+    async def scenario() -> None:
+        async with served:
+            assert await call(served.url()) == (200, b"hello " * 1000)
+
+    run(scenario)
+
+
+def test_a_redirect_is_followed_within_its_origin_and_refused_to_another() -> None:
+    async def redirecting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while True:
+            line, _ = await served.read_request(reader)
+            if line.startswith("POST /old "):
+                writer.write(reply(308, b"", "Location: /new"))
+            elif line.startswith("POST /away "):
+                writer.write(reply(307, b"", "Location: http://elsewhere.example/new"))
+            else:
+                writer.write(reply(200, b"moved"))
+            await writer.drain()
+
+    served = Served(redirecting)
+
+    async def scenario() -> None:
+        async with served:
+            assert await call(served.url("/old")) == (200, b"moved")
+            with pytest.raises(_transport.Refused, match="redirected to another origin"):
+                await call(served.url("/away"))
+
+    run(scenario)
+    assert [line for line, _, body in served.requests if body == b'{"a":1}'] == [
+        "POST /old HTTP/1.1", "POST /new HTTP/1.1", "POST /away HTTP/1.1"
+    ]  # fmt: skip
+
+
+def test_an_http_proxy_gets_the_absolute_url_and_the_credentials() -> None:
+    async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await served.read_request(reader)
+        writer.write(reply(200, b"via proxy"))
+        await writer.drain()
+
+    served = Served(proxy)
+
+    async def scenario() -> None:
+        async with served:
+            url = "http://model.internal:8080/v1/chat?x=1"
+            assert await call(url, proxy=f"http://me:s%40cret@127.0.0.1:{served.port}") == (
+                200, b"via proxy"
+            )  # fmt: skip
+
+    run(scenario)
+    ((line, headers, _),) = served.requests
+    assert line == "POST http://model.internal:8080/v1/chat?x=1 HTTP/1.1"
+    assert headers["host"] == "model.internal:8080"
+    assert headers["proxy-authorization"] == "Basic " + base64.b64encode(b"me:s@cret").decode()
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
+
+
+def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
+    certificate: tuple[Path, Path],
+) -> None:
+    cert, key = certificate
+    server_side = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_side.load_cert_chain(cert, key)
+    trusting = ssl.create_default_context(cafile=str(cert))
+    tunnels: list[str] = []
+
+    async def model(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await target.read_request(reader)
+        writer.write(reply(200, b"secret answer"))
+        await writer.drain()
+
+    async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        while data := await source.read(65536):
+            sink.write(data)
+            await sink.drain()
+        sink.close()
+
+    async def tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line, _ = await proxy.read_request(reader)
+        tunnels.append(line)
+        host, _, port = line.split()[1].rpartition(":")
+        up_reader, up_writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        await writer.drain()
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    target, proxy = Served(model, server_side), Served(tunnel)
+
+    async def scenario() -> None:
+        async with target, proxy:
+            via = f"http://127.0.0.1:{proxy.port}"
+            url = target.url(scheme="https")
+            assert await call(url, tls=lambda: trusting, proxy=via) == (200, b"secret answer")
+            assert await call(url, tls=lambda: trusting) == (200, b"secret answer")  # direct
+            untrusted = ssl.create_default_context()  # the system's roots: not this one
+            with pytest.raises(_transport.ConnectFailed, match="CERTIFICATE_VERIFY_FAILED"):
+                await call(url, tls=lambda: untrusted, proxy=via)
+
+    run(scenario)
+    assert tunnels[0] == f"CONNECT 127.0.0.1:{target.port} HTTP/1.1"
+    assert [body for _, _, body in target.requests] == [b'{"a":1}', b'{"a":1}']
+
+
+def test_a_proxy_refusing_the_tunnel_is_not_retried() -> None:
+    async def refusing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await proxy.read_request(reader)
+        writer.write(reply(403, b"no"))
+        await writer.drain()
+
+    proxy = Served(refusing)
+
+    async def scenario() -> None:
+        async with proxy:
+            with pytest.raises(_transport.Refused, match=r"refused the tunnel \(403\)"):
+                await call("https://model.example/v1", proxy=f"http://127.0.0.1:{proxy.port}")
+
+    run(scenario)
+
+
+def test_the_environment_names_the_proxy_unless_no_proxy_or_untrusted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    url = urlsplit("https://api.example.com/v1")
+    assert _transport.proxy_for(url, None, True) is None
+    monkeypatch.setenv("HTTPS_PROXY", "http://corporate:3128")
+    assert _transport.proxy_for(url, None, True) == "http://corporate:3128"
+    assert _transport.proxy_for(url, None, False) is None  # the generator's no_proxy
+    assert _transport.proxy_for(url, "http://mine:1", False) == "http://mine:1"
+    assert _transport.proxy_for(urlsplit("http://api.example.com/v1"), None, True) is None
+    monkeypatch.setenv("ALL_PROXY", "http://every:1")
+    assert _transport.proxy_for(urlsplit("http://api.example.com/v1"), None, True) == (
+        "http://every:1"
+    )
+    monkeypatch.setenv("NO_PROXY", "localhost,.example.com")
+    assert _transport.proxy_for(url, None, True) is None
+
+
+def test_faults_are_named_by_kind() -> None:
+    async def faulty(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line, _ = await served.read_request(reader)
+        if "/cut" in line:
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this")
+            await writer.drain()
+        elif "/stall" in line:
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nwaiting")
+            await writer.drain()
+            await asyncio.sleep(5)
+        else:
+            writer.write(b"NOT HTTP AT ALL\r\n\r\n")
+            await writer.drain()
+
+    served = Served(faulty)
+
+    async def scenario() -> None:
+        async with served:
+            with pytest.raises(_transport.Cut):
+                await call(served.url("/cut"))
+            with pytest.raises(_transport.Stalled):
+                await call(served.url("/stall"), read_timeout=0.3)
+            with pytest.raises(_transport.Cut):
+                await call(served.url("/garbage"))
+            with pytest.raises(_transport.Refused, match="unsupported URL scheme 'ftp'"):
+                await call("ftp://127.0.0.1/x")
+        with pytest.raises(_transport.ConnectFailed):
+            await call(served.url())  # the server is gone: refused
+
+    run(scenario)
+
+
+events = st.lists(st.lists(st.text(st.characters(blacklist_categories=("Cs",),
+                                                 blacklist_characters="\r\n")), min_size=1,
+                           max_size=3), max_size=6)  # fmt: skip
+
+
+@given(events, st.sampled_from(["\n", "\r\n", "\r"]), st.data())
+def test_any_cut_of_an_event_stream_gives_the_same_events(
+    sent: list[list[str]], end: str, data: st.DataObject
+) -> None:
+    text = "".join(
+        ":comment" + end + "".join(f"data: {line}{end}" for line in lines) + "event: x" + end + end
+        for lines in sent
+    )
+    encoded = text.encode("utf-8")
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(encoded)), max_size=8)))
+    pieces = [encoded[a:b] for a, b in zip([0, *cuts], [*cuts, len(encoded)], strict=True)]
+
+    async def feed() -> AsyncIterator[bytes]:
+        for piece in pieces:
+            yield piece
+
+    async def collect() -> list[str]:
+        return [item async for item in event_data(feed())]
+
+    assert asyncio.run(collect()) == ["\n".join(lines) for lines in sent]
