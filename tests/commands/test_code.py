@@ -127,12 +127,17 @@ def test_a_partial_load_is_noted_once_and_the_run_goes_on(
     ]
 
 
+GO_MODULE = {"go.mod": "module example.com/g\n\ngo 1.22\n", "g.go": "package g\n"}
+
+
 @pytest.mark.parametrize(
     ("layout", "args", "named"),
     [
         ({"setup.py": "", "tool.py": "def run(): ...\n"}, ["-pkg", "nosuch.mod"],
          "focus pattern 'nosuch.mod' names no module of the project"),
         ({"notes.md": "x\n"}, ["-match", "("], "-match '('"),
+        (GO_MODULE, ["-match", "("], "-match '('"),
+        (GO_MODULE, ["-pkg", "./nosuch/..."], "go list: pattern ./nosuch/... matched no "),
     ],
 )  # fmt: skip
 def test_a_selection_that_names_nothing_is_a_usage_error(

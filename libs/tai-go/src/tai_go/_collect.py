@@ -7,7 +7,6 @@ list); a package with a withheld Go file shows a note instead of its ``go doc`` 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -121,7 +120,7 @@ class _Context(Staging):
         self.load = loaded
         go_config = request.config.get("go") or {}
         self.hidden = tuple(go_config.get("hidden", ()))
-        self.expressions = [re.compile(e) for e in request.match]
+        self.expressions = request.match_expressions()
         explicit = (*loaded.focus, *loaded.context)
         self.distance = distances(loaded.packages, loaded.focus)
         self.packages = self._reachable(explicit)

@@ -340,6 +340,15 @@ def _entries(raw: list[Any], tests: bool) -> tuple[dict[str, Package], dict[str,
     return packages, matched
 
 
+#: What ``go list`` says of a pattern that names no package (the selection's mistake,
+#: exit status 2), as opposed to a module or toolchain it cannot read.
+_NAMES_NOTHING = (
+    "no such file or directory", "directory not found", "cannot find", "is not in std",
+    "no required module provides", "outside main module", "not in the main module",
+    "matched no packages",
+)  # fmt: skip
+
+
 def load(
     cwd: Path,
     focus: Sequence[str],
@@ -376,9 +385,12 @@ def load(
     )
     for pattern in [*focus_patterns, *context]:
         if not any(pattern in ms for ms in matched.values()):
-            if pattern in problems:  # go list could not read it (a toolchain, a go.mod)
-                raise ContextError(f"go list: pattern {pattern}: {problems[pattern]}")
-            raise SelectionError(f"go list: pattern {pattern} matched no packages")
+            problem = problems.get(pattern, "").removeprefix(f"pattern {pattern}: ")
+            if problem and not any(sign in problem for sign in _NAMES_NOTHING):
+                # go list could not read it (a toolchain, a go.mod): not the pattern's fault
+                raise ContextError(f"go list: pattern {pattern}: {problem}")
+            detail = f" ({problem})" if problem else ""
+            raise SelectionError(f"go list: pattern {pattern} matched no packages{detail}")
     roots = {packages[p].module_dir for p in (*in_focus, *in_context) if packages[p].module_dir}
     module_roots = sorted({*roots, *(found[1] if found else ())})
     for path in in_focus:

@@ -9,7 +9,6 @@ that do not parse are named with the parser's error, closing the focus tier.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -21,7 +20,6 @@ from tai_core.context import (
     TIER_FOCUS,
     ContextPart,
     ContextRequest,
-    SelectionError,
     withheld,
 )
 from tai_core.progress import Progress
@@ -76,10 +74,7 @@ class _Context(Staging):
         super().__init__()
         self.request = request
         self.load = loaded
-        try:
-            self.expressions = [re.compile(e) for e in request.match]
-        except re.error as error:
-            raise SelectionError(f"-match {error.pattern!r}: {error}") from None
+        self.expressions = request.match_expressions()
         self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
         self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
         #: What the focus modules import, once (``category`` asks it of every module).

@@ -12,7 +12,6 @@ both are named in the prompt's closing list; they spend nothing of the budget.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from tai_core.context import (
@@ -49,10 +48,7 @@ def _files(request: ContextRequest) -> list[Found]:
         except PatternError as error:
             raise SelectionError(f"focus pattern {error}") from None
         found.update((item.shown, item) for item in items)
-    try:
-        matches = [re.compile(expression) for expression in request.match]
-    except re.error as error:
-        raise SelectionError(f"-match {error.pattern!r}: {error}") from None
+    matches = request.match_expressions()
     return [
         found[shown]
         for shown in sorted(found)

@@ -9,6 +9,7 @@ the same bytes, and a change to a focus file (the last tier) moves nothing befor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -66,6 +67,14 @@ class ContextRequest:
     #: to stay within it, the same way for the same inputs, and raises
     #: :class:`ContextError` when even its least does not fit.
     max_tokens: int | None = None
+
+    def match_expressions(self) -> list[re.Pattern[str]]:
+        """The ``-match`` expressions compiled; :class:`SelectionError` naming the first
+        that is not a regular expression (every provider says it alike)."""
+        try:
+            return [re.compile(expression) for expression in self.match]
+        except re.error as error:
+            raise SelectionError(f"-match {error.pattern!r}: {error}") from None
 
 
 @attrs.frozen
