@@ -5,12 +5,13 @@ subprocess each time."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from .conftest import run_tai
+from .conftest import run_tai, tai_executable
 
 USAGE = 2
 
@@ -145,3 +146,33 @@ def test_a_configuration_file_that_cannot_be_read_is_named_and_help_still_works(
         shown = run_tai(flag, cwd=tmp_path, env=env)
         assert shown.returncode == 0 and shown.stdout, shown.stderr
         assert shown.stderr.startswith(f"tai: warning: {config}: ") and reason in shown.stderr
+
+
+def test_text_that_is_not_utf8_is_refused_before_anything_is_sent(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """A task or prompt in another encoding would reach the model as lone surrogates, which
+    no API takes (retried three times, then a codec error); it is named instead."""
+    (tmp_path / "one.replay").write_text("@@@ reply\nok\n")
+
+    def run(
+        command: str, *args: str | bytes, stdin: bytes = b""
+    ) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [tai_executable(), command, "-model", "replay:one.replay", *args], cwd=tmp_path,
+            env=isolated_env, input=stdin, capture_output=True, timeout=60,
+        )  # fmt: skip
+
+    argument = run("next", "chat", b"caf\xe9")
+    assert argument.returncode == 2
+    assert argument.stderr.decode().startswith(
+        "tai: error: the task: line 1: not UTF-8 text (byte 0xe9); give it in UTF-8"
+    )
+    piped = run("next", "-stdin", "chat", "x", stdin=b"fine\ncaf\xe9")
+    assert piped.returncode == 2
+    assert b"standard input: line 2: not UTF-8 text (byte 0xe9)" in piped.stderr
+    chat = run("ai", "-cli", stdin=b"caf\xe9\nfine\n")
+    assert chat.returncode == 1 and chat.stdout == b"ok\n"  # only "fine" was sent
+    assert b"tai: error: the prompt: line 1: not UTF-8 text (byte 0xe9); it is not sent\n" in (
+        chat.stderr
+    )

@@ -34,6 +34,15 @@ def read_utf8(path: Path) -> str:
     return decode_utf8(path.read_bytes(), str(path))
 
 
+def checked_utf8(text: str, where: str) -> str:
+    """``text`` from outside (an argument, standard input read by Python with its
+    undecodable bytes kept as lone surrogates) when it is UTF-8; :class:`NotUTF8Error`
+    naming ``where``, the line and the first byte that is not."""
+    if is_utf8(text):
+        return text
+    return decode_utf8(text.encode("utf-8", "surrogateescape"), where)
+
+
 def is_utf8(text: str) -> bool:
     """True when ``text`` (a file name, say) can be written as UTF-8: no lone surrogates,
     which is how Python gives the undecodable bytes of a name."""

@@ -52,6 +52,7 @@ from tai_core.runtime import (
     Subscription,
 )
 from tai_core.runtime._extensions import typed_command
+from tai_core.textfile import NotUTF8Error, checked_utf8
 
 #: What the terminal's prompt shows.
 PROMPT = ">> "
@@ -68,18 +69,22 @@ class PromptSource(Protocol):
 
 
 class PipedPrompts:
-    """One prompt per line of ``stream`` (blank lines skipped), until its end."""
+    """One prompt per line of ``stream`` (blank lines skipped), until its end; read as
+    bytes from standard input by default, so that a line in another encoding reaches the
+    chat's UTF-8 check (its bytes kept as lone surrogates) instead of failing the read."""
 
     def __init__(self, stream: Any = None) -> None:
-        self.stream = stream or sys.stdin
+        self.stream = stream or sys.stdin.buffer
 
     async def read(self) -> str | None:
         while True:
             line = await asyncio.to_thread(self.stream.readline)
             if not line:
                 return None
+            if isinstance(line, bytes):
+                line = line.decode("utf-8", "surrogateescape")
             if line.strip():
-                return line.rstrip("\n")
+                return str(line).rstrip("\n")
 
 
 class TerminalPrompts:
@@ -166,6 +171,12 @@ async def chat(
             return 1
         while (text := pending or await prompts.read()) is not None:
             pending = ""
+            try:
+                text = checked_utf8(text, "the prompt")
+            except NotUTF8Error as error:  # lone surrogates no API takes
+                print(f"tai: error: {error}; it is not sent", file=sys.stderr, flush=True)
+                failed = True
+                continue
             if text.startswith("/"):
                 text = await _extension(runtime, subscription, session_id, text) or ""
                 if not text.strip():

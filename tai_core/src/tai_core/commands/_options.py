@@ -105,6 +105,24 @@ class TaskNotQuoted(click.UsageError):
         super().__init__(f"unexpected {words[index]!r}", click.get_current_context(silent=True))
 
 
+def _utf8(text: str, where: str) -> str:
+    """``text`` when it is UTF-8; a usage error naming the byte that is not (a task in
+    another encoding would reach the model as lone surrogates, refused by every API)."""
+    from tai_core.textfile import NotUTF8Error, checked_utf8
+
+    try:
+        return checked_utf8(text, where)
+    except NotUTF8Error as error:
+        raise click.UsageError(f"{error}; give it in UTF-8") from None
+
+
+def stdin_text() -> str:
+    """Standard input as text (``-stdin``), refused as a usage error when not UTF-8."""
+    import sys
+
+    return _utf8(sys.stdin.buffer.read().decode("utf-8", "surrogateescape"), "standard input")
+
+
 def chat_text(words: Sequence[str]) -> str:
     """The task text of ``[clean] chat TEXT [chat TEXT …]`` (``clean`` adds
     :data:`CLEANUP_PROMPT`); a usage error for anything else (a task left unquoted, a
@@ -121,7 +139,7 @@ def chat_text(words: Sequence[str]) -> str:
             raise TaskNotQuoted(words, index)
         if index + 1 == len(words):
             raise click.UsageError('chat needs the task text: chat "what to do"')
-        texts.append(words[index + 1])
+        texts.append(_utf8(words[index + 1], "the task"))
         index += 2
     return "\n\n".join(filter(None, ["\n".join(texts), CLEANUP_PROMPT if clean else ""]))
 

@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tai_core.commands._options import flag_settings, generation_options, parse_flags
+from tai_core.commands._options import (
+    flag_settings,
+    generation_options,
+    parse_flags,
+    stdin_text,
+)
 
 if TYPE_CHECKING:
     from tai_core.context import ContextPart
@@ -104,7 +109,7 @@ def next_command(app: Any, **params: Any) -> None:
     flags = parse_flags(params)
     task = flags.chat
     if flags.stdin and not sys.stdin.isatty():
-        task = "\n\n".join(filter(None, [task, sys.stdin.read()]))
+        task = "\n\n".join(filter(None, [task, stdin_text()]))
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
     cwd, config = Path.cwd(), {**app.config.values, **flag_settings(flags)}
