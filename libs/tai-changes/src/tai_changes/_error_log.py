@@ -5,13 +5,17 @@ Go, a formatter's complaint — the message fed back to the model is one line. T
 the rest: the block (operation, target, path, find, body), the file before, the text the
 change produced and the error, in ``.error-log.<YYYYMMDD-HHMMSS>[-N].xml`` in the working
 directory, the fields named as in the original tool so existing habits carry over.
+A command that promises to write nothing (``tai patch -no-apply``) runs the changes
+:func:`without_logs`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -70,8 +74,24 @@ def write_error_log(
     raise FileExistsError(f"{directory}: too many error logs for {stamp}")
 
 
+_written = contextvars.ContextVar("tai_error_logs", default=True)
+
+
+@contextlib.contextmanager
+def without_logs() -> Iterator[None]:
+    """Within this, :func:`try_error_log` writes nothing (a dry run)."""
+    token = _written.set(False)
+    try:
+        yield
+    finally:
+        _written.reset(token)
+
+
 def try_error_log(directory: Path, **fields: str) -> Path | None:
-    """:func:`write_error_log`, or ``None`` when the directory is not writable."""
+    """:func:`write_error_log`, or ``None`` when the directory is not writable or logs are
+    off (:func:`without_logs`)."""
+    if not _written.get():
+        return None
     with contextlib.suppress(OSError):
         return write_error_log(directory, **fields)
     return None

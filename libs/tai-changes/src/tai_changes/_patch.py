@@ -13,12 +13,14 @@ way (the error is printed, and an error log would sit in the tree for a later ru
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from tai_changes._error_log import without_logs
 from tai_core.blocks import Block, BlockParseError, parse_blocks
 from tai_core.plugins import validation_problems
 
@@ -128,7 +130,8 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     are removed from FILE. On an error, what was applied before it is kept and written,
     the error is printed and the exit status is 1: running the command again continues.
     FILE must be UTF-8 (else nothing is applied, exit status 1); bodies are written byte
-    for byte, \r included. `durable = false` in tai.toml skips syncing to the disk.
+    for byte, carriage returns included. `durable = false` in tai.toml skips syncing to
+    the disk.
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
     written: the unified diff the blocks would make is printed instead.
     """
@@ -145,8 +148,9 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     except ValueError:  # a NUL byte in the name
         raise click.ClickException(f"cannot read {file!r}: a file name cannot hold NUL") from None
     fresh = FileStore.for_run(Path.cwd(), app.host, app.config.values)  # secrets refused
-    store, applied, touched, error = _apply_all(fresh, app.host, text)
-    store, applied, finish_error = _finish(fresh, store, applied, touched)
+    with without_logs() if dry_run else contextlib.nullcontext():  # -no-apply writes nothing
+        store, applied, touched, error = _apply_all(fresh, app.host, text)
+        store, applied, finish_error = _finish(fresh, store, applied, touched)
     error = finish_error or error
     if dry_run:
         from tai_core.store import render_diff
