@@ -5,6 +5,7 @@ subprocess each time."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -101,11 +102,21 @@ def test_every_provider_type_names_a_model(tmp_path: Path, isolated_env: dict[st
 def test_the_default_command_has_the_help_of_tai_itself(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
-    implied = run_tai("chat", "--help", cwd=tmp_path, env=isolated_env)
-    assert implied.returncode == 0, implied.stderr
-    assert implied.stdout.startswith('Usage: tai [OPTIONS] chat "TASK"\n')
+    for spelling in ("--help", "-help", "-h"):  # every spelling, as for the other commands
+        implied = run_tai("chat", spelling, cwd=tmp_path, env=isolated_env)
+        assert implied.returncode == 0, implied.stderr
+        assert implied.stdout.startswith('Usage: tai [OPTIONS] chat "TASK"\n')
     named = run_tai("code", "--help", cwd=tmp_path, env=isolated_env)
     assert named.stdout.startswith('Usage: tai code [OPTIONS] chat "TASK"\n')
+
+
+def test_the_single_dash_spellings_of_plugins_options(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    listed = run_tai("plugins", "-json", "-hook", "tai_path_policy", cwd=tmp_path,
+                     env=isolated_env)  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert [p["name"] for p in json.loads(listed.stdout)["plugins"]] == ["sandbox"]
 
 
 def test_a_group_alone_shows_its_help(tmp_path: Path, isolated_env: dict[str, str]) -> None:

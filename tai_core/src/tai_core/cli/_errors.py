@@ -43,12 +43,18 @@ def run(
     *,
     commands: Iterable[str] = (),
     help_command: str = "tai --help",
+    help_options: Sequence[str] = ("--help",),
 ) -> NoReturn:
     """Run ``command`` (the ``tai`` group, or the default command standing for it) with
     ``args`` and exit with its status; ``commands`` are tai's command names (for the
-    nearest ones), ``help_command`` the help of ``command`` itself."""
+    nearest ones), ``help_command`` the help of ``command`` itself, ``help_options`` the
+    spellings that ask for it (the default command, run alone, is no child of the group
+    that would give it the group's)."""
     try:
-        with command.make_context("tai", list(args), obj=obj) as context:
+        help_option_names = list(help_options)
+        with command.make_context(
+            "tai", list(args), obj=obj, help_option_names=help_option_names
+        ) as context:
             command.invoke(context)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)

@@ -37,7 +37,9 @@ DEFAULT_COMMAND = "code"
 #: enters isolation (``tai_enter_isolation``) before running them.
 ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch", "serve"})
 
-_HELP_AND_VERSION = frozenset({"-h", "-help", "--help", "--version"})
+#: The spellings of help, for every command.
+HELP_OPTIONS = ("-h", "-help", "--help")
+_HELP_AND_VERSION = frozenset({*HELP_OPTIONS, "--version"})
 
 
 def _asks_help(args: Sequence[str]) -> bool:
@@ -96,7 +98,7 @@ def _plugin_option(ctx: click.Context, param: click.Parameter, value: tuple[str,
 def make_group() -> click.Group:
     """A fresh ``tai`` command group, without commands (plugins add them)."""
 
-    @click.group(context_settings={"help_option_names": ["-h", "-help", "--help"]})
+    @click.group(context_settings={"help_option_names": list(HELP_OPTIONS)})
     @click.option(
         "-p",
         "--plugin",
@@ -267,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     commands = sorted(group.commands)
     if not implied:
-        _errors.run(group, args, app, commands=commands)
+        _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS)
     # the default command stands for tai itself: its help and errors say tai, not tai code
     # (tai's own options before its name, -p, have been acted on)
     from tai_core.commands._lazy_command import real_command
@@ -278,4 +280,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         app,
         commands=commands,
         help_command="tai chat --help",
+        help_options=HELP_OPTIONS,
     )

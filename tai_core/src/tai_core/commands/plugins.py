@@ -107,8 +107,10 @@ def _known_hooks(host: PluginHost, hooks: tuple[str, ...]) -> None:
 
 
 @click.command("plugins")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@click.option("--hook", "hooks", multiple=True, help="Only plugins implementing this hook.")
+@click.option("-json", "--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option(
+    "-hook", "--hook", "hooks", multiple=True, help="Only plugins implementing this hook."
+)
 @click.pass_obj
 def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
     """List the installed plugins, what each registers, and load errors."""
