@@ -105,7 +105,8 @@ DEFAULT_COMMAND = "code"
     type=click.IntRange(1, 100),
     default=20,
     show_default=True,
-    help="Goal loops at most (Go modules, Python projects).",
+    help="Goal loops at most (Go modules, Python projects); a done in the last one earns "
+    "one more, to confirm it.",
 )
 @click.pass_obj
 def code_command(app: Any, **params: Any) -> None:  # fmt: skip
