@@ -113,14 +113,14 @@ def roots(cwd: Path) -> list[Path]:
 def discovered(cwd: Path, warn: Callable[[str], None]) -> dict[str, Skill]:
     """The skills that apply in ``cwd``, by name; a skill that cannot be read is one
     ``warn`` line, and the others still load."""
-    from tai_frontmatter import loaded
-
     skills: dict[str, Skill] = {}
     for root in roots(cwd):
         try:
             files = sorted(p / SKILL_FILE for p in root.iterdir() if (p / SKILL_FILE).is_file())
         except OSError:
             continue
+        from tai_frontmatter import loaded  # only where there are skills to read
+
         for skill in loaded(files, lambda file: read_skill(file.parent), "skill", warn):
             skills[skill.name] = skill
     return skills
