@@ -55,6 +55,7 @@ def test_files_and_a_glob_in_the_exact_feedback_shape(host: PluginHost, tmp_path
         ("<file>missing.txt</file>", "no such file: missing.txt"),
         ("<file>sub</file>", "sub is a directory; list it with <glob>sub/**</glob>"),
         ("<file>image.png</file>", "image.png is binary (6 bytes); content omitted"),
+        ("<file>latin1.txt</file>", "latin1.txt is not UTF-8 text (5 bytes); content omitted"),
         ("<file></file>", "no path given"),
         ("<glob>../*.txt</glob>", "must stay inside"),
         ("<glob>nothing/**</glob>", "'nothing/**' matches no file"),
@@ -64,7 +65,8 @@ def test_refusals_name_the_reason(
     host: PluginHost, tmp_path: Path, request_text: str, reason: str
 ) -> None:
     outside = write_tree(tmp_path / "elsewhere", {"outside.txt": "secret\n", "x.txt": "x\n"})
-    project = write_tree(tmp_path / "project", {"sub/in.txt": "i\n", "image.png": b"\x89PNG\0\0"})
+    project = write_tree(tmp_path / "project", {"sub/in.txt": "i\n", "image.png": b"\x89PNG\0\0",
+                                                 "latin1.txt": b"caf\xe9\n"})  # fmt: skip
     (project / "escape.txt").symlink_to(outside / "outside.txt")
     (project / "escape-dir").symlink_to(outside)
     body = request_text.format(outside=outside / "outside.txt")

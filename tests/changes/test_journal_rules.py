@@ -122,6 +122,11 @@ def test_what_recovery_says() -> None:
         "p2",
     ]
     assert Recovery("/d").messages() == []
+    many = tuple(f"f{n}" for n in range(25))  # a large flush: one line still
+    assert Recovery("/d", rolled_back=many).messages() == [
+        "rolled back an interrupted flush in /d (files unchanged): "
+        + ", ".join(many[:10]) + " and 15 more"
+    ]  # fmt: skip
 
 
 def test_nothing_to_recover_names_the_real_directory(tmp_path: Path) -> None:

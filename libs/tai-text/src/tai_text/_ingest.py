@@ -108,6 +108,8 @@ def _file(name: str, context: RunContext, max_bytes: int) -> str:
         reason = secret(relative, data)
     if reason:
         raise Refused(f"{name} is withheld as a secret ({reason}); its content is never sent")
+    if data is not None and text is None:  # no NUL in its head: text, in another encoding
+        raise Refused(f"{name} is not UTF-8 text ({len(data)} bytes); content omitted")
     if text is None:
         raise Refused(f"{name} is binary ({path.stat().st_size} bytes); content omitted")
     data = text.encode("utf-8")

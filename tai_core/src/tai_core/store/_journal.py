@@ -169,15 +169,26 @@ class Recovery:
         lines = []
         if self.completed:
             lines.append(
-                f"completed an interrupted flush in {self.directory}: " + ", ".join(self.completed)
+                f"completed an interrupted flush in {self.directory}: " + _few(self.completed)
             )
         if self.rolled_back:
             lines.append(
                 f"rolled back an interrupted flush in {self.directory} (files unchanged): "
-                + ", ".join(self.rolled_back)
+                + _few(self.rolled_back)
             )
         lines.extend(self.problems)
         return lines
+
+
+#: Files a recovery line names before it counts the rest.
+NAMED_FILES = 10
+
+
+def _few(paths: tuple[str, ...]) -> str:
+    """``paths`` for one line: the first :data:`NAMED_FILES`, then how many more."""
+    shown = ", ".join(paths[:NAMED_FILES])
+    more = len(paths) - NAMED_FILES
+    return f"{shown} and {more} more" if more > 0 else shown
 
 
 def digest(data: bytes | None) -> str | None:
