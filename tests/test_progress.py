@@ -176,3 +176,23 @@ def test_control_characters_of_the_step_s_name_do_not_reach_the_terminal() -> No
         p.poll()
     assert "\x1b" not in out.getvalue() and "\x07" not in out.getvalue()
     assert "\\x1b]0;pwned\\x07" in out.getvalue()
+
+
+def test_the_last_line_says_how_a_command_ended(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Not "done" for a command that failed, was killed (a cancelled turn) or ran out of
+    time."""
+    from tai_block_kit.run import run_captured
+
+    sleep = "import time; time.sleep(1.5)"
+    run_captured([sys.executable, "-c", f"{sleep}; raise SystemExit(3)"], tmp_path, 60,
+                 what="failing")  # fmt: skip
+    run_captured([sys.executable, "-c", f"{sleep}; import os; os.kill(os.getpid(), 9)"],
+                 tmp_path, 60, what="killed")  # fmt: skip
+    run_captured([sys.executable, "-c", "import time; time.sleep(30)"], tmp_path, 1.2,
+                 what="slow")  # fmt: skip
+    last = [line for line in capfd.readouterr().err.splitlines() if " after " in line]
+    assert [line.rsplit(" after ", 1)[0] for line in last] == [
+        "tai: failing: exit status 3", "tai: killed: stopped", "tai: slow: timed out"
+    ]  # fmt: skip

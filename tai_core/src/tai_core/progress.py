@@ -57,6 +57,9 @@ class Progress:
         self._ticker = ticker
         self._started = clock()
         self._counts: dict[str, int] = {}
+        #: How the last line says the step ended, when the step knows better than "done
+        #: in" (a program that was killed: "stopped after").
+        self.ending: str | None = None
         self._lock = threading.Lock()
         self._said_at: float | None = None
         self._stop = threading.Event()
@@ -104,7 +107,7 @@ class Progress:
             if self._said_at is None:
                 return
             self._said_at = self._clock()
-            ending = "failed after" if failed else "done in"
+            ending = "failed after" if failed else (self.ending or "done in")
             self._write(self._line(self._said_at, ending), final=True)
 
     def _tick(self) -> None:

@@ -111,7 +111,14 @@ def run_captured(
         start_new_session=True,
     )
     with running(process.pid), Progress(what or shlex.join(command), ticker=False) as progress:
-        return _collect(process, timeout, limit, progress)
+        finished = _collect(process, timeout, limit, progress)
+        if finished.timed_out:
+            progress.ending = "timed out after"
+        elif finished.code < 0:  # killed: a cancelled turn stops what its blocks run
+            progress.ending = "stopped after"
+        elif finished.code > 0:
+            progress.ending = f"exit status {finished.code} after"
+        return finished
 
 
 def _collect(
