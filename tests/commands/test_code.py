@@ -138,6 +138,8 @@ GO_MODULE = {"go.mod": "module example.com/g\n\ngo 1.22\n", "g.go": "package g\n
         ({"notes.md": "x\n"}, ["-match", "("], "-match '('"),
         (GO_MODULE, ["-match", "("], "-match '('"),
         (GO_MODULE, ["-pkg", "./nosuch/..."], "go list: pattern ./nosuch/... matched no "),
+        (GO_MODULE, ["-doc", "nosuch.example/x"],
+         '-doc nosuch.example/x: cannot find package "nosuch.example/x"'),
     ],
 )  # fmt: skip
 def test_a_selection_that_names_nothing_is_a_usage_error(

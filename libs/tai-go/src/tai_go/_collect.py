@@ -20,10 +20,11 @@ from tai_core.context import (
     ContextError,
     ContextPart,
     ContextRequest,
+    SelectionError,
     withheld,
 )
 from tai_core.progress import Progress
-from tai_go._load import Load, Package, load
+from tai_go._load import Load, Package, load, names_nothing
 from tai_go._render import focus_outline, problems_block
 from tai_go._select import (
     CONTEXT,
@@ -261,7 +262,14 @@ class _Context(Staging):
         """A ``-doc`` package's documentation part (none when invisible)."""
         if level == staged.INVISIBLE:
             return []
-        doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
+        try:
+            doc = self.load.doc(("-all", "-cmd"), path, self.docs.helper)
+        except ContextError as error:
+            if not names_nothing(str(error)):
+                raise
+            first = str(error).split("; ", 1)[0].removesuffix(" in any of:")
+            first = first.removeprefix("go doc: ").removeprefix("doc: ")
+            raise SelectionError(f"-doc {path}: {first}") from None
         text = unit_block("documentation of package", path, doc)
         return [ContextPart(TIER_FILES, f"~doc {path}", text, path)]
 

@@ -349,6 +349,11 @@ _NAMES_NOTHING = (
 )  # fmt: skip
 
 
+def names_nothing(message: str) -> bool:
+    """Whether ``go``'s ``message`` says a pattern or path names no package."""
+    return any(sign in message for sign in _NAMES_NOTHING)
+
+
 def load(
     cwd: Path,
     focus: Sequence[str],
@@ -386,7 +391,7 @@ def load(
     for pattern in [*focus_patterns, *context]:
         if not any(pattern in ms for ms in matched.values()):
             problem = problems.get(pattern, "").removeprefix(f"pattern {pattern}: ")
-            if problem and not any(sign in problem for sign in _NAMES_NOTHING):
+            if problem and not names_nothing(problem):
                 # go list could not read it (a toolchain, a go.mod): not the pattern's fault
                 raise ContextError(f"go list: pattern {pattern}: {problem}")
             detail = f" ({problem})" if problem else ""
