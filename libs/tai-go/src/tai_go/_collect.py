@@ -125,6 +125,10 @@ class _Context(Staging):
         explicit = (*loaded.focus, *loaded.context)
         self.distance = distances(loaded.packages, loaded.focus)
         self.packages = self._reachable(explicit)
+        request.check_matched(
+            (f for p in self.packages.values() for f in (*p.go_files, *p.test_files,
+                                                          *p.other_files)), self.keep,
+        )  # fmt: skip
         #: What the focus packages import, once (``category`` asks it of every package).
         self.direct = frozenset(
             path for f in loaded.focus if f in self.packages for path in self.packages[f].imports

@@ -75,6 +75,7 @@ class _Context(Staging):
         self.request = request
         self.load = loaded
         self.expressions = request.match_expressions()
+        request.check_matched((m.file for m in loaded.modules.values()), self.keep)
         self.distance = distances(loaded.modules, (*loaded.focus, *loaded.context))
         self.changes = {name: changes.get(m.file, 0) for name, m in loaded.modules.items()}
         #: What the focus modules import, once (``category`` asks it of every module).

@@ -49,11 +49,13 @@ def _files(request: ContextRequest) -> list[Found]:
             raise SelectionError(f"focus pattern {error}") from None
         found.update((item.shown, item) for item in items)
     matches = request.match_expressions()
-    return [
-        found[shown]
-        for shown in sorted(found)
-        if not matches or any(match.search(shown) for match in matches)
-    ]
+
+    def keeps(shown: str) -> bool:
+        return not matches or any(match.search(shown) for match in matches)
+
+    if found:  # an empty directory has nothing to match: not the pattern's fault
+        request.check_matched(found, keeps)
+    return [found[shown] for shown in sorted(found) if keeps(shown)]
 
 
 def secret_by_name(item: Found, request: ContextRequest) -> str | None:

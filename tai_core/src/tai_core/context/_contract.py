@@ -10,7 +10,7 @@ the same bytes, and a change to a focus file (the last tier) moves nothing befor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -67,6 +67,14 @@ class ContextRequest:
     #: to stay within it, the same way for the same inputs, and raises
     #: :class:`ContextError` when even its least does not fit.
     max_tokens: int | None = None
+
+    def check_matched(self, files: Iterable[str], keeps: Callable[[str], bool]) -> None:
+        """:class:`SelectionError` when ``-match`` is given and ``keeps`` none of the
+        ``files`` the selection reaches (a pattern naming nothing is the command line's
+        mistake, as an unknown package is)."""
+        if self.match and not any(keeps(file) for file in files):
+            shown = ", ".join(repr(expression) for expression in self.match)
+            raise SelectionError(f"-match {shown} matches no file of the selection")
 
     def match_expressions(self) -> list[re.Pattern[str]]:
         """The ``-match`` expressions compiled; :class:`SelectionError` naming the first
