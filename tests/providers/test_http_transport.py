@@ -311,6 +311,8 @@ def test_faults_are_named_by_kind() -> None:
                 await call(served.url("/garbage"))
             with pytest.raises(_transport.Refused, match="unsupported URL scheme 'ftp'"):
                 await call("ftp://127.0.0.1/x")
+            with pytest.raises(_transport.Refused, match="the proxy socks5://p: unsupported"):
+                await call(served.url(), proxy="socks5://p:1080")
         with pytest.raises(_transport.ConnectFailed):
             await call(served.url())  # the server is gone: refused
 

@@ -275,7 +275,10 @@ async def _connect(
         )
         return _Connection(reader, writer)
     through = urlsplit(proxy)
-    proxy_scheme, proxy_host, proxy_port = _origin(through)
+    try:
+        proxy_scheme, proxy_host, proxy_port = _origin(through)
+    except Refused as error:  # socks5://, a typo: say whose scheme it is
+        raise Refused(f"the proxy {through.scheme}://{through.hostname or ''}: {error}") from None
     context = tls() if proxy_scheme == "https" else None
     reader, writer = await asyncio.open_connection(
         proxy_host, proxy_port, ssl=context, server_hostname=proxy_host if context else None
