@@ -2,7 +2,7 @@
 
 Method: the tests' fake model server runs in a process of its own (``_server.py``), one
 serving a 1-chunk and one a 1000-chunk reply. Each round streams both through the
-``openai`` provider — the shared httpx client, SSE parsing, JSON decoding and event
+``openai`` provider — its HTTP transport (h11, a kept connection), SSE decoding, JSON and event
 construction — and both through the baseline, the same request read with a bare
 ``httpx.AsyncClient`` (lines, ``json.loads`` of each data line: the least any client
 does), in turn; a round's per-chunk time is (1000-chunk - 1-chunk) / 999, which leaves

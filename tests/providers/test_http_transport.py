@@ -344,3 +344,24 @@ def test_any_cut_of_an_event_stream_gives_the_same_events(
         return [item async for item in event_data(feed())]
 
     assert asyncio.run(collect()) == ["\n".join(lines) for lines in sent]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "events"),
+    [
+        ([b"\xef\xbb", b"\xbfdata: a\n\n"], ["a"]),  # the stream's BOM, cut in two
+        ([b"data: a\n\n", "\ufeffdata: b\n\n".encode()], ["a"]),  # later: part of a name
+        ([b"data: caf\xe9\n\n"], ["caf\ufffd"]),  # not UTF-8: replaced, never fatal
+        ([b"data: a\r"], []),  # an event the stream ends in is dropped
+        ([b"data: a\r", b"\ndata: b\r\n\r\n"], ["a\nb"]),  # CR LF cut: one line end
+    ],
+)
+def test_what_the_event_stream_decoder_makes_of(pieces: list[bytes], events: list[str]) -> None:
+    async def feed() -> AsyncIterator[bytes]:
+        for piece in pieces:
+            yield piece
+
+    async def collect() -> list[str]:
+        return [item async for item in event_data(feed())]
+
+    assert asyncio.run(collect()) == events

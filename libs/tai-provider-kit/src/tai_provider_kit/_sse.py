@@ -44,7 +44,7 @@ async def event_data(pieces: AsyncIterator[bytes]) -> AsyncIterator[str]:
                 if data:
                     yield "\n".join(data)
                 data = []
-            elif not line.startswith(":"):
+            else:  # a comment (":…") has the empty field name: passed over with the rest
                 field, _, value = line.partition(":")
                 if field == "data":
                     data.append(value.removeprefix(" "))
