@@ -78,6 +78,18 @@ def reply(status: int, body: bytes, *headers: str) -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
+def answering(status: int, body: bytes, *headers: str) -> Served:
+    """A server that answers each connection's first request with one reply."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await served.read_request(reader)
+        writer.write(reply(status, body, *headers))
+        await writer.drain()
+
+    served = Served(answer)
+    return served
+
+
 def plain_tls() -> ssl.SSLContext:
     raise AssertionError("no TLS was asked for")
 
@@ -124,12 +136,7 @@ def test_a_connection_is_kept_and_one_the_server_dropped_is_replaced() -> None:
 
 
 def test_a_gzip_body_is_read_decoded() -> None:
-    async def gzipped(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await served.read_request(reader)
-        writer.write(reply(200, gzip.compress(b"hello " * 1000), "Content-Encoding: gzip"))
-        await writer.drain()
-
-    served = Served(gzipped)
+    served = answering(200, gzip.compress(b"hello " * 1000), "Content-Encoding: gzip")
 
     async def scenario() -> None:
         async with served:
@@ -165,12 +172,7 @@ def test_a_redirect_is_followed_within_its_origin_and_refused_to_another() -> No
 
 
 def test_an_http_proxy_gets_the_absolute_url_and_the_credentials() -> None:
-    async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await served.read_request(reader)
-        writer.write(reply(200, b"via proxy"))
-        await writer.drain()
-
-    served = Served(proxy)
+    served = answering(200, b"via proxy")
 
     async def scenario() -> None:
         async with served:
@@ -249,12 +251,7 @@ def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
 
 
 def test_a_proxy_refusing_the_tunnel_is_not_retried() -> None:
-    async def refusing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await proxy.read_request(reader)
-        writer.write(reply(403, b"no"))
-        await writer.drain()
-
-    proxy = Served(refusing)
+    proxy = answering(403, b"no")
 
     async def scenario() -> None:
         async with proxy:

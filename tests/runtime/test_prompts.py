@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -155,32 +157,40 @@ def test_a_cancelled_turn_gives_its_questions_their_defaults(
     assert not [e for e in events if isinstance(e, Notice) and "no answer" in e.message]
 
 
-def test_over_json_lines(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+@contextlib.contextmanager
+def confirming_server(tmp_path: Path, env: dict[str, str]) -> Iterator[tuple[Client, Any]]:
+    """``tai serve -stdio`` with the confirm-delete plugin installed, and the model server
+    whose first reply is its block."""
     from tests.installed import plugin_distribution
 
     plugin_distribution(tmp_path / "site", PLUGIN_MODULE, name="confirm")
     with FakeModelServer("openai") as server:
         server.script(ServerReply(text=BLOCK), ServerReply(text=f"Done.\n{SUMMARY}"))
         configure(tmp_path, server)
-        env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
+        env = {**env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
         served = Client(tmp_path, env)
         try:
-            served.send(type="start", session_id="s")
-            served.until("session_started", session_id="s")
-            served.send(type="submit", session_id="s", text="Clean up.")
-            asked = served.until("prompt_requested", session_id="s")
-            assert asked["kind"] == "confirm" and asked["default"] is False
-            served.send(type="respond", session_id="s", prompt_id=asked["prompt_id"], answer=True)
-            chosen = served.until("prompt_requested", session_id="s")
-            assert chosen["kind"] == "select" and chosen["choices"] == ["red", "blue"]
-            served.send(type="respond", session_id="s", prompt_id=chosen["prompt_id"],
-                        answer="blue")  # fmt: skip
-            served.until("run_finished", session_id="s")
-            served.finish()
+            yield served, server
         finally:
             served.process.kill()
             served.process.wait(timeout=30)
-        told = server.requests[1].body["messages"][-1]["content"]
+
+
+def test_over_json_lines(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    with confirming_server(tmp_path, isolated_env) as (served, server):
+        served.send(type="start", session_id="s")
+        served.until("session_started", session_id="s")
+        served.send(type="submit", session_id="s", text="Clean up.")
+        asked = served.until("prompt_requested", session_id="s")
+        assert asked["kind"] == "confirm" and asked["default"] is False
+        served.send(type="respond", session_id="s", prompt_id=asked["prompt_id"], answer=True)
+        chosen = served.until("prompt_requested", session_id="s")
+        assert chosen["kind"] == "select" and chosen["choices"] == ["red", "blue"]
+        served.send(type="respond", session_id="s", prompt_id=chosen["prompt_id"],
+                    answer="blue")  # fmt: skip
+        served.until("run_finished", session_id="s")
+        served.finish()
+    told = server.requests[1].body["messages"][-1]["content"]
     assert "deleted: True, colour: blue" in told
 
 
@@ -190,23 +200,12 @@ def test_the_end_of_the_input_answers_the_open_questions(
     """A client that closes its input while a question is open is not waited for (the
     question's time-out is ten minutes): the question takes its default at once, with a
     warning, the turn ends and so does the server."""
-    from tests.installed import plugin_distribution
-
-    plugin_distribution(tmp_path / "site", PLUGIN_MODULE, name="confirm")
-    with FakeModelServer("openai") as server:
-        server.script(ServerReply(text=BLOCK), ServerReply(text=f"Done.\n{SUMMARY}"))
-        configure(tmp_path, server)
-        env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site"), "TAI_NO_SANDBOX": "1"}
-        served = Client(tmp_path, env)
-        try:
-            served.send(type="start", session_id="s")
-            served.send(type="submit", session_id="s", text="Clean up.")
-            served.until("prompt_requested", session_id="s")
-            status, stderr = served.finish()  # within its 60 s, far below the time-out
-        finally:
-            served.process.kill()
-            served.process.wait(timeout=30)
-        told = server.requests[1].body["messages"][-1]["content"]
+    with confirming_server(tmp_path, isolated_env) as (served, server):
+        served.send(type="start", session_id="s")
+        served.send(type="submit", session_id="s", text="Clean up.")
+        served.until("prompt_requested", session_id="s")
+        status, stderr = served.finish()  # within its 60 s, far below the time-out
+    told = server.requests[1].body["messages"][-1]["content"]
     assert status == 0, stderr
     assert "deleted: False, colour: red" in told
     notes = [e["message"] for e in served.seen if e["type"] == "notice"]
