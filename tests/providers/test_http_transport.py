@@ -30,9 +30,14 @@ Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]
 class Served:
     """An asyncio server on 127.0.0.1 (in the test's loop) and the connections it took."""
 
-    def __init__(self, handler: Handler, context: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self, handler: Handler, context: ssl.SSLContext | None = None, host: str = "127.0.0.1"
+    ) -> None:
         self.handler = handler
         self.context = context
+        #: Another loopback address than 127.0.0.1 tells a client that dials the
+        #: default host from one that dials the host it was given.
+        self.host = host
         self.connections = 0
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
         self.server: asyncio.Server | None = None
@@ -48,7 +53,7 @@ class Served:
             finally:
                 writer.close()
 
-        self.server = await asyncio.start_server(take, "127.0.0.1", 0, ssl=self.context)
+        self.server = await asyncio.start_server(take, self.host, 0, ssl=self.context)
         self.port = int(self.server.sockets[0].getsockname()[1])
         return self
 
@@ -57,7 +62,7 @@ class Served:
         self.server.close()
 
     def url(self, path: str = "/v1/chat", scheme: str = "http") -> str:
-        return f"{scheme}://127.0.0.1:{self.port}{path}"
+        return f"{scheme}://{self.host}:{self.port}{path}"
 
     async def read_request(self, reader: asyncio.StreamReader) -> tuple[str, dict[str, str]]:
         """One request's line, headers and body (recorded)."""
@@ -78,16 +83,28 @@ def reply(status: int, body: bytes, *headers: str) -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-def answering(status: int, body: bytes, *headers: str) -> Served:
-    """A server that answers each connection's first request with one reply."""
+def answering(
+    status: int, body: bytes, *headers: str, context: ssl.SSLContext | None = None,
+    host: str = "127.0.0.1", after: bytes = b"",
+) -> Served:  # fmt: skip
+    """A server that answers each connection's first request with one reply (and
+    ``after`` it in the same write)."""
 
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await served.read_request(reader)
-        writer.write(reply(status, body, *headers))
+        writer.write(reply(status, body, *headers) + after)
         await writer.drain()
 
-    served = Served(answer)
+    served = Served(answer, context, host)
     return served
+
+
+async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    """Copy ``source`` to ``sink`` until it ends (one direction of a tunnel)."""
+    while data := await source.read(65536):
+        sink.write(data)
+        await sink.drain()
+    sink.close()
 
 
 def plain_tls() -> ssl.SSLContext:
@@ -136,7 +153,8 @@ def test_a_connection_is_kept_and_one_the_server_dropped_is_replaced() -> None:
 
 
 def test_a_gzip_body_is_read_decoded() -> None:
-    served = answering(200, gzip.compress(b"hello " * 1000), "Content-Encoding: gzip")
+    served = answering(200, gzip.compress(b"hello " * 1000), "Content-Encoding: gzip",
+                       host="127.0.0.2")  # fmt: skip
 
     async def scenario() -> None:
         async with served:
@@ -188,28 +206,38 @@ def test_an_http_proxy_gets_the_absolute_url_and_the_credentials() -> None:
     assert headers["proxy-authorization"] == "Basic " + base64.b64encode(b"me:s@cret").decode()
 
 
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A self-signed certificate for 127.0.0.1 and its key."""
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate for ``name`` (an IP address or a DNS name) and its key."""
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    kind = "IP" if name[0].isdigit() else "DNS"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-subj", f"/CN={name}", "-addext", f"subjectAltName={kind}:{name}",
          "-keyout", str(key), "-out", str(cert)],
         check=True, capture_output=True, timeout=60,
     )  # fmt: skip
     return cert, key
 
 
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key."""
+    return self_signed(tmp_path_factory.mktemp("tls"), "127.0.0.1")
+
+
+def serving(cert: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
     certificate: tuple[Path, Path],
 ) -> None:
     cert, key = certificate
-    server_side = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_side.load_cert_chain(cert, key)
+    server_side = serving(cert, key)
     trusting = ssl.create_default_context(cafile=str(cert))
     tunnels: list[str] = []
 
@@ -217,12 +245,6 @@ def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
         await target.read_request(reader)
         writer.write(reply(200, b"secret answer"))
         await writer.drain()
-
-    async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        while data := await source.read(65536):
-            sink.write(data)
-            await sink.drain()
-        sink.close()
 
     async def tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         line, _ = await proxy.read_request(reader)
@@ -250,15 +272,66 @@ def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
     assert [body for _, _, body in target.requests] == [b'{"a":1}', b'{"a":1}']
 
 
-def test_a_proxy_refusing_the_tunnel_is_not_retried() -> None:
-    proxy = answering(403, b"no")
+def test_a_trusted_certificate_for_another_name_is_refused(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    """The name is checked, directly and through a tunnel (asyncio checks none when it is
+    not given the name, whatever the context says)."""
+    cert, key = self_signed(tmp_path, "elsewhere.example")
+    trusting = ssl.create_default_context(cafile=str(cert))
+    target = answering(200, b"never", context=serving(cert, key))
+
+    async def tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await proxy.read_request(reader)
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target.port)
+        writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+        await writer.drain()
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    proxy = Served(tunnel)
+
+    async def scenario() -> None:
+        async with target, proxy:
+            url = target.url(scheme="https")
+            with pytest.raises(_transport.ConnectFailed, match="IP address mismatch"):
+                await call(url, tls=lambda: trusting)
+            with pytest.raises(_transport.ConnectFailed, match="IP address mismatch"):
+                await call(url, tls=lambda: trusting, proxy=f"http://127.0.0.1:{proxy.port}")
+
+    run(scenario)
+    assert target.requests == []
+
+
+def test_an_https_proxy_is_spoken_to_over_tls(certificate: tuple[Path, Path]) -> None:
+    cert, key = certificate
+    trusting = ssl.create_default_context(cafile=str(cert))
+    proxy = answering(200, b"via a TLS proxy", context=serving(cert, key))
 
     async def scenario() -> None:
         async with proxy:
-            with pytest.raises(_transport.Refused, match=r"refused the tunnel \(403\)"):
-                await call("https://model.example/v1", proxy=f"http://127.0.0.1:{proxy.port}")
+            via = f"https://127.0.0.1:{proxy.port}"
+            assert await call("http://model.internal/v1", tls=lambda: trusting, proxy=via) == (
+                200, b"via a TLS proxy"
+            )  # fmt: skip
 
     run(scenario)
+    assert proxy.requests[0][0] == "POST http://model.internal/v1 HTTP/1.1"
+
+
+def test_a_proxy_refusing_the_tunnel_is_not_retried() -> None:
+    proxy = answering(403, b"no")
+    eager = answering(200, b"", after=b"too soon")
+
+    async def scenario() -> None:
+        async with proxy, eager:
+            with pytest.raises(_transport.Refused, match=r"refused the tunnel \(403\)"):
+                await call("https://[::1]:8443/v1", proxy=f"http://127.0.0.1:{proxy.port}")
+            with pytest.raises(_transport.ConnectFailed, match="before the tunnel was open"):
+                await call("https://model.example/v1", proxy=f"http://127.0.0.1:{eager.port}")
+
+    run(scenario)
+    ((line, headers, _),) = proxy.requests
+    assert line == "CONNECT [::1]:8443 HTTP/1.1" and headers["host"] == "[::1]:8443"
 
 
 def test_the_environment_names_the_proxy_unless_no_proxy_or_untrusted(
