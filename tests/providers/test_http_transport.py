@@ -158,9 +158,10 @@ def test_a_gzip_body_is_read_decoded() -> None:
 
     async def scenario() -> None:
         async with served:
-            assert await call(served.url()) == (200, b"hello " * 1000)
+            assert await call(served.url("/v1/chat?alt=sse")) == (200, b"hello " * 1000)
 
     run(scenario)
+    assert served.requests[0][0] == "POST /v1/chat?alt=sse HTTP/1.1"  # Gemini's query
 
 
 def test_a_redirect_is_followed_within_its_origin_and_refused_to_another() -> None:
@@ -361,6 +362,8 @@ def test_faults_are_named_by_kind() -> None:
         if "/cut" in line:
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this")
             await writer.drain()
+        elif "/drop" in line:
+            return  # closed unanswered
         elif "/stall" in line:
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nwaiting")
             await writer.drain()
@@ -377,6 +380,10 @@ def test_faults_are_named_by_kind() -> None:
                 await call(served.url("/cut"))
             with pytest.raises(_transport.Stalled):
                 await call(served.url("/stall"), read_timeout=0.3)
+            before = served.connections
+            with pytest.raises(_transport.Cut):
+                await call(served.url("/drop"))
+            assert served.connections == before + 1  # a new connection is not tried again
             with pytest.raises(_transport.Cut):
                 await call(served.url("/garbage"))
             with pytest.raises(_transport.Refused, match="unsupported URL scheme 'ftp'"):
