@@ -21,6 +21,7 @@ from tai_core.context import (
     ContextPart,
     ContextRequest,
     SelectionError,
+    matches,
     withheld,
 )
 from tai_core.progress import Progress
@@ -35,7 +36,6 @@ from tai_go._select import (
     STDLIB,
     excluded,
     hidden,
-    matches,
 )
 from tai_staging import (
     UNREACHED,

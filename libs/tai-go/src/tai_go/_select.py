@@ -51,8 +51,3 @@ def excluded(path: str, root: Path, patterns: Sequence[str]) -> bool:
         if "/" not in pattern and _glob(pattern).match(Path(path).name):
             return True
     return False
-
-
-def matches(path: str, expressions: Sequence[re.Pattern[str]]) -> bool:
-    """Whether ``-match`` keeps file ``path`` (no expressions: every file)."""
-    return not expressions or any(e.search(path) for e in expressions)

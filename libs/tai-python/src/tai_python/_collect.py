@@ -20,6 +20,7 @@ from tai_core.context import (
     TIER_FOCUS,
     ContextPart,
     ContextRequest,
+    matches,
     withheld,
 )
 from tai_core.progress import Progress
@@ -82,7 +83,7 @@ class _Context(Staging):
         self.direct = frozenset(i for f in loaded.focus for i in loaded.modules[f].imports)
 
     def keep(self, file: str) -> bool:
-        return not self.expressions or any(e.search(file) for e in self.expressions)
+        return matches(file, self.expressions)
 
     def category(self, module: Module) -> int:
         if module.name in self.load.focus:

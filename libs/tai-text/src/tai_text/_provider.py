@@ -21,6 +21,7 @@ from tai_core.context import (
     ContextRequest,
     SelectionError,
     judged,
+    matches,
     withheld,
 )
 from tai_text._text import (
@@ -48,10 +49,10 @@ def _files(request: ContextRequest) -> list[Found]:
         except PatternError as error:
             raise SelectionError(f"focus pattern {error}") from None
         found.update((item.shown, item) for item in items)
-    matches = request.match_expressions()
+    expressions = request.match_expressions()
 
     def keeps(shown: str) -> bool:
-        return not matches or any(match.search(shown) for match in matches)
+        return matches(shown, expressions)
 
     if found:  # an empty directory has nothing to match: not the pattern's fault
         request.check_matched(found, keeps)

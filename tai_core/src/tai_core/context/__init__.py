@@ -19,6 +19,7 @@ from tai_core.context._contract import (
     ContextRequest,
     ContextTooLarge,
     SelectionError,
+    matches,
     withheld,
 )
 from tai_core.context._secrets import (
@@ -47,6 +48,7 @@ __all__ = [
     "SelectionError",
     "hook_check",
     "judged",
+    "matches",
     "names_only",
     "secret_name",
     "withheld",

@@ -10,7 +10,7 @@ the same bytes, and a change to a focus file (the last tier) moves nothing befor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -83,6 +83,13 @@ class ContextRequest:
             return [re.compile(expression) for expression in self.match]
         except re.error as error:
             raise SelectionError(f"-match {error.pattern!r}: {error}") from None
+
+
+def matches(path: str, expressions: Sequence[re.Pattern[str]]) -> bool:
+    """Whether ``-match`` (``expressions``, from :meth:`ContextRequest.match_expressions`)
+    keeps the file ``path``: one of them finds something in it; no expressions keep every
+    file."""
+    return not expressions or any(expression.search(path) for expression in expressions)
 
 
 @attrs.frozen
