@@ -98,6 +98,14 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
             "key 'generators[0].read_timeout' must be a finite number of seconds above 0",
         ),
         ('[[generators]]\nname = "a"\ntemperature = -1\n', "key 'generators[0].temperature'"),
+        (
+            '[[generators]]\nname = "a"\nretries = 21\n',
+            "key 'generators[0].retries' must be an integer from 0 to 20, not 21",
+        ),
+        (
+            '[[generators]]\nname = "a"\nretry_delay = 0\n',
+            "key 'generators[0].retry_delay' must be a number of seconds above 0 and at most 20",
+        ),
         ("durable = 1\n", "key 'durable' must be true or false, not int"),
         ("disabled_plugins = [1]\n", "key 'disabled_plugins' must be a list of strings"),
         ("generators = 3\n", "key 'generators' must be a list of tables, not int"),

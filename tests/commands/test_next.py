@@ -23,11 +23,12 @@ AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE"
 
 
 def configure(folder: Path, server: FakeModelServer) -> None:
-    """A ``tai.toml`` in ``folder`` that points the model ``local`` at ``server``."""
+    """A ``tai.toml`` in ``folder`` that points the model ``local`` at ``server``, whose
+    failures are repeated at once (the default waits are for a real service)."""
     (folder / "tai.toml").write_text(
         'model = "local"\n[[generators]]\nname = "local"\ntype = "openai"\n'
         f'model = "qwen3-coder"\nbase_url = "{server.base_url}"\napi_key = "sk-test"\n'
-        "read_timeout = 2.0\n"
+        "read_timeout = 2.0\nretry_delay = 0.01\n"
     )
 
 

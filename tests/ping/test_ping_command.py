@@ -30,9 +30,11 @@ def answer(blocks: tuple[ExamBlock, ...]) -> str:
 
 
 def configure(tmp_path: Path, base_url: str) -> None:
+    """The model ``local`` at ``base_url``; its failures are repeated (three times, as
+    by default) at once."""
     (tmp_path / "tai.toml").write_text(
         f'[[generators]]\nname = "local"\ntype = "openai"\nmodel = "qwen"\n'
-        f'base_url = "{base_url}"\napi_key = "sk-test"\n',
+        f'base_url = "{base_url}"\napi_key = "sk-test"\nretry_delay = 0.01\n',
         encoding="utf-8",
     )
 

@@ -65,6 +65,17 @@ def base_url(
     return provider.default_base_url
 
 
+def _retry_settings(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``retries`` and ``retry_delay`` where the generator sets them (ModelSpec's defaults
+    else)."""
+    settings: dict[str, Any] = {}
+    if "retries" in fields:
+        settings["retries"] = int(fields["retries"])
+    if "retry_delay" in fields:
+        settings["retry_delay"] = float(fields["retry_delay"])
+    return settings
+
+
 def build_spec(
     provider: ProviderBase,
     name: str,
@@ -99,4 +110,5 @@ def build_spec(
         api_version=fields.get("api_version"),
         max_thinking_tokens=fields.get("max_thinking_tokens"),
         no_proxy=no_proxy,
+        **_retry_settings(fields),
     )

@@ -52,6 +52,10 @@ DURATION = Bounded(float, "a finite number of seconds above 0")
 SIZE = Bounded(int, "a positive integer")
 #: A count where zero means none (thinking tokens).
 COUNT = Bounded(int, "an integer of 0 or more", inclusive=True)
+#: How often a failing model call is repeated (the call itself not counted).
+RETRIES = Bounded(int, "an integer from 0 to 20", inclusive=True, maximum=20)
+#: The first wait before a failing model call is repeated (each next one doubles).
+RETRY_DELAY = Bounded(float, "a number of seconds above 0 and at most 20", maximum=20.0)
 #: A sampling temperature: finite, not negative.
 TEMPERATURE = Bounded(float, "a finite number of 0 or more", inclusive=True)
 
@@ -87,6 +91,8 @@ GENERATOR_SCHEMA: Schema = {
     "preserved_thinking": bool,
     "zero_data_retention": bool,
     "read_timeout": DURATION,
+    "retries": RETRIES,
+    "retry_delay": RETRY_DELAY,
     "provider": "map",
     "variants": "tables",
     # Keys of the provider's own (its generator_fields model), checked once plugins have

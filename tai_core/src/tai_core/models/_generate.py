@@ -33,6 +33,11 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 20.0
 
+    @classmethod
+    def of(cls, spec: ModelSpec) -> RetryPolicy:
+        """The policy a model's generator sets (``retries``, ``retry_delay``)."""
+        return cls(attempts=spec.retries + 1, base_delay=spec.retry_delay)
+
     def delay(self, attempt: int, error: ProviderError) -> float:
         """Seconds to wait before attempt ``attempt + 1`` (``attempt`` counts from 0)."""
         if error.retry_after is not None:
@@ -53,7 +58,8 @@ async def generate(
     on_retry: OnRetry | None = None,
     sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> AsyncIterator[StreamEvent]:
-    """Stream ``request`` through ``provider``, retrying failures that produced nothing.
+    """Stream ``request`` through ``provider``, retrying failures that produced nothing:
+    as ``policy`` says, or else as the model's generator does (:meth:`RetryPolicy.of`).
 
     ``on_retry(attempt, delay, error)`` is told before each wait. The last error is raised
     when the attempts run out.
@@ -62,7 +68,7 @@ async def generate(
         import asyncio
 
         sleep = asyncio.sleep
-    rules = policy or RetryPolicy()
+    rules = policy or RetryPolicy.of(spec)
     attempt = 0
     while True:
         produced = False

@@ -81,6 +81,10 @@ class ModelSpec:
     max_thinking_tokens: int | None = None
     #: Connect directly: no proxy from the configuration or the environment.
     no_proxy: bool = False
+    #: How often a call that failed before producing anything is repeated.
+    retries: int = 3
+    #: Seconds before the first repeat; each next wait doubles (with jitter), at most 20 s.
+    retry_delay: float = 0.5
 
 
 @attrs.frozen
