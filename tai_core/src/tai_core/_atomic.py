@@ -6,7 +6,6 @@ the store's flush, which also syncs and journals; these are tai's own small file
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -14,6 +13,8 @@ from typing import TextIO
 
 def write_atomically(path: Path, write: Callable[[TextIO], None]) -> None:
     """Replace ``path`` by what ``write`` writes to a text file (UTF-8)."""
+    import tempfile  # with shutil and its compressors: not before a file is written
+
     handle, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     temporary = Path(name)
     try:

@@ -27,7 +27,6 @@ left to recovery, which refuses journals tai did not sign.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 from pathlib import Path
 
@@ -80,6 +79,8 @@ def _remove(path: Path) -> str | None:
     """Remove ``path`` without following links; why it could not be, or ``None``."""
     try:
         if stat.S_ISDIR(path.lstat().st_mode):
+            import shutil  # only when something is left to sweep
+
             shutil.rmtree(path)
         else:
             path.unlink()

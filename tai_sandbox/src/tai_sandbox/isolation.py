@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
 import signal
 import stat
 import sys
@@ -124,6 +123,7 @@ def _stale_runs(runs: Path) -> None:
 
 def _remove_tree(path: Path) -> None:
     """Remove the directory ``path`` (a run's layers) without following a link anywhere."""
+    import shutil  # when a run ends, not at start-up
 
     def writable_again(function: Any, name: str, _: Any) -> None:
         # overlayfs leaves its work directory without permissions: open real directories

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from email.utils import parsedate_to_datetime
 
 from tai_core.models import ModelSpec, ProviderError
 
@@ -52,6 +51,8 @@ def retry_after(value: str | None) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         pass
+    from email.utils import parsedate_to_datetime  # ten modules, for the rare HTTP date
+
     try:
         return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
     except (TypeError, ValueError):

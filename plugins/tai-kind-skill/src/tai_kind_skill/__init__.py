@@ -14,7 +14,6 @@ model output can plant one for a later run.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -83,6 +82,8 @@ it covers."""
         skills = _offered(context.cwd)
         skill = skills.get(name)
         if skill is None:
+            import difflib  # only for a name that is not a skill
+
             near = difflib.get_close_matches(name, list(skills), n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             known = ", ".join(sorted(skills)) or "none"

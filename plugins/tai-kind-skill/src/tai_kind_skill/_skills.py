@@ -91,10 +91,10 @@ def read_skill(directory: Path) -> Skill:
 
 
 def _packaged() -> list[Path]:
-    from importlib import resources  # ~9 ms, and only plugins that ship skills need it
-
     roots = []
     for entry in find_entry_points(ENTRY_POINT_GROUP):
+        from importlib import resources  # ~9 ms: only when a package ships skills
+
         package, _, subdirectory = entry.value.partition(":")
         try:
             root = Path(str(resources.files(package))) / subdirectory
