@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
 # The test suite, from a fresh machine: installs uv and the locked environment, checks lint,
-# formatting and the generated hook reference, then runs pytest in parallel. Extra arguments go
-# to pytest (-m 'not slow' for a quick loop).
+# formatting and the generated hook reference, then runs pytest in parallel. Without --all
+# (and outside CI: the CI variable unset) the tests marked slow are left out: end-to-end runs
+# on real modules and builds, the terminal and the browser, fuzzing, each of seconds, about
+# half the suite's time in a hundred tests. Extra arguments go to pytest.
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
 echo "== ruff" && uv run --no-sync ruff check . && uv run --no-sync ruff format --check .
 echo "== hook, protocol and API references" && uv run --no-sync python scripts/hook_docs.py --check && uv run --no-sync python scripts/protocol_docs.py --check && uv run --no-sync python scripts/api_docs.py --check
 source scripts/_go_helpers.sh
+selection=(-m "not slow")
+what="the quick set: -m 'not slow'; --all or CI=true runs every test"
+if [ "${1:-}" = "--all" ]; then
+  shift
+  selection=() && what="every test"
+elif [ -n "${CI:-}" ] && [ "${CI:-}" != "false" ] && [ "${CI:-}" != "0" ]; then
+  selection=() && what="every test (CI=$CI)"
+fi
 # One worker per core (pytest-xdist; -n 0 runs in this process, for -s or a debugger); each
 # worker takes the next test when it is free, so the long ones do not leave a core idle.
-echo "== pytest ($(nproc) workers, random order: the seed is in the header)" && exec uv run --no-sync pytest -n auto --dist worksteal "$@"
+echo "== pytest, $what ($(nproc) workers, random order: the seed is in the header)"
+exec uv run --no-sync pytest -n auto --dist worksteal "${selection[@]}" "$@"

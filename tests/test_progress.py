@@ -150,6 +150,7 @@ def test_go_build_lines(line: str, counted: str | None) -> None:
     assert go_build_line(line) == counted
 
 
+@pytest.mark.slow
 def test_a_block_s_command_running_over_a_second_is_named_on_stderr(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -178,6 +179,7 @@ def test_control_characters_of_the_step_s_name_do_not_reach_the_terminal() -> No
     assert "\\x1b]0;pwned\\x07" in out.getvalue()
 
 
+@pytest.mark.slow
 def test_the_last_line_says_how_a_command_ended(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tai_core.runtime import RunFailed
 from tai_core.testing import Fault, Reply, ScriptedModel, run_session
 
@@ -122,6 +124,7 @@ def test_an_installed_plugin_is_loaded_and_not_registered_again(tai_plugin, tai_
 """
 
 
+@pytest.mark.slow
 def test_the_fixtures_come_with_tai_core(tmp_path: Path) -> None:
     (tmp_path / "test_echo.py").write_text(PLUGIN_TESTS)
     result = subprocess.run(

@@ -68,6 +68,7 @@ def _next(folder: Path, server: FakeModelServer, env: dict[str, str], *flags: st
     return system
 
 
+@pytest.mark.slow
 def test_the_system_prompt_carries_them_and_the_flag_leaves_them_out(
     repository: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

@@ -49,6 +49,7 @@ def git_shown(root: Path) -> list[str]:
 
 @settings(max_examples=60)
 @given(trees)
+@pytest.mark.slow
 def test_the_walk_agrees_with_git(
     tree: tuple[set[tuple[str, str]], dict[str, list[str]], list[str]],
 ) -> None:

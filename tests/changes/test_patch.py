@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ..conftest import run_tai
 from ..test_startup import HEAVY
 from .conftest import write_files
@@ -52,6 +54,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_patch_applies_until_an_error_and_resumes(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

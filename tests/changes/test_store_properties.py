@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -164,4 +165,4 @@ class StoreModel(RuleBasedStateMachine):
 
 
 StoreModel.TestCase.settings = settings(max_examples=150, stateful_step_count=30)
-TestStoreModel = StoreModel.TestCase
+TestStoreModel = pytest.mark.slow(StoreModel.TestCase)

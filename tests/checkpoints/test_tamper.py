@@ -69,6 +69,7 @@ def backdate(root: Path) -> None:
 
 
 @pytest.mark.parametrize("plant", [PLANT_CACHE, PLANT_UTIME], ids=["cache", "utime"])
+@pytest.mark.slow
 def test_a_poisoned_stat_cache_does_not_hide_a_change(tree: Path, env, plant: str) -> None:
     (tree / "auth.txt").write_text("user=alice\n")
     backdate(tree)

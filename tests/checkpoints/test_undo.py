@@ -72,6 +72,7 @@ def test_edits_made_after_the_run_are_kept_and_named(tree: Path, env) -> None:
     assert "kept a.txt: edited after the run ended" in result.stdout
 
 
+@pytest.mark.slow
 def test_undo_to_before_a_round(tree: Path, env) -> None:
     replay(
         tree,

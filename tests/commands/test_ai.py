@@ -59,6 +59,7 @@ def test_a_chat_remembers_and_goes_on(
     assert profiles(isolated_env)[0]["Model"] == "local"
 
 
+@pytest.mark.slow
 def test_continue_takes_up_the_last_session_here(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:
@@ -103,6 +104,7 @@ def test_a_damaged_profiles_file_is_a_warning(
     assert "tai: warning: the memory file is damaged and is ignored:" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_session_changed_outside_tai_is_refused_without_being_called_resumed(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:
@@ -148,6 +150,7 @@ def test_compact_in_a_chat_replaces_the_conversation_by_its_summary(
     assert last[2] == "say three"
 
 
+@pytest.mark.slow
 def test_trust_memory_signs_the_users_own_edit(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:

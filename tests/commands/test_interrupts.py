@@ -9,6 +9,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import tai_executable
 from tests.processes import alive as _alive
 from tests.processes import wait_for as _wait_for
@@ -50,6 +52,7 @@ def test_a_shell_block_is_stopped_and_the_written_rounds_are_named(
     assert "Aborted" not in stderr and "Traceback" not in stderr
 
 
+@pytest.mark.slow
 def test_go_test_is_stopped(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     duration = f"{3643 + os.getpid() % 1000 / 1000:.3f}"
     (tmp_path / "go.mod").write_text("module example.com/slow\n\ngo 1.20\n")

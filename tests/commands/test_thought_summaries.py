@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.commands.test_next import configure
 from tests.conftest import run_tai
 from tests.servers import FakeModelServer, Reply
@@ -15,6 +17,7 @@ THOUGHTS = "The user asks about X.\nI should check Y first.\n\nThen Z."
 SUMMARY = "<<松柏 summary\n- Works out X by checking Y.\n松柏\n"
 
 
+@pytest.mark.slow
 def test_thoughts_are_summarised_shown_and_kept(
     tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:

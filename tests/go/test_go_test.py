@@ -68,6 +68,7 @@ def test_fail(host: PluginHost, module: Path) -> None:
     assert "wrong on purpose" in result.text and "\nStderr:\n" in result.text
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_run(host: PluginHost, module: Path) -> None:
     result = run(host, module, "-run ^TestSlow$ ./p", go_test_timeout=3)
     assert not result.ok and "Tests failed: timed out after 3 s" in result.text

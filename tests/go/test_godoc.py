@@ -97,6 +97,7 @@ def test_pinned_cobra_matches_go_doc(pinned) -> None:
     assert compare(loaded, every(documented(loaded))) >= 3 * 5
 
 
+@pytest.mark.slow
 def test_pinned_tools_matches_go_doc(pinned) -> None:
     """Every package of x/tools (and its dependencies) with -all -cmd -u; every third
     one, in path order, with -all -cmd and with -cmd."""
@@ -106,6 +107,7 @@ def test_pinned_tools_matches_go_doc(pinned) -> None:
     assert compare(loaded, jobs) > 300
 
 
+@pytest.mark.slow
 def test_generated_module_matches_go_doc(tmp_path: Path) -> None:
     sys.path.insert(0, str(REPO / "benchmarks"))
     try:
@@ -234,6 +236,7 @@ def test_a_planted_cache_entry_never_reaches_the_outline(
     assert text in genuine
 
 
+@pytest.mark.slow
 def test_without_the_helper_the_context_is_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -136,6 +136,7 @@ def tables(tmp_path: Path) -> Path:
     return write(tmp_path / "m", {"go.mod": GO_MOD, "t/t.go": SOURCE, "t/t_test.go": TESTS})
 
 
+@pytest.mark.slow
 def test_test_names_are_what_go_test_runs(tables: Path) -> None:
     text = part_with(collect(tables), "begin of focus package example.com/m/t").text
     names = outline_names(text)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tai_core.context import hook_check
 from tai_core.context._prompt import build_prompt
 from tai_core.plugins import PluginHost
@@ -65,6 +67,7 @@ def test_the_outline_and_go_src_show_no_secret_go_file(host: PluginHost, tmp_pat
     assert "func Use()" in answer
 
 
+@pytest.mark.slow
 def test_a_real_run_sends_no_secret_of_a_go_module(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

@@ -21,6 +21,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_:Deprecatio
 SONNET = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 
+@pytest.mark.slow
 def test_azure_deployment_path_version_and_key(providers, resolve, azure_server) -> None:
     azure_server.script(Reply(text="from azure", thoughts="hm", usage={"input": 50, "output": 9}))
     spec = resolve(

@@ -104,6 +104,7 @@ def test_a_subdirectory_runs_in_itself_with_the_projects_settings(
     assert f"rootdir: {calc}\nconfigfile: pyproject.toml" in result.text
 
 
+@pytest.mark.slow
 def test_the_time_limit_ends_the_whole_process_group(
     host: PluginHost, calc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tai_core.records import EventRow, RecordStore
 from tests.conftest import run_tai
 
@@ -63,6 +65,7 @@ def record_run(tmp_path: Path, env: dict[str, str], transcript: str = RUN, *flag
     )
 
 
+@pytest.mark.slow
 def test_a_recorded_run_is_listed_and_printed(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     result = record_run(tmp_path, isolated_env, RUN, "-record")
     assert result.returncode == 0, result.stderr
@@ -96,6 +99,7 @@ def test_a_recorded_run_is_listed_and_printed(tmp_path: Path, isolated_env: dict
     assert text.index("[round_start]") < text.index("[text]") < text.index("[round_end]")
 
 
+@pytest.mark.slow
 def test_limit_lists_the_newest(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     for _ in range(3):
         assert record_run(tmp_path, isolated_env, RUN, "--record").returncode == 0
@@ -105,6 +109,7 @@ def test_limit_lists_the_newest(tmp_path: Path, isolated_env: dict[str, str]) ->
     assert len(default.stdout.splitlines()) == 4
 
 
+@pytest.mark.slow
 def test_recording_follows_flag_and_configuration(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
@@ -135,6 +140,7 @@ def test_a_failed_run_is_recorded_as_failed(tmp_path: Path, isolated_env: dict[s
     assert "run_failed" in [e.type for e in events[session.id]]
 
 
+@pytest.mark.slow
 def test_a_recorded_run_replays_with_the_same_replies(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
@@ -177,6 +183,7 @@ def test_analyze_sends_the_transcript_to_the_model(
     assert result.stdout == "The run spent a round on a malformed block.\n"
 
 
+@pytest.mark.slow
 def test_reading_without_records_and_bad_requests(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

@@ -485,6 +485,7 @@ def test_blocks_run_without_tais_secrets(work: Path, env) -> None:
         assert leaked not in seen
 
 
+@pytest.mark.slow
 def test_nothing_a_block_leaves_running_outlives_it(work: Path, env) -> None:
     (work / ".model.replay").write_text(
         "@@@ reply\nStarting.\n<<甲乙 shell\n"
@@ -541,6 +542,7 @@ def test_ctrl_c_stops_running_blocks_and_their_children(work: Path, env) -> None
     _wait_for(lambda: not _alive(duration), "the block's processes to end")
 
 
+@pytest.mark.slow
 def test_a_memory_planted_inside_does_not_reach_the_next_chat(work: Path, env) -> None:
     """A command inside rewrites `tai ai`'s profiles file (in the data directory, which the
     sandbox lets it write) with an instruction for the model; the next chat outside sends
@@ -573,6 +575,7 @@ def test_a_memory_planted_inside_does_not_reach_the_next_chat(work: Path, env) -
     assert "entries tai did not write" in second.stderr
 
 
+@pytest.mark.slow
 def test_a_python_outline_planted_inside_does_not_reach_the_next_request(work: Path, env) -> None:
     """A command inside rewrites the Python outline cache (in tai's cache directory, which
     the sandbox lets it write, its name computable there) with summaries that carry an
@@ -609,6 +612,7 @@ def test_a_python_outline_planted_inside_does_not_reach_the_next_request(work: P
     assert "PLANTED" not in user and "Doubles x." in user
 
 
+@pytest.mark.slow
 def test_go_documentation_planted_inside_does_not_reach_the_next_request(work: Path, env) -> None:
     """The same for the go doc cache: every entry rewritten from inside, under its genuine
     MAC line, with words of the attacker's; the next request outside shows go doc's."""

@@ -89,6 +89,7 @@ def test_a_subdirectory_under_tmp_still_sees_its_project_read_only(work: Path, e
     assert sandboxed(f"ls {neighbour}", sub, env).returncode != 0  # the rest of /tmp: fresh
 
 
+@pytest.mark.slow
 def test_a_go_module_builds_and_tests(work: Path, env) -> None:
     (work / "go.mod").write_text("module example.com/probe\n\ngo 1.20\n")
     (work / "add.go").write_text("package probe\n\nfunc Add(a, b int) int { return a + b }\n")

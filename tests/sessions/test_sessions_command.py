@@ -36,6 +36,7 @@ def test_nothing_kept_yet_creates_nothing(tmp_path: Path, isolated_env: dict[str
     assert list(Path(isolated_env["TAI_DATA_DIR"]).iterdir()) == []
 
 
+@pytest.mark.slow
 def test_list_show_export_delete(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     env = isolated_env
     ask(tmp_path, env)
@@ -67,6 +68,7 @@ def test_list_show_export_delete(tmp_path: Path, isolated_env: dict[str, str]) -
     assert ids(tmp_path, env) == []
 
 
+@pytest.mark.slow
 def test_prefixes_and_directories(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     env = isolated_env
     elsewhere = tmp_path / "elsewhere"
@@ -140,6 +142,7 @@ def test_a_chat_whose_session_cannot_be_saved_says_so_once(
     assert warnings == ["tai: warning: the session could not be saved: no such table: messages"]
 
 
+@pytest.mark.slow
 def test_a_read_only_data_directory_is_read(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     """On a read-only mount (a backup, another machine's files) the sessions are listed
     and shown as they are; a deletion says why it cannot be made."""

@@ -31,6 +31,7 @@ def terminal(
         screen.close()
 
 
+@pytest.mark.slow
 def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) -> None:
     openai_server.script(
         Reply(text="Hello from the model.", chunks=2),

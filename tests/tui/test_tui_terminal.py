@@ -147,6 +147,7 @@ def test_colours_follow_no_color(
     terminal.wait_for("[exited 0]")
 
 
+@pytest.mark.slow
 def test_goal_loops_go_on_without_a_key(
     tmp_path: Path, isolated_env: dict[str, str], terminals: list[Terminal]
 ) -> None:
