@@ -9,12 +9,15 @@ target) is the same inside a generated 20-package Go module, whose outline it co
 first (``go list`` and ``go doc``; tai's cache of its own, warm after the warm-up run, and
 Go's build cache the user's).
 
-Method: the server is the tests' fake server in a process of its own (``_server.py``),
-which reports each request's arrival on the system's monotonic clock; byte-code is
-compiled first, as an installed package has it. Baseline, alternated with every run: the
-bare interpreter of the same environment (``python -c pass``), start to exit. 15 rounds
-(7 in the Go module) after a warm-up round; medians (min-max), and the ratio to the bare
-interpreter round by round.
+Method: tai as users install it — the checkout's distributions built as wheels into an
+environment of the benchmark's own, byte-code compiled (``_procs.install``); the same
+first figure of the checkout's development environment is given beside it (its editable
+sources put some fifty directories on ``sys.path``, which every import of a tai package
+searches: no target). The server is the tests' fake server in a process of its own
+(``_server.py``), which reports each request's arrival on the system's monotonic clock.
+Baseline, alternated with every run: the bare interpreter of the same environment
+(``python -c pass``), start to exit. 15 rounds (7 in the Go module) after a warm-up round;
+medians (min-max), and the ratio to the bare interpreter round by round.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _gomodule import generate
-from _procs import BARE, TAI, compile_sources, environment, run
+from _procs import BARE, TAI, compile_sources, environment, install, run
 from _report import finish
 from _server import Served
 from _timing import Series, alternate, ratio, timed
@@ -57,13 +60,13 @@ launch()
 """
 
 
-def one_run(cwd: Path, env: dict[str, str], server: Served, rss: list[float],
+def one_run(tai: str, cwd: Path, env: dict[str, str], server: Served, rss: list[float],
             size: list[int]) -> float:  # fmt: skip
-    """Seconds until the request arrived; the peak RSS (MB) is appended to ``rss``, the
-    characters of the request's messages to ``size``."""
+    """Seconds until the request of ``tai`` arrived; the peak RSS (MB) is appended to
+    ``rss``, the characters of the request's messages to ``size``."""
     start = time.monotonic()
     process = subprocess.Popen(
-        [TAI, "next", "chat", "hi"], cwd=cwd, env=env,
+        [tai, "next", "chat", "hi"], cwd=cwd, env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     arrived, characters = server.next_arrival()
@@ -86,17 +89,18 @@ def configure(folder: Path, server: Served) -> dict[str, str]:
     return environment(folder.parent / f"{folder.name}.home")
 
 
-def measure(cwd: Path, server: Served, runs: int) -> tuple[Series, Series, float, int]:
-    """The start-to-request times, the ratios to the bare interpreter, the peak RSS (MB)
-    and the request's characters, all after the warm-up run (which may build tai's go doc
-    helper)."""
+def measure(cwd: Path, server: Served, runs: int, tai: str = TAI,
+            bare: list[str] = BARE) -> tuple[Series, Series, float, int]:  # fmt: skip
+    """The start-to-request times of ``tai``, the ratios to the bare interpreter, the peak
+    RSS (MB) and the request's characters, all after the warm-up run (which may build
+    tai's go doc helper)."""
     env = configure(cwd, server)
     rss: list[float] = []
     size: list[int] = []
     times = alternate(
         {
-            "next": lambda: one_run(cwd, env, server, rss, size),
-            "bare": lambda: timed(lambda: run(BARE, env, cwd)),
+            "next": lambda: one_run(tai, cwd, env, server, rss, size),
+            "bare": lambda: timed(lambda: run(bare, env, cwd)),
         },
         runs,
     )
@@ -106,11 +110,13 @@ def measure(cwd: Path, server: Served, runs: int) -> tuple[Series, Series, float
 def main() -> None:
     compile_sources()
     with Served(report=True, text="hi\n") as server, tempfile.TemporaryDirectory() as temp:
+        tai, bare = install(Path(temp) / "installed")
         cwd = Path(temp) / "work"
         cwd.mkdir()
-        latency, over_bare, rss, _ = measure(cwd, server, RUNS)
+        latency, over_bare, rss, _ = measure(cwd, server, RUNS, tai, bare)
+        checkout, checkout_over_bare, _, _ = measure(cwd, server, RUNS)
         probe = subprocess.Popen(
-            [sys.executable, "-c", PROBE], cwd=cwd, env=configure(cwd, server),
+            [bare[0], "-c", PROBE], cwd=cwd, env=configure(cwd, server),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         server.next_arrival()
@@ -118,10 +124,12 @@ def main() -> None:
                      if line.startswith("MODULES ")]  # fmt: skip
         modules, litellm = int(counts[0]), counts[1] == "1"
         root = generate(cwd / "gen", GO_PACKAGES)
-        go_latency, go_over_bare, go_rss, request = measure(root, server, GO_RUNS)
+        go_latency, go_over_bare, go_rss, request = measure(root, server, GO_RUNS, tai, bare)
     finish(
-        f"next_latency: start to request {latency.text()} = {over_bare.text('x', 1)} the bare "
-        f"interpreter, {modules} modules imported when the request leaves, peak RSS "
+        f"next_latency: installed, start to request {latency.text()} = "
+        f"{over_bare.text('x', 1)} the bare interpreter (the checkout's editable environment: "
+        f"{checkout.text()} = {checkout_over_bare.text('x', 1)}), {modules} modules imported "
+        f"when the request leaves, peak RSS "
         f"{rss:.0f} MB, litellm imported: {'yes' if litellm else 'no'}; "
         f"in a {GO_PACKAGES}-package Go module {go_latency.text()} = "
         f"{go_over_bare.text('x', 1)}, peak RSS {go_rss:.0f} MB, request {request // 1000} kB; "
