@@ -60,7 +60,7 @@ launch()
 """
 
 
-def one_run(tai: str, cwd: Path, env: dict[str, str], server: Served, rss: list[float],
+def one_run(tai: str, cwd: Path, env: dict[str, str], server: Served, *, rss: list[float],
             size: list[int]) -> float:  # fmt: skip
     """Seconds until the request of ``tai`` arrived; the peak RSS (MB) is appended to
     ``rss``, the characters of the request's messages to ``size``."""
@@ -99,7 +99,7 @@ def measure(cwd: Path, server: Served, runs: int, tai: str = TAI,
     size: list[int] = []
     times = alternate(
         {
-            "next": lambda: one_run(tai, cwd, env, server, rss, size),
+            "next": lambda: one_run(tai, cwd, env, server, rss=rss, size=size),
             "bare": lambda: timed(lambda: run(bare, env, cwd)),
         },
         runs,
