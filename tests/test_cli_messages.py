@@ -62,6 +62,17 @@ USAGE = 2
             "unknown hook 'tai_run_blok' (did you mean tai_run_block?); see tai plugins --help",
             USAGE,
         ),
+        (  # click names no command here: the help pointer is found from the words
+            ["plugins", "--hook"],
+            "option '--hook' requires an argument; see tai plugins --help",
+            USAGE,
+        ),
+        (
+            ["-p", "no:shell", "next", "-model"],
+            "option '-model' requires an argument; see tai next --help",
+            USAGE,
+        ),
+        (["-model"], "option '-model' requires an argument; see tai chat --help", USAGE),
         (
             ["policy", "chek", "ls"],
             "unknown command 'chek' (did you mean check?); see tai policy --help",

@@ -64,7 +64,7 @@ def run(
     except TaskNotQuoted as error:
         fail(_task_hint(error, commands), USAGE)
     except click.UsageError as error:
-        fail(_usage(error, args, help_command), USAGE)
+        fail(_usage(error, args, _help_of(command, error, args, help_command)), USAGE)
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code or FAILURE)
     except (click.Abort, KeyboardInterrupt, EOFError):
@@ -100,14 +100,34 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
 _BOTH_SPELLINGS = re.compile(r"'(-[\w-]+)' / '--[\w-]+'")
 
 
-def _usage(error: click.UsageError, args: Sequence[str], help_command: str) -> str:
-    """The line for a usage error, with the help a newcomer needs."""
+def _help_of(
+    command: click.Command, error: click.UsageError, args: Sequence[str], help_command: str
+) -> str:
+    """The help to point at: that of the command the error is in. Click names it in most
+    errors; one it raises while it reads an option's value (``-model`` with none) names no
+    command, which is then the first word of ``args`` past the group's own options."""
+    if error.ctx is not None:
+        return help_command if error.ctx.parent is None else f"{error.ctx.command_path} --help"
+    if not isinstance(command, click.Group):
+        return help_command
+    taking_values = {
+        name
+        for param in command.params
+        if isinstance(param, click.Option) and not param.is_flag and not param.count
+        for name in param.opts
+    }
+    words = iter(args)
+    for word in words:
+        if word in taking_values:
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return f"tai {word} --help" if word in command.commands else help_command
+    return help_command
+
+
+def _usage(error: click.UsageError, args: Sequence[str], where: str) -> str:
+    """The line for a usage error, with the help a newcomer needs (``where``)."""
     context = error.ctx
-    where = (
-        help_command
-        if context is None or context.parent is None
-        else (f"{context.command_path} --help")
-    )
     if isinstance(error, click.NoSuchOption):
         options = _options(context.command) if context is not None else []
         typed = _typed(error.option_name, args, options)
