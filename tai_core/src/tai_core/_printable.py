@@ -5,6 +5,8 @@ title or the clipboard — reaches the terminal from tai's own lines."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def printable(text: str) -> str:
     """``text`` unchanged when every character prints; else its escaped form."""
@@ -17,3 +19,19 @@ def printable_lines(text: str) -> str:
     if text.replace("\n", "").replace("\t", "").isprintable():
         return text
     return "".join(c if c in "\n\t" or c.isprintable() else printable(c) for c in text)
+
+
+def _unchanged(text: str) -> str:
+    return text
+
+
+def shown_on(stream: object) -> Callable[[str], str]:
+    """What text from outside tai becomes when written to ``stream``: on a terminal
+    :func:`printable_lines`; in a file or a pipe itself (``tai next … > answer.md`` keeps
+    the reply as it was sent, ``patch`` reads a diff byte for byte)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        terminal = bool(isatty is not None and isatty())
+    except (OSError, ValueError):  # a closed stream
+        terminal = False
+    return printable_lines if terminal else _unchanged

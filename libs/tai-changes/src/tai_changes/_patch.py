@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tai_changes._error_log import without_logs
+from tai_core._printable import shown_on
 from tai_core.blocks import Block, BlockParseError, parse_blocks
 from tai_core.plugins import validation_problems
 
@@ -157,7 +158,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
 
         click.echo(render_diff(store.pending(), sys.stdout.isatty()), nl=False)
         if error:
-            click.echo(f"tai: error: {error}", err=True)
+            click.echo(f"tai: error: {shown_on(sys.stderr)(str(error))}", err=True)
         sys.exit(1 if error else 0)
     if applied:
         remainder = _remainder(text, applied)
@@ -174,9 +175,9 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
         if not inside:
             path.write_bytes(remainder.encode("utf-8"))
     for block in applied:
-        click.echo(f"Applied {_summary(block)}")
+        click.echo(shown_on(sys.stdout)(f"Applied {_summary(block)}"))  # the reply's paths
     if error:
-        click.echo(f"tai: error: {error}", err=True)
+        click.echo(f"tai: error: {shown_on(sys.stderr)(str(error))}", err=True)
         sys.exit(1)
     if not applied:
         click.echo(f"No change blocks to apply in {file}.")

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from tai_core._printable import printable
+from tai_core._printable import printable, shown_on
 from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
 from tai_core.commands._terminal import answering
@@ -266,5 +266,5 @@ def _opened(subscription: Subscription, session_id: str) -> bool | None:
         elif isinstance(event, SessionStarted) and event.session_id == session_id:
             opened = bool(opened)
         elif isinstance(event, Notice) and event.level == "error":
-            sys.stderr.write(f"tai: error: {event.message}\n")
+            sys.stderr.write(f"tai: error: {shown_on(sys.stderr)(event.message)}\n")
     return opened

@@ -4,6 +4,10 @@ The reply text goes to stdout as it streams, so ``tai next … | tee answer.md``
 answer and nothing else; everything about the run — block results, notices, retries, the
 usage table, the final error — goes to stderr. It is one client of the event bus among
 others and keeps no state beyond what it needs to lay lines out.
+
+What a model or its blocks wrote reaches a terminal with every control character escaped
+(``tai_core._printable.shown_on``): an escape sequence in a reply must not set the
+clipboard, retitle the window or clear the screen. A file or a pipe gets it unchanged.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from tai_core._printable import shown_on
 from tai_core.commands._hidden import HiddenBlocks
 from tai_core.runtime import (
     BlockFinished,
@@ -45,6 +50,9 @@ class Printer:
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
+        #: Text from outside tai as it may be written to ``out`` and to ``err``.
+        self._out_text = shown_on(self.out)
+        self._err_text = shown_on(self.err)
         self.thoughts = thoughts
         #: Print the usage table when the run ends (a chat prints none after each turn).
         self.report = report
@@ -68,15 +76,15 @@ class Printer:
         if isinstance(event, TextReceived):
             text = self._hidden.feed(event.text) if self._hidden else event.text
             if text:
-                self.out.write(text)
+                self.out.write(self._out_text(text))
                 self.out.flush()
                 self._line_open = not text.endswith("\n")
         elif isinstance(event, ThoughtReceived):
             if self.thoughts:
-                self.err.write(event.text)
+                self.err.write(self._err_text(event.text))
         elif isinstance(event, ThoughtSummarized):
             self._end_line()
-            self.err.write(f"[thought summary] {event.summary.strip()}\n")
+            self.err.write(self._err_text(f"[thought summary] {event.summary.strip()}") + "\n")
         elif isinstance(event, ChangesWritten):
             self.track(event)
         elif isinstance(event, RoundStarted):
@@ -90,14 +98,14 @@ class Printer:
             self._end_line()
             status = "ok" if event.result.ok else "failed"
             lines = event.result.text.splitlines()
-            self.err.write(f"[{event.block.kind} {status}]\n")
+            self.err.write(self._err_text(f"[{event.block.kind} {status}]") + "\n")
             for line in lines[:RESULT_LINES]:
-                self.err.write(f"  {line}\n")
+                self.err.write(f"  {self._err_text(line)}\n")
             if len(lines) > RESULT_LINES:
                 self.err.write(f"  … ({len(lines) - RESULT_LINES} more lines sent to the model)\n")
         elif isinstance(event, Notice):
             self._end_line()
-            self.err.write(f"tai: {event.level}: {event.message}\n")
+            self.err.write(f"tai: {event.level}: {self._err_text(event.message)}\n")
         elif isinstance(event, RunFinished | RunFailed | RunCancelled):
             self.finish(event)
         self.err.flush()
@@ -114,7 +122,7 @@ class Printer:
         """Write the end of the run: the rest of the reply, the diff, the report, and the
         error or what a cancel left."""
         if self._hidden is not None and (rest := self._hidden.flush()):
-            self.out.write(rest)
+            self.out.write(self._out_text(rest))
             self._line_open = not rest.endswith("\n")
         self._end_line()
         self.outcome = event
@@ -123,9 +131,9 @@ class Printer:
         if event.report and self.report:
             self.err.write("\n" + event.report + "\n")
         if isinstance(event, RunFailed):
-            self.err.write(f"tai: error: {event.message}\n")
+            self.err.write(f"tai: error: {self._err_text(event.message)}\n")
         elif isinstance(event, RunCancelled):
-            self.err.write(f"tai: cancelled; {self.cancelled_state()}\n")
+            self.err.write(f"tai: cancelled; {self._err_text(self.cancelled_state())}\n")
 
     def cancelled_state(self) -> str:
         """Exactly what reached the disk before a cancel, for its last line."""

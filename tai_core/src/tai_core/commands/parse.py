@@ -9,6 +9,7 @@ would have been fed back as an error, so the command can guard a test.
 from __future__ import annotations
 
 import json
+import sys
 from typing import IO, Any
 
 import click
@@ -103,20 +104,23 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"results": entries}, indent=2, ensure_ascii=False))
     else:
+        from tai_core._printable import shown_on
+
+        shown = shown_on(sys.stdout)  # a reply's header must not drive the terminal
         for entry in entries:
             if "header" not in entry:
-                click.echo(f"line {entry['line']}: {entry['message']}")
+                click.echo(shown(f"line {entry['line']}: {entry['message']}"))
             elif entry["status"] == "invalid":
-                click.echo(f"line {entry['line']}: {entry['header']} — invalid:")
+                click.echo(shown(f"line {entry['line']}: {entry['header']} — invalid:"))
                 for problem in entry["problems"]:
-                    click.echo(f"    {problem}")
+                    click.echo(shown(f"    {problem}"))
             elif entry["status"] == "unknown":
-                click.echo(
+                click.echo(shown(
                     f"line {entry['line']}: {entry['header']} — unknown kind "
                     "(no installed plugin registers it)"
-                )
+                ))  # fmt: skip
             else:
-                click.echo(f"line {entry['line']}: {entry['header']} — ok")
+                click.echo(shown(f"line {entry['line']}: {entry['header']} — ok"))
         blocks = sum(1 for entry in entries if "header" in entry)
         click.echo(f"{blocks} block(s), {len(failed)} problem(s)")
     if failed:

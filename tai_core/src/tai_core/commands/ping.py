@@ -44,6 +44,9 @@ def ping_command(app: Any, model: str | None, seed: int | None) -> None:
     seconds = time.perf_counter() - started
     problem = grade(exam, reply)
     if problem is not None:
+        from tai_core._printable import shown_on
+
+        problem = shown_on(sys.stderr)(problem)  # it may quote the model's answer
         click.echo(f"tai: error: ping failed: {spec.name}: {problem}", err=True)
         sys.exit(1)
     click.echo(f"ping ok: {spec.name} answered in {seconds:.1f} s")

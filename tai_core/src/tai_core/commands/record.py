@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tai_core._printable import shown_on
+
 if TYPE_CHECKING:
     from tai_core.records import RecordStore, SessionRow
 
@@ -118,7 +120,7 @@ def record_command(
     elif analyze:
         _analyze(app, model, transcript(chosen, events))
     else:
-        click.echo(transcript(chosen, events), nl=False)
+        click.echo(shown_on(sys.stdout)(transcript(chosen, events)), nl=False)
 
 
 def _chosen(store: RecordStore, session: int | None) -> SessionRow:
@@ -158,8 +160,10 @@ def _analyze(app: Any, model: str | None, text: str) -> None:
         text, window_of(spec).request_tokens - estimate_tokens(ANALYSIS_PROMPT)
     )
 
+    shown = shown_on(sys.stdout)
+
     def show(piece: str) -> None:
-        sys.stdout.write(piece)
+        sys.stdout.write(shown(piece))
         sys.stdout.flush()
 
     try:

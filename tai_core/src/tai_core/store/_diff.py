@@ -3,7 +3,8 @@
 A :class:`Change` is a path with its old and new text (``None`` for absent). The diff is
 the ordinary unified format with ``a/`` and ``b/`` prefixes and ``/dev/null`` for created
 and deleted files, so ``git apply`` and ``patch -p1`` accept the plain rendering; colours
-are added only on request (a terminal), never to piped output.
+are added only on request (a terminal), never to piped output, and a coloured diff shows
+the files' control characters escaped: text a model wrote must not drive the terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import difflib
 from typing import TYPE_CHECKING
 
 import attrs
+
+from tai_core._printable import printable_lines
 
 if TYPE_CHECKING:
     from tai_core.store._store import FileStore
@@ -54,6 +57,7 @@ def _lines(text: str | None) -> list[str]:
 def _paint(line: str, color: bool) -> str:
     if not color:
         return line
+    line = printable_lines(line)
     if line.startswith(("---", "+++")):
         code = _BOLD
     elif line.startswith("@@"):
@@ -72,7 +76,8 @@ def render_diff(changes: tuple[Change, ...] | list[Change], color: bool) -> str:
     """The unified diff of ``changes`` (empty text when there are none).
 
     :param color: add ANSI colours (deleted lines red, added green, hunk headers cyan, file
-        headers bold); pass ``sys.stdout.isatty()``.
+        headers bold) and escape the files' own control characters; pass
+        ``sys.stdout.isatty()``.
     """
     out: list[str] = []
     for change in changes:
