@@ -94,3 +94,24 @@ def test_a_coloured_diff_shows_a_file_s_control_characters_escaped() -> None:
     assert "\x1b[32m+loud\\x1b]52;c;cm0gLXJmIH4=\\x07" in coloured  # green, and escaped
     assert "\x1b]" not in coloured and "\x07" not in coloured
     assert f"+loud{HOSTILE}\n" in render_diff([change], color=False)  # patch reads this
+
+
+def test_a_kept_conversation_is_shown_escaped_on_a_terminal(
+    tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
+) -> None:
+    configure(tmp_path, openai_server)
+    openai_server.script(Reply(text=REPLY, chunks=3))
+    kept = subprocess.run(
+        [tai_executable(), "next", "-cli", "chat", "hi"], cwd=tmp_path, env=isolated_env,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert kept.returncode == 0, kept.stderr
+    listed = subprocess.run(
+        [tai_executable(), "sessions"], cwd=tmp_path, env=isolated_env, capture_output=True,
+        text=True, timeout=60, check=True,
+    ).stdout.splitlines()  # fmt: skip
+    session_id = listed[1].split()[0]
+    for command in (["sessions", "show", session_id], ["sessions", "export", session_id]):
+        seen = on_a_terminal([tai_executable(), *command], tmp_path, isolated_env)
+        assert b"Here." in seen, command
+        assert b"\x1b]" not in seen and b"\x07" not in seen, command

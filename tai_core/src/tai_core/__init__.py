@@ -8,15 +8,17 @@ provider or a sandbox: those are plugins, and tai-core with no plugin installed 
 starts and says what is missing.
 
 The public API for plugin authors is what this module exports: the ``hookimpl`` marker,
-the block-kind contract and the parser's values. They are imported on first use
-(:mod:`tai_core._lazy`), so that importing any part of tai — the command line's launch
-above all — costs only what that part uses.
+the block-kind contract and the parser's values, and how text from outside tai (a model's
+words, a path it chose) is shown on a terminal (``shown_on``, ``printable``). They are
+imported on first use (:mod:`tai_core._lazy`), so that importing any part of tai — the
+command line's launch above all — costs only what that part uses.
 """
 
 from tai_core._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: importing it would cost more than the rest (_lazy)
 if TYPE_CHECKING:
+    from tai_core._printable import printable, printable_lines, shown_on
     from tai_core.blocks import (
         Block,
         BlockKind,
@@ -49,6 +51,9 @@ __all__ = [
     "RunContext",
     "hookimpl",
     "parse_blocks",
+    "printable",
+    "printable_lines",
+    "shown_on",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -59,5 +64,6 @@ __getattr__, __dir__ = lazy_exports(
         "tai_core.context": ["ContextPart", "ContextProvider", "ContextRequest"],
         "tai_core.models": ["Provider"],
         "tai_core.plugins": ["IsolationError", "PluginHost", "hookimpl"],
+        "tai_core._printable": ["printable", "printable_lines", "shown_on"],
     },
 )  # fmt: skip

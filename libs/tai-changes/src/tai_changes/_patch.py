@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tai_changes._error_log import without_logs
-from tai_core._printable import shown_on
+from tai_core import shown_on
 from tai_core.blocks import Block, BlockParseError, parse_blocks
 from tai_core.plugins import validation_problems
 

@@ -17,6 +17,7 @@ import click
 
 from tai_checkpoints._scan import max_file_bytes
 from tai_checkpoints._store import CheckpointStore, StoreError
+from tai_core import printable
 
 _REASONS = {"write": "before writing", "run": "before programs", "end": "as the run ended"}
 
@@ -149,12 +150,12 @@ def undo_command(app: Any, round_number: int | None) -> None:
             "told apart from the run's edits and are restored too",
             err=True,
         )
-    for path in outcome.restored:
-        click.echo(f"restored {path}")
+    for path in outcome.restored:  # a run may have named a file with control characters
+        click.echo(f"restored {printable(str(path))}")
     for path in outcome.removed:
-        click.echo(f"removed {path}")
+        click.echo(f"removed {printable(str(path))}")
     for path, why in outcome.kept:
-        click.echo(f"kept {path}: {why}")
+        click.echo(f"kept {printable(str(path))}: {why}")
     where = f"before round {round_number}" if round_number else "before the run"
     counts = f"{len(outcome.restored)} restored, {len(outcome.removed)} removed"
     click.echo(

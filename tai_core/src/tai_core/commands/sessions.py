@@ -62,9 +62,12 @@ def show_command(session_id: str) -> None:
                    "changed outside tai, or saved by a tai that did not seal sessions; it "
                    "cannot be resumed", err=True)  # fmt: skip
     click.echo(describe(header))
+    from tai_core._printable import shown_on
+
+    shown = shown_on(sys.stdout)  # the model's words must not drive the terminal
     for message in stored.messages:
-        click.echo(f"--- {message.role} ---")
-        click.echo(message.text.rstrip("\n"))
+        click.echo(shown(f"--- {message.role} ---"))
+        click.echo(shown(message.text.rstrip("\n")))
 
 
 @sessions_command.command("delete")
@@ -92,7 +95,10 @@ def export_command(session_id: str, output: Path | None) -> None:
     with opened_store() as store:
         chosen = resolved(store, session_id)
         if output is None:
-            sys.stdout.writelines(export_lines(store, chosen))
+            from tai_core._printable import shown_on
+
+            shown = shown_on(sys.stdout)  # JSON leaves C1 controls (CSI is one) as they are
+            sys.stdout.writelines(shown(line) for line in export_lines(store, chosen))
             return
         try:
             export_to(store, chosen, str(output))
