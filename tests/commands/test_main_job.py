@@ -155,3 +155,27 @@ def test_each_loop_s_tree_starts_with_its_goal_node(
         assert kinds[:2] == ["event", "goal"]
         goals += [node["attrs"] for node in nodes if node.get("kind") == "goal"]
     assert [(g["loop"], g["verdict"]) for g in goals] == [("1", "start"), ("2", "verify")]
+
+
+def test_a_recorded_goal_loop_run_replays_as_one(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """Each goal loop is a recorded run of its own; the replay of any of them holds the
+    replies of every loop of that tai command, so the whole run can be played again."""
+    first = copy_example(tmp_path)
+    recorded = run_tai("-model", "replay:fix-mean.replay", "-record", "chat", TASK, cwd=first,
+                       env=isolated_env)  # fmt: skip
+    assert_fixed(first, recorded)
+    second = tmp_path / "second"
+    shutil.copytree(EXAMPLE, second)
+    (second / "fix-mean.replay").unlink()  # the replay written below is all it gets
+    written = run_tai("record", "-session", "2", "-replay", "again.replay", cwd=second,
+                      env=isolated_env)  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    assert written.stderr == (
+        "wrote the replies of runs 1 and 2 (the goal loops of one tai command) to again.replay\n"
+    )
+    replayed = run_tai("-model", "replay:again.replay", "chat", TASK, cwd=second,
+                       env=isolated_env)  # fmt: skip
+    assert_fixed(second, replayed)
+    assert replayed.stdout == recorded.stdout

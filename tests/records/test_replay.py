@@ -69,7 +69,7 @@ def play(host: PluginHost, script: str, calls: int) -> list[list]:
 @given(st.lists(replies, min_size=1, max_size=4))
 def test_replies_play_back_as_recorded(host: PluginHost, recorded: list) -> None:
     assume(not any(line.startswith("@@@ ") for r in recorded for line in r[0].splitlines()))
-    played = play(host, replay_script(1, rows_of(recorded)), len(recorded))
+    played = play(host, replay_script([(1, rows_of(recorded))]), len(recorded))
     for (text, thought, usage, finish), events in zip(recorded, played, strict=True):
         trimmed = text.rstrip("\n")
         assert "".join(e.text for e in events if isinstance(e, TextDelta)) == (
@@ -88,7 +88,7 @@ def test_a_failed_attempt_fails_again_after_its_output(host: PluginHost) -> None
         EventRow(1, T, "text", "Half an"),
         EventRow(1, T, "finish", "error"),
     ]
-    script = replay_script(3, rows)
+    script = replay_script([(3, rows)])
     assert script.startswith("# The replies of recorded run 3 ")
     with pytest.raises(ProviderError) as failure:
         play(host, script, 1)
@@ -104,7 +104,7 @@ def test_a_handoff_note_is_a_reply_of_its_own(host: PluginHost) -> None:
         EventRow(1, T, "round_start", "attempt 2"),
         EventRow(1, T, "text", "whole"),
     ]
-    first, handoff, second = play(host, replay_script(1, rows), 3)
+    first, handoff, second = play(host, replay_script([(1, rows)]), 3)
     assert [e.text for e in first if isinstance(e, TextDelta)] == ["cut\n"]
     text = "".join(e.text for e in handoff if isinstance(e, TextDelta))
     (block,) = parse_blocks(text)
@@ -116,4 +116,17 @@ def test_a_handoff_note_is_a_reply_of_its_own(host: PluginHost) -> None:
 def test_a_text_line_that_reads_as_a_directive_cannot_be_written() -> None:
     rows = [EventRow(2, T, "round_start", "attempt 1"), EventRow(2, T, "text", "a\n@@@ reply\n")]
     with pytest.raises(ReplayError, match="run 5, reply in round 2, attempt 1: a line of it"):
-        replay_script(5, rows)
+        replay_script([(5, rows)])
+
+
+def test_the_runs_of_one_command_play_one_after_the_other(host: PluginHost) -> None:
+    loops = [
+        (4, [EventRow(1, T, "round_start", "attempt 1"), EventRow(1, T, "text", "first")]),
+        (5, [EventRow(1, T, "round_start", "attempt 1"), EventRow(1, T, "text", "second")]),
+    ]
+    script = replay_script(loops)
+    assert script.startswith("# The replies of recorded runs 4 and 5 ")
+    played = play(host, script, 2)
+    assert ["".join(e.text for e in events if isinstance(e, TextDelta)) for events in played] == [
+        "first\n", "second\n"
+    ]  # fmt: skip

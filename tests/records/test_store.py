@@ -36,7 +36,8 @@ def test_wal_busy_timeout_and_schema(tmp_path: Path) -> None:
     assert {"sessions", "events"} <= tables
     columns = [c[1] for c in db.execute("PRAGMA table_info(sessions)")]
     assert columns == [
-        "id", "command", "model", "cwd", "start_time", "end_time", "status", "error"
+        "id", "command", "model", "cwd", "start_time", "end_time", "status", "error",
+        "invocation",
     ]  # fmt: skip
     assert [c[1] for c in db.execute("PRAGMA table_info(events)")] == [
         "id", "session_id", "round", "time", "type", "detail"

@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 #: Exit status of a cancelled run (as a shell reports SIGINT).
 CANCELLED = 130
 
+#: This tai command, as its recorded runs name it: its goal loops, or its chat's turns,
+#: are runs of their own, replayed together (``tai record -replay``).
+INVOCATION = uuid.uuid4().hex
+
 
 @attrs.frozen
 class Context:
@@ -235,7 +239,7 @@ def make_recorder(
         return None
     from tai_core.records import Recorder
 
-    return Recorder.open(cwd=Path.cwd(), system=system, user=user)
+    return Recorder.open(cwd=Path.cwd(), system=system, user=user, invocation=INVOCATION)
 
 
 def exit_status(event: Any) -> int:

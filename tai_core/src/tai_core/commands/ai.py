@@ -71,7 +71,7 @@ def ai_command(app: Any, **params: Any) -> None:
 
     from tai_core.commands._chat import Queued, chat, prompt_source
     from tai_core.commands._printer import Printer
-    from tai_core.commands._session import make_runtime
+    from tai_core.commands._session import INVOCATION, make_runtime
     from tai_core.commands._terminal import answers_questions
     from tai_core.config import user_data_dir
     from tai_core.runtime import LoadSession, StartSession
@@ -108,7 +108,10 @@ def ai_command(app: Any, **params: Any) -> None:
         from tai_core.records import Recorder
         from tai_core.runtime import SessionStarted
 
-        recorder = Recorder.open(cwd=Path.cwd(), system=setup.system, user=text) if wanted else None
+        recorder = (
+            Recorder.open(cwd=Path.cwd(), system=setup.system, user=text, invocation=INVOCATION)
+            if wanted else None
+        )  # fmt: skip
         if recorder is not None:
             recorder.take(SessionStarted(session_id, "ai", setup.spec.name))
         return recorder

@@ -104,23 +104,33 @@ def record_command(
                 return
             chosen = _chosen(store, session)
             events = store.events(chosen.id)
+            together = store.runs_of_the_command(chosen.id) if replay is not None else []
+            runs = [(run, events if run == chosen.id else store.events(run)) for run in together]
         finally:
             store.close()
     except sqlite3.Error as error:
         raise click.ClickException(f"cannot read the records database {path}: {error}") from None
     if replay is not None:
-        from tai_core.records import ReplayError, replay_script
+        from tai_core.records import ReplayError, replay_script, runs_named
 
         try:
-            script = replay_script(chosen.id, events)
+            script = replay_script(runs)
         except ReplayError as error:
             raise click.ClickException(f"cannot write a replay: {error}") from None
         replay.write_text(script, encoding="utf-8")
-        click.echo(f"wrote the replies of run {chosen.id} to {replay}", err=True)
+        which = runs_named(together)
+        if len(together) > 1:
+            which += f" (the {_parts(chosen.command)} of one tai command)"
+        click.echo(f"wrote the replies of {which} to {replay}", err=True)
     elif analyze:
         _analyze(app, model, transcript(chosen, events))
     else:
         click.echo(shown_on(sys.stdout)(transcript(chosen, events)), nl=False)
+
+
+def _parts(command: str) -> str:
+    """What the recorded runs of one tai command are to each other."""
+    return "turns" if command == "ai" else "goal loops"
 
 
 def _chosen(store: RecordStore, session: int | None) -> SessionRow:

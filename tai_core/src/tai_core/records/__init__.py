@@ -29,7 +29,7 @@ records, so ``tai --help`` never loads it.
 
 from tai_core.records._recorder import Recorder
 from tai_core.records._render import session_list, transcript
-from tai_core.records._replay import ReplayError, replay_script
+from tai_core.records._replay import ReplayError, replay_script, runs_named
 from tai_core.records._store import (
     DATABASE_NAME,
     EventRow,
@@ -47,6 +47,7 @@ __all__ = [
     "SessionRow",
     "records_path",
     "replay_script",
+    "runs_named",
     "session_list",
     "transcript",
 ]

@@ -131,10 +131,13 @@ class Recorder:
     """
 
     def __init__(
-        self, store: RecordStore, *, cwd: Path, system: str, user: str, warn: Warn | None = None
-    ) -> None:
+        self, store: RecordStore, *, cwd: Path, system: str, user: str,
+        warn: Warn | None = None, invocation: str | None = None,
+    ) -> None:  # fmt: skip
         self._store: RecordStore | None = store
         self._cwd = cwd
+        #: The tai command this run is part of (its other goal loops or chat turns).
+        self._invocation = invocation
         self._warn = warn or _warn_on_stderr
         self._session: int | None = None
         self._round = 0
@@ -155,15 +158,17 @@ class Recorder:
         user: str,
         path: Path | None = None,
         warn: Warn | None = None,
+        invocation: str | None = None,
     ) -> Recorder | None:
         """A recorder on the database at ``path`` (default: the user's records database),
-        or ``None`` after a warning when it cannot be opened."""
+        or ``None`` after a warning when it cannot be opened; ``invocation`` names the tai
+        command the run is part of (the same for all its goal loops or chat turns)."""
         try:
             store = RecordStore(path or records_path())
         except (sqlite3.Error, OSError) as error:
             (warn or _warn_on_stderr)(f"not recording: {error}")
             return None
-        return cls(store, cwd=cwd, system=system, user=user, warn=warn)
+        return cls(store, cwd=cwd, system=system, user=user, warn=warn, invocation=invocation)
 
     @property
     def session(self) -> int | None:
@@ -262,7 +267,8 @@ class Recorder:
         rows = self._taken_rows()
 
         def record(store: RecordStore) -> None:
-            session = store.begin(command, model, str(self._cwd), rows[0].time)
+            session = store.begin(command, model, str(self._cwd), rows[0].time,
+                                  invocation=self._invocation)  # fmt: skip
             store.end(session, rows, status="error", end_time=now(), error=message)
             self._session = session
 
@@ -274,8 +280,9 @@ class Recorder:
 
         def begin(store: RecordStore) -> None:
             self._session = store.begin(
-                event.command, event.model, str(self._cwd), rows[0].time, rows
-            )
+                event.command, event.model, str(self._cwd), rows[0].time, rows,
+                invocation=self._invocation,
+            )  # fmt: skip
 
         self._write(begin)
 

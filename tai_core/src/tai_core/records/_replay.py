@@ -67,21 +67,32 @@ def _handoff(note: str) -> _Reply:
     return _Reply(text=f"<<{delimiter} handoff\n{note}\n{delimiter}\n")
 
 
-def replay_script(session: int, events: Sequence[EventRow]) -> str:
-    """The transcript of recorded run ``session``'s replies; :class:`ReplayError` when a
-    reply cannot be written in the format."""
+def runs_named(sessions: Sequence[int]) -> str:
+    """``run 3``, ``runs 1 and 2``, ``runs 1, 2 and 3``."""
+    if len(sessions) == 1:
+        return f"run {sessions[0]}"
+    return f"runs {', '.join(map(str, sessions[:-1]))} and {sessions[-1]}"
+
+
+def replay_script(runs: Sequence[tuple[int, Sequence[EventRow]]]) -> str:
+    """The transcript of the replies of recorded ``runs`` (each its id and its rows), one
+    after the other: the goal loops or chat turns of one tai command play again in order.
+    :class:`ReplayError` when a reply cannot be written in the format."""
     replies: list[tuple[str, _Reply]] = []
-    for row in events:
-        if row.type == ROUND_START:
-            replies.append((f"round {row.round}, {row.detail}", _Reply()))
-        elif row.type == HANDOFF:
-            replies.append((f"the handoff in round {row.round}", _handoff(row.detail)))
-        elif replies and row.type in _FIELDS:
-            setattr(replies[-1][1], _FIELDS[row.type], row.detail)
+    for session, events in runs:
+        start = len(replies)
+        for row in events:
+            if row.type == ROUND_START:
+                replies.append((f"run {session}, reply in round {row.round}, {row.detail}",
+                                _Reply()))  # fmt: skip
+            elif row.type == HANDOFF:
+                replies.append((f"run {session}, reply in the handoff in round {row.round}",
+                                _handoff(row.detail)))  # fmt: skip
+            elif len(replies) > start and row.type in _FIELDS:
+                setattr(replies[-1][1], _FIELDS[row.type], row.detail)
+    first = runs[0][0] if runs else 0
     header = (
-        f"# The replies of recorded run {session} "
-        f"(tai record -session {session} -replay FILE), for -model replay:FILE.\n"
+        f"# The replies of recorded {runs_named([session for session, _ in runs])} "
+        f"(tai record -session {first} -replay FILE), for -model replay:FILE.\n"
     )
-    return header + "".join(
-        reply.render(f"run {session}, reply in {where}") for where, reply in replies
-    )
+    return header + "".join(reply.render(where) for where, reply in replies)

@@ -1,7 +1,9 @@
 """The records database: two tables in one SQLite file, written a round at a time.
 
 ``sessions`` has a row per recorded run (its status is ``running`` until the run ends, so a
-run killed halfway stays visible as such); ``events`` has the run's rows in order. Every
+run killed halfway stays visible as such) and names the tai command it was part of
+(``invocation``: the goal loops of one ``tai chat``, the turns of one ``tai ai``; empty in
+rows recorded before it was kept); ``events`` has the run's rows in order. Every
 write is one explicit transaction: :meth:`RecordStore.begin` commits the session row with
 its first rows, :meth:`RecordStore.append` commits a batch (a round), :meth:`RecordStore.end`
 commits the last batch together with the final status. Opened, written and migrated as
@@ -47,6 +49,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_session ON events (session_id, id);
 """,
+    "ALTER TABLE sessions ADD COLUMN invocation TEXT;",
 )
 
 
@@ -94,14 +97,16 @@ class RecordStore:
         )
 
     def begin(
-        self, command: str, model: str, cwd: str, start_time: str, rows: Sequence[EventRow] = ()
-    ) -> int:
-        """Record a new running session with its first ``rows``; its id."""
+        self, command: str, model: str, cwd: str, start_time: str,
+        rows: Sequence[EventRow] = (), *, invocation: str | None = None,
+    ) -> int:  # fmt: skip
+        """Record a new running session with its first ``rows``, as part of the tai
+        command ``invocation``; its id."""
         with transaction(self._db) as db:
             cursor = db.execute(
-                "INSERT INTO sessions (command, model, cwd, start_time, status) "
-                "VALUES (?, ?, ?, ?, 'running')",
-                (command, model, cwd, start_time),
+                "INSERT INTO sessions (command, model, cwd, start_time, status, invocation) "
+                "VALUES (?, ?, ?, ?, 'running', ?)",
+                (command, model, cwd, start_time, invocation),
             )
             session = cursor.lastrowid
             assert session is not None
@@ -146,6 +151,15 @@ class RecordStore:
         """Session ``session``, or ``None`` when there is none."""
         row = self._db.execute(f"{self._SESSION_COLUMNS} WHERE s.id = ?", (session,)).fetchone()
         return SessionRow(*row) if row else None
+
+    def runs_of_the_command(self, session: int) -> list[int]:
+        """The recorded runs of the tai command that ran ``session``, in order (itself
+        alone when it names none)."""
+        query = (
+            "SELECT id FROM sessions WHERE invocation = "
+            "(SELECT invocation FROM sessions WHERE id = ?) ORDER BY id"
+        )
+        return [row[0] for row in self._db.execute(query, (session,))] or [session]
 
     def events(self, session: int) -> list[EventRow]:
         """The rows of session ``session``, in the order they were recorded."""
