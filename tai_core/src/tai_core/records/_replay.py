@@ -75,9 +75,9 @@ def runs_named(sessions: Sequence[int]) -> str:
 
 
 def replay_script(runs: Sequence[tuple[int, Sequence[EventRow]]]) -> str:
-    """The transcript of the replies of recorded ``runs`` (each its id and its rows), one
-    after the other: the goal loops or chat turns of one tai command play again in order.
-    :class:`ReplayError` when a reply cannot be written in the format."""
+    """The transcript of the replies of recorded ``runs`` (one or more, each its id and its
+    rows), one after the other: the goal loops or chat turns of one tai command play again
+    in order. :class:`ReplayError` when a reply cannot be written in the format."""
     replies: list[tuple[str, _Reply]] = []
     for session, events in runs:
         start = len(replies)
@@ -90,9 +90,8 @@ def replay_script(runs: Sequence[tuple[int, Sequence[EventRow]]]) -> str:
                                 _handoff(row.detail)))  # fmt: skip
             elif len(replies) > start and row.type in _FIELDS:
                 setattr(replies[-1][1], _FIELDS[row.type], row.detail)
-    first = runs[0][0] if runs else 0
     header = (
         f"# The replies of recorded {runs_named([session for session, _ in runs])} "
-        f"(tai record -session {first} -replay FILE), for -model replay:FILE.\n"
+        f"(tai record -session {runs[0][0]} -replay FILE), for -model replay:FILE.\n"
     )
     return header + "".join(reply.render(where) for where, reply in replies)
