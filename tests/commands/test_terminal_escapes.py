@@ -46,6 +46,20 @@ def on_a_terminal(command: list[str], cwd: Path, env: dict[str, str]) -> bytes:
     return seen
 
 
+def hostile_run(
+    tmp_path: Path, server: FakeModelServer, env: dict[str, str], *flags: str
+) -> subprocess.CompletedProcess[str]:
+    """``tai next -cli FLAGS chat hi`` answered by :data:`REPLY`, its output captured."""
+    configure(tmp_path, server)
+    server.script(Reply(text=REPLY, chunks=3))
+    done = subprocess.run(
+        [tai_executable(), "next", "-cli", *flags, "chat", "hi"], cwd=tmp_path, env=env,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_a_reply_s_escape_sequences_reach_a_terminal_escaped(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
@@ -60,26 +74,13 @@ def test_a_reply_s_escape_sequences_reach_a_terminal_escaped(
 def test_a_file_gets_the_reply_as_it_was_sent(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
-    configure(tmp_path, openai_server)
-    openai_server.script(Reply(text=REPLY, chunks=9))
-    done = subprocess.run(
-        [tai_executable(), "next", "-cli", "chat", "hi"], cwd=tmp_path, env=isolated_env,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert HOSTILE in done.stdout
+    assert HOSTILE in hostile_run(tmp_path, openai_server, isolated_env).stdout
 
 
 def test_a_recorded_run_is_read_back_escaped_on_a_terminal(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
-    configure(tmp_path, openai_server)
-    openai_server.script(Reply(text=REPLY, chunks=3))
-    recorded = subprocess.run(
-        [tai_executable(), "next", "-cli", "-record", "chat", "hi"], cwd=tmp_path,
-        env=isolated_env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert recorded.returncode == 0, recorded.stderr
+    hostile_run(tmp_path, openai_server, isolated_env, "-record")
     seen = on_a_terminal([tai_executable(), "record", "-session", "1"], tmp_path, isolated_env)
     assert b"Here." in seen
     assert b"\x1b]" not in seen and b"\x07" not in seen
@@ -99,13 +100,7 @@ def test_a_coloured_diff_shows_a_file_s_control_characters_escaped() -> None:
 def test_a_kept_conversation_is_shown_escaped_on_a_terminal(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:
-    configure(tmp_path, openai_server)
-    openai_server.script(Reply(text=REPLY, chunks=3))
-    kept = subprocess.run(
-        [tai_executable(), "next", "-cli", "chat", "hi"], cwd=tmp_path, env=isolated_env,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert kept.returncode == 0, kept.stderr
+    hostile_run(tmp_path, openai_server, isolated_env)
     listed = subprocess.run(
         [tai_executable(), "sessions"], cwd=tmp_path, env=isolated_env, capture_output=True,
         text=True, timeout=60, check=True,
