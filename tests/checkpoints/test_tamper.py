@@ -126,6 +126,6 @@ def test_without_a_key_checkpoints_are_skipped_with_one_warning(monkeypatch, tmp
     warnings = []
     monkeypatch.setattr(checkpoints.click, "echo", lambda text, err=False: warnings.append(text))
     for round_number in (1, 2):
-        checkpoints.tai_checkpoint(str(tmp_path), "s1", round_number, "write", {})
+        checkpoints.tai_checkpoint(str(tmp_path), "s1", round_number, "write", {}, "s1")
     assert len(warnings) == 1 and "no checkpoint" in warnings[0]
     assert not list(data.glob("checkpoints/*/log.jsonl"))

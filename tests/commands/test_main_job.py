@@ -179,3 +179,17 @@ def test_a_recorded_goal_loop_run_replays_as_one(
                        env=isolated_env)  # fmt: skip
     assert_fixed(second, replayed)
     assert replayed.stdout == recorded.stdout
+
+
+def test_undo_takes_back_every_goal_loop(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """The fix came in the first loop, the second only confirmed it: undo after the command
+    is undo of both, not of the last loop alone (which changed nothing)."""
+    work = copy_example(tmp_path)
+    before = (work / "stats" / "stats.go").read_text()
+    assert_fixed(work, run_tai("-model", "replay:fix-mean.replay", "chat", TASK, cwd=work,
+                               env=isolated_env))  # fmt: skip
+    undone = run_tai("undo", cwd=work, env=isolated_env)
+    assert undone.returncode == 0, undone.stderr
+    assert (work / "stats" / "stats.go").read_text() == before
+    assert undone.stdout == "restored stats/stats.go\n"
+    assert "the goal loops of one tai command (before the first): 1 restored" in undone.stderr

@@ -79,11 +79,13 @@ class Calls:
 
     @hookimpl
     def tai_checkpoint(
-        self, root: str, session_id: str, round_number: int, reason: str, config: Any
-    ) -> None:
+        self, root: str, session_id: str, round_number: int, reason: str, config: Any,
+        command_id: str,
+    ) -> None:  # fmt: skip
+        alone = "the session's" if command_id == session_id else repr(command_id)
         self.lines.append(
             f"checkpoint {round_number} {reason} root={root} session_id={session_id!r} "
-            f"config={type(config).__name__}"
+            f"config={type(config).__name__} command_id={alone}"
         )
 
 

@@ -742,8 +742,13 @@ def tai_path_policy(path: str, operation: str) -> tuple[bool, str] | None:
 
 
 @hookspec
-def tai_checkpoint(
-    root: str, session_id: str, round_number: int, reason: str, config: Mapping[str, Any]
+def tai_checkpoint(  # noqa: PLR0917 - pluggy passes hook arguments by name
+    root: str,
+    session_id: str,
+    round_number: int,
+    reason: str,
+    config: Mapping[str, Any],
+    command_id: str,
 ) -> None:
     """Record the working tree as it is now, so that ``tai undo`` can bring it back.
 
@@ -767,6 +772,9 @@ def tai_checkpoint(
         last round).
     :param reason: ``"write"``, ``"run"`` or ``"end"``.
     :param config: the merged configuration of the run (``checkpoint_max_file_bytes``).
+    :param command_id: the tai command the run is one of: the goal loops of one ``tai
+        chat`` share it (``tai undo`` undoes what the command did, all its loops); a run
+        alone has its session id here.
     :return: nothing; results are ignored.
 
     Where it may be implemented: the checkpoint plugin (``checkpoints``, tai-checkpoints);

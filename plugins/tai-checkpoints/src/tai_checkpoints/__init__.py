@@ -58,8 +58,13 @@ _warned: list[str] = []
 
 
 @hookimpl
-def tai_checkpoint(
-    root: str, session_id: str, round_number: int, reason: str, config: Mapping[str, Any]
+def tai_checkpoint(  # noqa: PLR0917 - pluggy passes hook arguments by name
+    root: str,
+    session_id: str,
+    round_number: int,
+    reason: str,
+    config: Mapping[str, Any],
+    command_id: str,
 ) -> None:
     """Record the tree of ``root`` in the checkpoint store of tai's data directory (not in
     a dry run: its tree is a throwaway overlay, nothing to undo)."""
@@ -72,7 +77,10 @@ def tai_checkpoint(
     from tai_core.store import StoreError
 
     try:
-        CheckpointStore(Path(root)).record(session_id, round_number, reason, max_file_bytes(config))
+        CheckpointStore(Path(root)).record(
+            session_id, round_number, reason, max_file_bytes(config),
+            command=command_id if command_id != session_id else None,
+        )  # fmt: skip
     except (OSError, StoreError) as error:
         if not _warned:
             _warned.append(str(error))

@@ -27,9 +27,15 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
-def _last_run(store: CheckpointStore) -> list[dict[str, Any]]:
-    """The checkpoints of the last run, each tai's and none missing; or exit 2 saying why.
-    A line of that run that is not tai's is named on stderr and not used."""
+def _command_of(entry: dict[str, Any]) -> str:
+    """The tai command a checkpoint's run is one of (a run alone is its own)."""
+    return entry.get("command") or entry["session"]
+
+
+def _last_command(store: CheckpointStore) -> list[list[dict[str, Any]]]:
+    """The checkpoints of the last tai command's runs (its goal loops; most commands run
+    one), run by run in order, each checkpoint tai's and none missing; or exit 2 saying
+    why. A line of those runs that is not tai's is named on stderr and not used."""
     entries = _log(store)
     if not entries:
         _fail(
@@ -39,8 +45,22 @@ def _last_run(store: CheckpointStore) -> list[dict[str, Any]]:
     named = [entry for entry in entries if entry["session"] is not None]
     if not named:
         _fail(f"the checkpoint log of {store.root} is damaged: no line of it is readable")
-    session = named[-1]["session"]
-    lines = [entry for entry in named if entry["session"] == session]
+    # Which run was last, and which runs belong to its command, is read from tai's own
+    # lines only: a planted line must neither point the undo at an older run nor stretch
+    # it back over the user's edits. A line after the last of tai's leaves that unknown.
+    ours = [entry for entry in named if entry["problem"] is None]
+    if not ours or ours[-1] is not named[-1]:
+        _run(store, [entry for entry in named if entry["session"] == named[-1]["session"]])
+        _fail(f"{_describe(store, named[-1])}, and it is the log's last line: undo cannot "
+              "tell which run was last; nothing was undone")  # fmt: skip
+    command = _command_of(ours[-1])
+    sessions = dict.fromkeys(entry["session"] for entry in ours if _command_of(entry) == command)
+    return [_run(store, [e for e in named if e["session"] == session]) for session in sessions]
+
+
+def _run(store: CheckpointStore, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The good checkpoints of one run (``lines``, its lines of the log); or exit 2."""
+    session = lines[0]["session"]
     good, seen = [], set()
     for entry in lines:
         if entry["problem"] is None and entry["mac"] not in seen:
@@ -82,10 +102,13 @@ def _describe(store: CheckpointStore, entry: dict[str, Any]) -> str:
     return f"{store.directory / 'log.jsonl'} line {entry['line']} ({what}) {entry['problem']}"
 
 
-def _target(run: list[dict[str, Any]], round_number: int | None) -> dict[str, Any]:
-    points = [entry for entry in run if entry["reason"] != "end"]
+def _target(runs: list[list[dict[str, Any]]], round_number: int | None) -> dict[str, Any]:
+    """The checkpoint to restore: the first of the command's first run, or the first at
+    or after round ``round_number`` of its last run."""
     if round_number is None:
-        return points[0]
+        return next(entry for entry in runs[0] if entry["reason"] != "end")
+    run = runs[-1]
+    points = [entry for entry in run if entry["reason"] != "end"]
     later = [entry for entry in points if entry["round"] >= round_number]
     if not later:
         rounds = ", ".join(sorted({str(entry["round"]) for entry in points}))
@@ -96,6 +119,19 @@ def _target(run: list[dict[str, Any]], round_number: int | None) -> dict[str, An
     return later[0]
 
 
+def _undone(runs: list[list[dict[str, Any]]], round_number: int | None) -> str:
+    """What an undo went back over, for its last line."""
+    if round_number is not None:
+        last = runs[-1][0]["session"]
+        loop = ", the last goal loop of its tai command" if len(runs) > 1 else ""
+        return f"run {last}{loop} (before round {round_number})"
+    if len(runs) == 1:
+        return f"run {runs[0][0]['session']} (before the run)"
+    names = [run[0]["session"] for run in runs]
+    return (f"runs {', '.join(names[:-1])} and {names[-1]}, the goal loops of one tai "
+            "command (before the first)")  # fmt: skip
+
+
 @click.command("undo")
 @click.option(
     "-round",
@@ -103,13 +139,15 @@ def _target(run: list[dict[str, Any]], round_number: int | None) -> dict[str, An
     "round_number",
     type=click.IntRange(min=1),
     metavar="N",
-    help="Restore the tree as it was before round N of the last run (default: before the run).",
+    help="Restore the tree as it was before round N of the last run (of its last goal loop; "
+    "default: before the run, all its goal loops).",
 )
 @click.pass_obj
 def undo_command(app: Any, round_number: int | None) -> None:
     """Restore the working tree as it was before the last run (or one of its rounds).
 
-    Files the run created are removed, files it deleted or changed are restored; files
+    The goal loops of one tai chat are undone together (-round counts the rounds of the
+    last loop). Files the run created are removed, files it deleted or changed are restored; files
     edited after the run ended are kept and named. Ignored files and files over
     checkpoint_max_file_bytes are never touched.
     """
@@ -118,9 +156,9 @@ def undo_command(app: Any, round_number: int | None) -> None:
 
     config = app.config.values if app is not None else {}
     store = CheckpointStore(Path.cwd())
-    run = _last_run(store)
-    target = _target(run, round_number)
-    ends = [entry for entry in run if entry["reason"] == "end"]
+    runs = _last_command(store)
+    target = _target(runs, round_number)
+    ends = [entry for entry in runs[-1] if entry["reason"] == "end"]
     guard = PathGuard.create(
         store.root,
         config.get("protected_paths") or (),
@@ -156,12 +194,9 @@ def undo_command(app: Any, round_number: int | None) -> None:
         click.echo(f"removed {printable(str(path))}")
     for path, why in outcome.kept:
         click.echo(f"kept {printable(str(path))}: {why}")
-    where = f"before round {round_number}" if round_number else "before the run"
     counts = f"{len(outcome.restored)} restored, {len(outcome.removed)} removed"
-    click.echo(
-        f"undo of run {target['session']} ({where}): {counts}, {len(outcome.kept)} kept",
-        err=True,
-    )
+    click.echo(f"undo of {_undone(runs, round_number)}: {counts}, {len(outcome.kept)} kept",
+               err=True)  # fmt: skip
     sys.exit(1 if outcome.kept else 0)
 
 

@@ -6,7 +6,8 @@ it), holding:
 * ``objects/ab/cdef…`` — file contents and manifests, stored once under their SHA-256;
   a tree that did not change makes no new object at all;
 * ``log.jsonl`` — one line per checkpoint (session, round, reason, time, the hashes of
-  its manifest and of its list of paths left out), appended, so two runs in one
+  its manifest and of its list of paths left out, and for a run that is one of several of
+  a tai command — a goal loop — that command's id), appended, so two runs in one
   directory never rewrite each other's lines;
 * ``cache.json`` — the stat cache of :mod:`._scan`, replaced atomically.
 
@@ -169,14 +170,22 @@ class CheckpointStore:
     def _have(self, digests: list[Any]) -> bool:
         return all(isinstance(d, str) and (self.objects / d[:2] / d[2:]).is_file() for d in digests)
 
-    def _signed(self, fields: dict[str, Any]) -> str:
+    def _signed_message(self, fields: dict[str, Any]) -> bytes:
+        """What a line's MAC covers: :data:`_SIGNED`, and ``command`` when the line names
+        one (so a line keeps no MAC once its command is added, changed or taken away)."""
+        values = [fields[name] for name in _SIGNED]
+        if fields.get("command") is not None:
+            values.append(fields["command"])
+        return self._message(json.dumps(values).encode())
+
+    def record(
+        self, session: str, round_number: int, reason: str, limit: int, *,
+        command: str | None = None,
+    ) -> Manifest:  # fmt: skip
+        """Take a checkpoint and append it to the log, signed; ``command`` names the tai
+        command the run is one of (its goal loops share it)."""
         from tai_core.store._key import mac
 
-        values = [fields[name] for name in _SIGNED]
-        return mac(self._message(json.dumps(values).encode()), _LOG_PURPOSE)
-
-    def record(self, session: str, round_number: int, reason: str, limit: int) -> Manifest:
-        """Take a checkpoint and append it to the log, signed."""
         manifest, _, (manifest_digest, outside_digest) = self._scan(limit)
         number, previous = _chains.get((str(self.root), session), (-1, ""))
         line: dict[str, Any] = {
@@ -184,7 +193,9 @@ class CheckpointStore:
             "manifest": manifest_digest, "outside": outside_digest,
             "number": number + 1, "previous": previous,
         }  # fmt: skip
-        line["mac"] = self._signed(line)
+        if command is not None:
+            line["command"] = command
+        line["mac"] = mac(self._signed_message(line), _LOG_PURPOSE)
         with (self.directory / "log.jsonl").open("a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
         _chains[str(self.root), session] = (number + 1, line["mac"])
@@ -213,6 +224,7 @@ class CheckpointStore:
                 entries.append({"line": number, "session": None, "problem": "is not readable"})
                 continue
             entry["line"], entry["problem"] = number, "carries no signature of tai's"
+            entry["command"] = str(raw["command"]) if raw.get("command") is not None else None
             try:
                 entry.update(
                     outside=str(raw["outside"]), number=int(raw["number"]),
@@ -221,8 +233,7 @@ class CheckpointStore:
             except (KeyError, TypeError, ValueError):
                 entries.append(entry)
                 continue
-            message = self._message(json.dumps([entry[name] for name in _SIGNED]).encode())
-            if check(message, _LOG_PURPOSE, entry["mac"]):
+            if check(self._signed_message(entry), _LOG_PURPOSE, entry["mac"]):
                 entry["problem"] = None
             else:
                 entry["problem"] = "does not carry tai's signature"

@@ -55,6 +55,7 @@ from tai_core.commands._options import GenerationFlags, flag_settings
 from tai_core.commands._printer import Printer
 from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
+    INVOCATION,
     describe_changes,
     follow,
     handoff_writer,
@@ -225,7 +226,9 @@ class CodeRun:
         )  # fmt: skip
         setup = attrs.evolve(
             setup,
-            options=attrs.evolve(setup.options, disabled=self.disabled, flush=self.flushes),
+            options=attrs.evolve(
+                setup.options, disabled=self.disabled, flush=self.flushes, command_id=INVOCATION
+            ),
             opening=(goal_node(loop, self.options.max_loops, feedback),) if loop else (),
         )
         recorder = make_recorder(self.app, self.flags, system=prompt.system, user=prompt.user)

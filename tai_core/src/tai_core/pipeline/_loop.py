@@ -185,6 +185,7 @@ class Pipeline:
         self._observe(
             "tai_checkpoint", root=str(self.context.cwd), session_id=self.options.session_id,
             round_number=round_no, reason=reason, config=self.context.config,
+            command_id=self.options.command_id or self.options.session_id,
         )  # fmt: skip
 
     def _observe(self, hook: str, **kwargs: Any) -> None:

@@ -36,6 +36,9 @@ class RunOptions:
     #: Write each successful round's changes to disk (False: a dry run, ``-no-apply``:
     #: changes accumulate in the workspace and are only shown).
     flush: bool = True
+    #: The tai command this run is one of, when it is one of several (the goal loops of
+    #: one ``tai chat`` share it: ``tai undo`` undoes them together); ``None``: alone.
+    command_id: str | None = None
 
 
 @attrs.frozen
