@@ -64,6 +64,7 @@ def test_a_write_conflict_fails_the_run_and_writes_nothing(host, replay, tmp_pat
     outcome = replay([reply], workspace=workspace)
     failed = outcome.terminal
     assert isinstance(failed, RunFailed)  # at once: no retry can fix someone else's edit
+    assert failed.final  # nor a next goal loop: the disk refused the round's changes
     assert "write conflict" in failed.message and "README.md" in failed.message
     assert len(outcome.of(RoundStarted)) == 1
     assert (root / "README.md").read_text() == "# calc\n\nEdited by a person meanwhile.\n"

@@ -550,7 +550,7 @@ class RunFailure(Exception):
     """The run ended on an error; ``report`` is the usage table so far, ``final`` says
     whether another run would fail the same way (:attr:`RunError.final`)."""
 
-    def __init__(self, message: str, report: str, *, final: bool = False) -> None:
+    def __init__(self, message: str, report: str, *, final: bool) -> None:
         super().__init__(message)
         self.report = report
         self.final = final
