@@ -131,3 +131,19 @@ def test_output_and_logs_move_by_keys_and_output_folds_there() -> None:
     assert app.cursor[1] == 1 and not app.following[1]  # on round 2's heading now
     app, _ = drive(state, ["3", "k", "k"])
     assert app.tab == 2 and app.cursor[2] == 2
+
+
+def test_keys_typed_before_a_tab_is_drawn_move_from_its_end() -> None:
+    """``3`` then ``k k`` faster than the screen is drawn: the Logs tab's lines were never
+    counted, and the cursor moved in an empty tab, then jumped to the end."""
+    from tai_core.events import Notice
+
+    state = UiState("s")
+    for index in range(5):
+        state.apply(Notice("s", "warning", f"w{index}"))
+    with create_pipe_input() as pipe:
+        app = TaiApp(state, lambda: None, lambda *_: None, input=pipe, output=DummyOutput())
+        app.show_tab(2)
+        app.move(2, -1)
+        app.move(2, -1)
+    assert app.cursor[2] == 2 and not app.following[2]

@@ -165,7 +165,10 @@ class TaiApp:
         self.cursor[tab] = last if self.following[tab] else min(self.cursor[tab], last)
 
     def move(self, tab: int, by: int) -> None:
-        """Move the cursor line of tab ``tab`` by ``by`` lines (to the end with a large one)."""
+        """Move the cursor line of tab ``tab`` by ``by`` lines (to the end with a large one),
+        from where it is now: its lines are counted first, since a key typed right after
+        the tab was shown may come before the tab was ever drawn."""
+        (self._output if tab == 1 else self._logs)()
         last = max(self.lines[tab] - 1, 0)
         self.cursor[tab] = max(0, min(self.cursor[tab] + by, last))
         self.following[tab] = self.cursor[tab] == last
