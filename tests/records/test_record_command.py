@@ -236,3 +236,15 @@ def test_each_turn_of_a_chat_is_a_recorded_run(
     quiet = run_tai("ai", "-model", "replay:chat.txt", "-no-memory", cwd=tmp_path, env=env,
                     stdin="one\n")  # fmt: skip
     assert quiet.returncode == 0 and len(read(env)[0]) == 2  # not recorded without -record
+
+
+def test_a_replay_that_cannot_be_written_is_one_line(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    assert record_run(tmp_path, isolated_env, RUN, "-record").returncode == 0
+    missing = tmp_path / "no-such-folder" / "again.txt"
+    result = run_tai("record", "-session", "1", "-replay", str(missing), cwd=tmp_path,
+                     env=isolated_env)  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1, f"tai: error: cannot write {missing}: No such file or directory\n"
+    )  # fmt: skip

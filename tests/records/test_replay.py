@@ -124,8 +124,8 @@ def test_the_runs_of_one_command_play_one_after_the_other(host: PluginHost) -> N
         (4, [EventRow(1, T, "round_start", "attempt 1"), EventRow(1, T, "text", "first")]),
         (5, [EventRow(1, T, "round_start", "attempt 1"), EventRow(1, T, "text", "second")]),
     ]
-    script = replay_script(loops)
-    assert script.startswith("# The replies of recorded runs 4 and 5 ")
+    script = replay_script(loops, asked=5)
+    assert script.startswith("# The replies of recorded runs 4 and 5 (tai record -session 5 ")
     played = play(host, script, 2)
     assert ["".join(e.text for e in events if isinstance(e, TextDelta)) for events in played] == [
         "first\n", "second\n"

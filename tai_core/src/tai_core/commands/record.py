@@ -114,10 +114,13 @@ def record_command(
         from tai_core.records import ReplayError, replay_script, runs_named
 
         try:
-            script = replay_script(runs)
+            script = replay_script(runs, asked=chosen.id)
         except ReplayError as error:
             raise click.ClickException(f"cannot write a replay: {error}") from None
-        replay.write_text(script, encoding="utf-8")
+        try:
+            replay.write_text(script, encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"cannot write {replay}: {error.strerror}") from None
         which = runs_named(together)
         if len(together) > 1:
             which += f" (the {_parts(chosen.command)} of one tai command)"

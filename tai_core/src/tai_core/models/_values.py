@@ -83,7 +83,8 @@ class ModelSpec:
     no_proxy: bool = False
     #: How often a call that failed before producing anything is repeated.
     retries: int = 3
-    #: Seconds before the first repeat; each next wait doubles (with jitter), at most 20 s.
+    #: The longest wait before the first repeat, in seconds; each wait is between half and
+    #: all of its step (jitter), and the step doubles after each, at most 20 s.
     retry_delay: float = 0.5
 
 

@@ -74,10 +74,13 @@ def runs_named(sessions: Sequence[int]) -> str:
     return f"runs {', '.join(map(str, sessions[:-1]))} and {sessions[-1]}"
 
 
-def replay_script(runs: Sequence[tuple[int, Sequence[EventRow]]]) -> str:
+def replay_script(
+    runs: Sequence[tuple[int, Sequence[EventRow]]], *, asked: int | None = None
+) -> str:
     """The transcript of the replies of recorded ``runs`` (one or more, each its id and its
     rows), one after the other: the goal loops or chat turns of one tai command play again
-    in order. :class:`ReplayError` when a reply cannot be written in the format."""
+    in order; its first line names the run ``asked`` for (default: the first).
+    :class:`ReplayError` when a reply cannot be written in the format."""
     replies: list[tuple[str, _Reply]] = []
     for session, events in runs:
         start = len(replies)
@@ -92,6 +95,6 @@ def replay_script(runs: Sequence[tuple[int, Sequence[EventRow]]]) -> str:
                 setattr(replies[-1][1], _FIELDS[row.type], row.detail)
     header = (
         f"# The replies of recorded {runs_named([session for session, _ in runs])} "
-        f"(tai record -session {runs[0][0]} -replay FILE), for -model replay:FILE.\n"
+        f"(tai record -session {asked or runs[0][0]} -replay FILE), for -model replay:FILE.\n"
     )
     return header + "".join(reply.render(where) for where, reply in replies)
