@@ -25,3 +25,16 @@ def test_a_hidden_transcript_says_why(tmp_path: Path, isolated_env: dict[str, st
     result = run_tai("next", "-model", f"replay:{elsewhere / 'r.txt'}", "chat", "x",
                      cwd=work, env=unsandboxed)  # fmt: skip
     assert result.returncode == 0 and result.stdout == "hi\n"
+
+
+def test_a_missing_transcript_in_the_working_directory_is_only_missing(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The sandbox hides nothing of the working directory: no talk of a fresh /tmp."""
+    result = run_tai("next", "-model", "replay:nope.replay", "chat", "x", cwd=tmp_path,
+                     env=isolated_env)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"tai: error: model 'replay:nope.replay': replay transcript {tmp_path / 'nope.replay'} "
+        "does not exist\n"
+    )

@@ -147,7 +147,8 @@ def transcript_spec(provider: ReplayProvider, name: str, fields: Mapping[str, An
     path = Path(given).expanduser().resolve()
     if not path.is_file():
         hidden = ""
-        if os.environ.get("TAI_IN_SANDBOX") == "1":  # set by the sandbox plugin inside it
+        inside = os.environ.get("TAI_IN_SANDBOX") == "1"  # set by the sandbox plugin inside it
+        if inside and not path.is_relative_to(Path.cwd().resolve()):  # the sandbox hid it
             hidden = (
                 " here, inside tai's sandbox, whose /tmp is a fresh one: keep the transcript "
                 "in the working directory (or run with -no-sandbox)"
