@@ -5,8 +5,15 @@
 # on real modules and builds, the terminal and the browser, fuzzing, each of seconds, about
 # half the suite's time in a hundred tests. Extra arguments go to pytest.
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
-echo "== ruff" && uv run --no-sync ruff check . && uv run --no-sync ruff format --check .
-echo "== hook, protocol and API references" && uv run --no-sync python scripts/hook_docs.py --check && uv run --no-sync python scripts/protocol_docs.py --check && uv run --no-sync python scripts/api_docs.py --check
+# One check per line: set -e ends the script at a failing command, but not at one that
+# fails inside an `a && b && c` list (only the last of such a list counts).
+echo "== ruff"
+uv run --no-sync ruff check .
+uv run --no-sync ruff format --check .
+echo "== hook, protocol and API references"
+uv run --no-sync python scripts/hook_docs.py --check
+uv run --no-sync python scripts/protocol_docs.py --check
+uv run --no-sync python scripts/api_docs.py --check
 source scripts/_go_helpers.sh
 selection=(-m "not slow")
 what="the quick set: -m 'not slow'; --all or CI=true runs every test"
