@@ -126,11 +126,12 @@ def _undone(runs: list[list[dict[str, Any]]], round_number: int | None) -> str:
         last = runs[-1][0]["session"]
         loop = ", the last goal loop of its tai command" if len(runs) > 1 else ""
         return f"run {last}{loop} (before round {round_number})"
+    from tai_core.records import runs_named
+
+    named = runs_named([run[0]["session"] for run in runs])
     if len(runs) == 1:
-        return f"run {runs[0][0]['session']} (before the run)"
-    names = [run[0]["session"] for run in runs]
-    return (f"runs {', '.join(names[:-1])} and {names[-1]}, the goal loops of one tai "
-            "command (before the first)")  # fmt: skip
+        return f"{named} (before the run)"
+    return f"{named}, the goal loops of one tai command (before the first)"
 
 
 @click.command("undo")

@@ -67,8 +67,9 @@ def _handoff(note: str) -> _Reply:
     return _Reply(text=f"<<{delimiter} handoff\n{note}\n{delimiter}\n")
 
 
-def runs_named(sessions: Sequence[int]) -> str:
-    """``run 3``, ``runs 1 and 2``, ``runs 1, 2 and 3``."""
+def runs_named(sessions: Sequence[int | str]) -> str:
+    """``run 3``, ``runs 1 and 2``, ``runs 1, 2 and 3`` (recorded runs by number, or runs
+    by session id)."""
     if len(sessions) == 1:
         return f"run {sessions[0]}"
     return f"runs {', '.join(map(str, sessions[:-1]))} and {sessions[-1]}"
