@@ -247,6 +247,33 @@ def test_the_launch_cache_cannot_be_planted_from_inside(work: Path, env) -> None
     assert after.stdout == kept and "PLANTED" not in after.stdout
 
 
+def test_code_kept_for_the_next_start_cannot_be_planted_from_inside(
+    work: Path, env, tmp_path: Path
+) -> None:
+    """The launch directory also keeps the code attrs compiled for tai's classes, which
+    every full start runs (``tai_core.cli._attrs_code``): planted there, a payload would run
+    at the user's next tai command, outside the sandbox."""
+    import marshal
+
+    env = {**env, "XDG_CACHE_HOME": str(work / "cache")}  # not the suite's: it is poisoned
+    marker = tmp_path / "planted-code-ran"
+    trigger = ("plugins", "--hook", "tai_run_block")  # a full start (no kept answer)
+    assert run_tai(*trigger, cwd=work, env=env).returncode == 0
+    (kept,) = (work / "cache" / "tai" / "launch").glob("attrs-*.marshal")
+    form, version, entries = marshal.loads(kept.read_bytes())
+    payload = f"\n__import__('pathlib').Path({str(marker)!r}).touch()\n"
+    poisoned = {key: compile(key[0] + payload, key[1], "exec") for key in entries}
+    (work / "poisoned").write_bytes(marshal.dumps((form, version, poisoned)))
+    result = sandboxed(f"cat poisoned > {kept}; cat poisoned > {kept.parent}/attrs-0.marshal",
+                       work, env)  # fmt: skip
+    assert result.stderr.count("Read-only file system") == 2, result.stderr
+    assert run_tai(*trigger, cwd=work, env=env).returncode == 0
+    assert not marker.exists()
+    kept.write_bytes((work / "poisoned").read_bytes())  # as if the sandbox were off
+    assert run_tai(*trigger, cwd=work, env=env).returncode == 0
+    assert marker.exists()  # so the trigger does run what the file holds
+
+
 def test_helper_programs_are_read_only_inside(work: Path, env) -> None:
     bin_dir = Path(env.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tai" / "bin"
     result = sandboxed(f"echo 'touch x' > {bin_dir}/goimports", work, env)

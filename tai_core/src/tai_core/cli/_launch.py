@@ -28,6 +28,10 @@ sequences to the terminal (the sandbox keeps the directory read-only besides:
 :data:`tai_core.config.LAUNCH_DIR`). ``TAI_TRACE_PLUGINS=1`` (traces go to stderr) and
 ``TAI_NO_LAUNCH_CACHE=1`` bypass the cache. A cache that cannot be read or written costs
 nothing but the full run: it is never an error.
+
+A full run keeps one more file there: the code attrs compiles for tai's classes
+(:mod:`tai_core.cli._attrs_code`), so that a start defines them without compiling them;
+the same two variables turn it off.
 """
 
 from __future__ import annotations
@@ -68,7 +72,10 @@ def launch() -> None:
     """Run ``tai`` with the process's arguments: from the cache when it can answer."""
     args = tuple(sys.argv[1:])
     name = ANSWERS.get(args)
-    if name is None or any(os.environ.get(var, "") not in ("", "0") for var in _BYPASS):
+    bypass = any(os.environ.get(var, "") not in ("", "0") for var in _BYPASS)
+    if name is None or bypass:
+        if not bypass:
+            _compile_once()
         from tai_core.cli._main import main
 
         main(args)
@@ -93,13 +100,23 @@ def _print(answer: str) -> None:
         sys.exit(1)
 
 
-def _answer_path(name: str) -> str:
+def _answer_path(name: str, suffix: str = "json") -> str:
     """Where the answer ``name`` of this interpreter is kept (one file per environment, so
     two installations of tai do not take turns overwriting each other's answers)."""
     from zlib import crc32
 
     tag = crc32(sys.executable.encode("utf-8", "surrogateescape"))
-    return os.path.join(user_cache_dir_str(), LAUNCH_DIR, f"{name}-{tag:08x}.json")
+    return os.path.join(user_cache_dir_str(), LAUNCH_DIR, f"{name}-{tag:08x}.{suffix}")
+
+
+def _compile_once() -> None:
+    """For a full run: attrs' generated methods compiled once and kept in the launch
+    directory beside the answers (:mod:`tai_core.cli._attrs_code`)."""
+    from pathlib import Path
+
+    from tai_core.cli import _attrs_code
+
+    _attrs_code.install(Path(_answer_path("attrs", "marshal")))
 
 
 def _stamp(path: str) -> list[object]:
@@ -184,6 +201,7 @@ def _answer_and_keep(args: Sequence[str], path: str) -> None:
     it can be reused."""
     import io
 
+    _compile_once()
     from tai_core.cli._main import main
 
     streams = sys.stdout, sys.stderr

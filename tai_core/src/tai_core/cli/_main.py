@@ -37,6 +37,16 @@ DEFAULT_COMMAND = "code"
 #: enters isolation (``tai_enter_isolation``) before running them.
 ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch", "serve"})
 
+#: The modules every run of those commands imports, imported before the sandbox is entered,
+#: where the code attrs compiles for their classes can still be kept (``_attrs_code``):
+#: inside, the launch cache is read-only. One left out is only compiled at every start.
+RUN_MODULES = (
+    "tai_core.commands._session",
+    "tai_core.commands._assemble",
+    "tai_core.context._compose",
+    "tai_core.store._paths",
+)
+
 #: The spellings of help, for every command.
 HELP_OPTIONS = ("-h", "-help", "--help")
 _HELP_AND_VERSION = frozenset({*HELP_OPTIONS, "--version"})
@@ -195,12 +205,17 @@ def _warn(line: str) -> None:
 def _isolate(app: AppContext, args: Sequence[str]) -> AppContext:
     """Prepare, then enter isolation (failing closed); the context with what is in force."""
     import os
+    from importlib import import_module
 
+    from tai_core.cli import _attrs_code
     from tai_core.plugins import IsolationError, PluginHookError
     from tai_core.plugins._observe import observe
     from tai_core.store import StoreError
     from tai_core.store._key import journal_key
 
+    for module in RUN_MODULES:
+        import_module(module)
+    _attrs_code.save()
     cwd, hook = str(Path.cwd()), app.host.pm.hook
     observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values)  # not fatal
     try:

@@ -1,0 +1,181 @@
+"""attrs' generated methods compiled once, not at every start: the code kept like a ``.pyc``.
+
+attrs writes the methods of each class it makes (``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``) as Python source and compiles it when the class is defined, at import. That
+is about half a millisecond a class, and ``tai next`` defines some 110 before its request
+leaves: a sixth of its start. The console script (only it: an application that embeds
+``tai_core`` keeps its attrs untouched) has attrs take the compiled code of each such
+source from a file in tai's cache when the file holds it, and keeps what it compiled
+there for the next start — what Python does for modules with ``__pycache__``.
+
+What keeps it sound:
+
+* The key is the generated source itself, compared in full, with attrs' file name for it;
+  the value is what ``compile`` made of exactly that source. One part of the source
+  differs from process to process: the ``hash()`` of the class's name that attrs writes
+  into ``__hash__`` as a literal (string hashes are salted per process). It is taken out of
+  the key, and the cached code keeps the literal of the process that compiled it, which is
+  as good: a hash must be consistent within a process, and each class still has its own.
+* attrs' private ``_compile_and_eval`` is replaced only when it has the signature this was
+  written against (attrs 24 to 26); with any other attrs, attrs compiles as it always does.
+* The file holds code that runs as tai, so it is trusted as a ``.pyc`` is: it lives in the
+  launch cache (:data:`tai_core.config.LAUNCH_DIR`), which the sandbox mounts read-only, so
+  model output cannot plant it; it is read only when the user owns it and no one else may
+  write it, and only by the interpreter that wrote it (``sys.version``: byte code changes
+  between versions). The version of attrs does not matter: the key is all of the source.
+* Anything wrong with it — missing, unreadable, foreign, corrupt — costs only the speed:
+  attrs compiles, and the next write replaces the file. It is written whole (a temporary
+  file renamed over it), by the processes that may write there: before the sandbox is
+  entered (:func:`save`, from the command line) and at exit; inside the sandbox the write
+  fails, and that is ignored. It keeps the entries of the latest starts, at most
+  :data:`MAX_ENTRIES`, so a checkout whose classes change does not grow it without bound.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import marshal
+import os
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+#: Bumped when the file's layout changes, so an old file is never read as a new one.
+FORMAT = 1
+
+#: Entries kept in the file: the classes of every command, several times over.
+MAX_ENTRIES = 2000
+
+#: The argument names of ``attr._make._compile_and_eval`` this replaces (attrs 24 to 26).
+_SIGNATURE = ("script", "globs", "locs", "filename")
+
+#: attrs' file names for the methods of a class and for its hash's type literal.
+_METHODS = "<attrs generated methods "
+_HASH = "<attrs generated hash "
+_TYPE_HASH = "TYPE_HASH"
+
+Key = tuple[str, str]
+
+
+class _Cache:
+    """The entries read from ``path`` and those compiled since, in the order last used."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[Key, CodeType] = _read(path)
+        self.used: dict[Key, CodeType] = {}
+        self.hits = 0
+        self.misses = 0
+        self.unsaved = False
+
+    def compile(self, script: str, filename: str) -> CodeType:
+        """The code of ``script``: the kept one when there is one, else newly compiled."""
+        key = (_without_type_hash(script, filename), filename)
+        code = self.entries.get(key)
+        if type(code) is CodeType:
+            self.hits += 1
+        else:
+            code = compile(script, filename, "exec")
+            self.misses += 1
+            self.unsaved = True
+        self.used[key] = code
+        return code
+
+    def save(self) -> None:
+        """Write the entries (those used last), when some were compiled since the last
+        write; a failure is ignored (the sandbox, a read-only or full disk)."""
+        if not self.unsaved:
+            return
+        kept = {key: code for key, code in self.entries.items() if key not in self.used}
+        kept.update(self.used)
+        entries = dict(list(kept.items())[-MAX_ENTRIES:])
+        data = marshal.dumps((FORMAT, sys.version, entries))
+        try:
+            _write(self.path, data)
+        except OSError:
+            return
+        self.entries, self.unsaved = entries, False
+
+
+def _without_type_hash(script: str, filename: str) -> str:
+    """``script`` with the per-process literal of its class's type hash taken out."""
+    if not filename.startswith(_METHODS) or not filename.endswith(">"):
+        return script
+    name = filename[len(_METHODS) : -1]
+    base, dash, count = name.rpartition("-")  # attrs numbers a repeated name "Name-1"
+    if dash and count.isdigit():
+        name = base
+    return script.replace(str(hash(f"{_HASH}{name}>")), _TYPE_HASH)
+
+
+def _read(path: Path) -> dict[Key, CodeType]:
+    """The entries of the file at ``path``, or none when it is not one tai may trust."""
+    try:
+        with path.open("rb") as file:
+            info = os.fstat(file.fileno())
+            if info.st_uid != os.getuid() or info.st_mode & 0o022:
+                return {}
+            kept = marshal.loads(file.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    if not (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (FORMAT, sys.version)):
+        return {}
+    return kept[2] if isinstance(kept[2], dict) else {}
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` by ``data`` whole (a temporary file renamed over it)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        temporary.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+_active: _Cache | None = None
+
+
+def install(path: Path) -> bool:
+    """Have attrs take compiled code from (and keep it in) the file at ``path``; False when
+    this attrs is not one it knows how to (then nothing changes)."""
+    global _active  # noqa: PLW0603 - one cache per process, installed by the console script
+    if _active is not None:
+        return True
+    from attr import _make
+
+    original = getattr(_make, "_compile_and_eval", None)
+    code = getattr(original, "__code__", None)
+    if code is None or code.co_argcount != len(_SIGNATURE):
+        return False
+    if code.co_varnames[: len(_SIGNATURE)] != _SIGNATURE:
+        return False
+    cache = _Cache(path)
+
+    def compile_and_eval(script: str, globs: dict[str, Any] | None,
+                         locs: Any = None, filename: str = "") -> None:  # fmt: skip
+        eval(cache.compile(script, filename), globs, locs)
+
+    _make._compile_and_eval = compile_and_eval  # type: ignore[assignment]
+    _active = cache
+    atexit.register(cache.save)
+    return True
+
+
+def save() -> None:
+    """Write what was compiled so far, if anything (before the sandbox makes the cache
+    read-only)."""
+    if _active is not None:
+        _active.save()
+
+
+def counts() -> tuple[int, int]:
+    """Classes whose code came from the file, and classes compiled, in this process."""
+    return (0, 0) if _active is None else (_active.hits, _active.misses)
