@@ -123,6 +123,12 @@ def test_a_second_start_takes_every_class_from_the_file(cache: Path) -> None:
             lambda path: path.write_bytes(marshal.dumps((1, "2.7.18", entries(path)))),
             id="another interpreter",
         ),
+        pytest.param(
+            lambda path: path.write_bytes(
+                marshal.dumps((1, sys.version, dict.fromkeys(entries(path), b"\xffcut")))
+            ),
+            id="entries spoilt",
+        ),
         pytest.param(lambda path: path.chmod(0o620), id="group-writable"),
         pytest.param(lambda path: path.chmod(0o602), id="world-writable"),
     ],

@@ -262,7 +262,7 @@ def test_code_kept_for_the_next_start_cannot_be_planted_from_inside(
     (kept,) = (work / "cache" / "tai" / "launch").glob("attrs-*.marshal")
     form, version, entries = marshal.loads(kept.read_bytes())
     payload = f"\n__import__('pathlib').Path({str(marker)!r}).touch()\n"
-    poisoned = {key: compile(key[0] + payload, key[1], "exec") for key in entries}
+    poisoned = {key: marshal.dumps(compile(key[0] + payload, key[1], "exec")) for key in entries}
     (work / "poisoned").write_bytes(marshal.dumps((form, version, poisoned)))
     result = sandboxed(f"cat poisoned > {kept}; cat poisoned > {kept.parent}/attrs-0.marshal",
                        work, env)  # fmt: skip

@@ -45,8 +45,10 @@ from typing import Any
 #: Bumped when the file's layout changes, so an old file is never read as a new one.
 FORMAT = 1
 
-#: Entries kept in the file: the classes of every command, several times over.
-MAX_ENTRIES = 2000
+#: Entries kept in the file: tai has some 180 classes of attrs, so this is every class of
+#: every command several times over (a checkout whose classes change), and still a file
+#: read in a millisecond or two.
+MAX_ENTRIES = 600
 
 #: The argument names of ``attr._make._compile_and_eval`` this replaces (attrs 24 to 26).
 _SIGNATURE = ("script", "globs", "locs", "filename")
@@ -64,8 +66,8 @@ class _Cache:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.entries: dict[Key, CodeType] = _read(path)
-        self.used: dict[Key, CodeType] = {}
+        self.entries: dict[Key, bytes] = _read(path)
+        self.used: dict[Key, bytes] = {}
         self.hits = 0
         self.misses = 0
         self.unsaved = False
@@ -73,14 +75,16 @@ class _Cache:
     def compile(self, script: str, filename: str) -> CodeType:
         """The code of ``script``: the kept one when there is one, else newly compiled."""
         key = (_without_type_hash(script, filename), filename)
-        code = self.entries.get(key)
-        if type(code) is CodeType:
+        kept = self.entries.get(key)
+        code = _code(kept) if kept is not None else None
+        if code is not None:
             self.hits += 1
-        else:
-            code = compile(script, filename, "exec")
-            self.misses += 1
-            self.unsaved = True
-        self.used[key] = code
+            self.used[key] = kept
+            return code
+        code = compile(script, filename, "exec")
+        self.misses += 1
+        self.unsaved = True
+        self.used[key] = marshal.dumps(code)
         return code
 
     def save(self) -> None:
@@ -99,6 +103,16 @@ class _Cache:
         self.entries, self.unsaved = entries, False
 
 
+def _code(kept: object) -> CodeType | None:
+    """The code an entry holds (each is unmarshalled when used: a start needs a fraction
+    of them), or ``None`` when it holds none."""
+    try:
+        code = marshal.loads(kept) if type(kept) is bytes else None
+    except (ValueError, EOFError, TypeError):
+        return None
+    return code if type(code) is CodeType else None
+
+
 def _without_type_hash(script: str, filename: str) -> str:
     """``script`` with the per-process literal of its class's type hash taken out."""
     if not filename.startswith(_METHODS) or not filename.endswith(">"):
@@ -110,7 +124,7 @@ def _without_type_hash(script: str, filename: str) -> str:
     return script.replace(str(hash(f"{_HASH}{name}>")), _TYPE_HASH)
 
 
-def _read(path: Path) -> dict[Key, CodeType]:
+def _read(path: Path) -> dict[Key, bytes]:
     """The entries of the file at ``path``, or none when it is not one tai may trust."""
     try:
         with path.open("rb") as file:

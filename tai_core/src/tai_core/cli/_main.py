@@ -37,10 +37,11 @@ DEFAULT_COMMAND = "code"
 #: enters isolation (``tai_enter_isolation``) before running them.
 ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch", "serve"})
 
-#: The modules every run of those commands imports, imported before the sandbox is entered,
-#: where the code attrs compiles for their classes can still be kept (``_attrs_code``):
-#: inside, the launch cache is read-only. One left out is only compiled at every start.
-RUN_MODULES = (
+#: The modules every run of those commands (but ``patch``, which runs no session) imports,
+#: imported before the sandbox is entered, where the code attrs compiles for their classes
+#: can still be kept (``_attrs_code``): inside, the launch cache is read-only. One left out
+#: is only compiled at every start.
+SESSION_MODULES = (
     "tai_core.commands._session",
     "tai_core.commands._assemble",
     "tai_core.context._compose",
@@ -169,14 +170,22 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
 
 def runs_model_output(group: click.Group, args: Sequence[str]) -> bool:
     """True when ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help)."""
+    return _isolated_command(group, args)[0]
+
+
+def _isolated_command(group: click.Group, args: Sequence[str]) -> tuple[bool, str | None]:
+    """Whether ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help), and
+    which (``None``: the group itself)."""
     if _asks_help(args):
-        return False
+        return False, None
     context = click.Context(group, info_name="tai", resilient_parsing=True)
     try:
         rest = click.Command.parse_args(group, context, list(args))
     except click.ClickException:
-        return False  # click reports it when it parses for real; nothing runs
-    return rest[0] in ISOLATED_COMMANDS if rest else group.invoke_without_command
+        return False, None  # click reports it when it parses for real; nothing runs
+    if not rest:
+        return group.invoke_without_command, None
+    return rest[0] in ISOLATED_COMMANDS, rest[0]
 
 
 #: The store's journal directory (``tai_core.store.JOURNAL_DIR``), named here so that a
@@ -202,7 +211,7 @@ def _warn(line: str) -> None:
     click.echo(f"tai: warning: {line}", err=True)
 
 
-def _isolate(app: AppContext, args: Sequence[str]) -> AppContext:
+def _isolate(app: AppContext, args: Sequence[str], command: str | None) -> AppContext:
     """Prepare, then enter isolation (failing closed); the context with what is in force."""
     import os
     from importlib import import_module
@@ -213,7 +222,7 @@ def _isolate(app: AppContext, args: Sequence[str]) -> AppContext:
     from tai_core.store import StoreError
     from tai_core.store._key import journal_key
 
-    for module in RUN_MODULES:
+    for module in SESSION_MODULES if command != "patch" else ():
         import_module(module)
     _attrs_code.save()
     cwd, hook = str(Path.cwd()), app.host.pm.hook
@@ -277,8 +286,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         named = with_default_command(group, args)
         implied, args = named != args, named
     app.host.warn_failures()
-    if runs_model_output(group, args):
-        app = _isolate(app, args)
+    isolated, command = _isolated_command(group, args)
+    if isolated:
+        app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())
     from tai_core.cli import _errors
 
