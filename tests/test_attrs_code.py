@@ -21,10 +21,9 @@ from .conftest import run_tai
 
 CLASSES = """
 import json, sys
-from pathlib import Path
 from tai_core.cli import _attrs_code
 {before}
-installed = _attrs_code.install(Path(sys.argv[1]))
+installed = _attrs_code.install(sys.argv[1])
 import attrs
 
 @attrs.frozen

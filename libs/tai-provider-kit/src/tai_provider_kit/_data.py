@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -33,10 +33,10 @@ UNKNOWN = ModelFacts()
 
 @functools.cache
 def _table() -> dict[str, Any]:
-    data = pkgutil.get_data("tai_provider_kit", "data/models.json")  # importlib.resources: +9 ms
-    if data is None:
-        raise FileNotFoundError("tai_provider_kit: data/models.json is not installed")
-    return json.loads(data.decode("utf-8"))
+    # What pkgutil.get_data does, through the package's own loader (a file or a zip member),
+    # without importing pkgutil (+4 ms at every start) or importlib.resources (+9 ms).
+    path = Path(__file__).parent / "data" / "models.json"
+    return json.loads(__loader__.get_data(str(path)).decode("utf-8"))  # type: ignore[attr-defined]
 
 
 def _section(name: str) -> dict[str, Any]:

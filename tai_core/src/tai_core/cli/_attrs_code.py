@@ -18,29 +18,28 @@ What keeps it sound:
   as good: a hash must be consistent within a process, and each class still has its own.
 * attrs' private ``_compile_and_eval`` is replaced only when it has the signature this was
   written against (attrs 24 to 26); with any other attrs, attrs compiles as it always does.
-* The file holds code that runs as tai, so it is trusted as a ``.pyc`` is: it lives in the
-  launch cache (:data:`tai_core.config.LAUNCH_DIR`), which the sandbox mounts read-only, so
-  model output cannot plant it; it is read only when the user owns it and no one else may
-  write it, and only by the interpreter that wrote it (``sys.version``: byte code changes
-  between versions). The version of attrs does not matter: the key is all of the source.
+* The file holds code that runs as tai, so it is trusted as a ``.pyc`` is: it is one of the
+  launch directory's (:mod:`tai_core.config._launch_files`: read-only in the sandbox, read
+  only when the user's alone, written whole), and read only by the interpreter that wrote
+  it (``sys.version``: byte code changes between versions). The version of attrs does not
+  matter: the key is all of the source.
 * Anything wrong with it — missing, unreadable, foreign, corrupt — costs only the speed:
-  attrs compiles, and the next write replaces the file. It is written whole (a temporary
-  file renamed over it), by the processes that may write there: before the sandbox is
-  entered (:func:`save`, from the command line) and at exit; inside the sandbox the write
-  fails, and that is ignored. It keeps the entries of the latest starts, at most
-  :data:`MAX_ENTRIES`, so a checkout whose classes change does not grow it without bound.
+  attrs compiles, and the next write replaces the file. It is written by the processes
+  that may write there: before the sandbox is entered (:func:`save`, from the command
+  line) and at exit; inside the sandbox the write fails, and that is ignored. It keeps
+  the entries of the latest starts, at most :data:`MAX_ENTRIES`, so a checkout whose
+  classes change does not grow it without bound.
 """
 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import marshal
-import os
 import sys
-from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from tai_core.config._launch_files import read_launch_file, write_launch_file
 
 #: Bumped when the file's layout changes, so an old file is never read as a new one.
 FORMAT = 1
@@ -64,7 +63,7 @@ Key = tuple[str, str]
 class _Cache:
     """The entries read from ``path`` and those compiled since, in the order last used."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
         self.entries: dict[Key, bytes] = _read(path)
         self.used: dict[Key, bytes] = {}
@@ -97,7 +96,7 @@ class _Cache:
         entries = dict(list(kept.items())[-MAX_ENTRIES:])
         data = marshal.dumps((FORMAT, sys.version, entries))
         try:
-            _write(self.path, data)
+            write_launch_file(self.path, data)
         except OSError:
             return
         self.entries, self.unsaved = entries, False
@@ -124,40 +123,22 @@ def _without_type_hash(script: str, filename: str) -> str:
     return script.replace(str(hash(f"{_HASH}{name}>")), _TYPE_HASH)
 
 
-def _read(path: Path) -> dict[Key, bytes]:
+def _read(path: str) -> dict[Key, bytes]:
     """The entries of the file at ``path``, or none when it is not one tai may trust."""
+    data = read_launch_file(path)
     try:
-        with path.open("rb") as file:
-            info = os.fstat(file.fileno())
-            if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return {}
-            kept = marshal.loads(file.read())
-    except (OSError, ValueError, EOFError, TypeError):
+        kept = marshal.loads(data) if data is not None else None
+    except (ValueError, EOFError, TypeError):
         return {}
     if not (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (FORMAT, sys.version)):
         return {}
     return kept[2] if isinstance(kept[2], dict) else {}
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Replace the file at ``path`` by ``data`` whole (a temporary file renamed over it)."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        temporary.replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-
-
 _active: _Cache | None = None
 
 
-def install(path: Path) -> bool:
+def install(path: str) -> bool:
     """Have attrs take compiled code from (and keep it in) the file at ``path``; False when
     this attrs is not one it knows how to (then nothing changes)."""
     global _active  # noqa: PLW0603 - one cache per process, installed by the console script

@@ -24,9 +24,10 @@ The fingerprint — recomputed at every launch, so a stale answer is never print
 An answer is stored only from a run that exited 0 and wrote nothing on stderr (a plugin
 that fails to load warns at every run), and only when it is printable text: a cached
 answer is printed without further checks, so a planted file must not carry escape
-sequences to the terminal (the sandbox keeps the directory read-only besides:
-:data:`tai_core.config.LAUNCH_DIR`). ``TAI_TRACE_PLUGINS=1`` (traces go to stderr) and
-``TAI_NO_LAUNCH_CACHE=1`` bypass the cache. A cache that cannot be read or written costs
+sequences to the terminal (and the files are the launch directory's, read-only in the
+sandbox and read only when the user's alone: :mod:`tai_core.config._launch_files`).
+``TAI_TRACE_PLUGINS=1`` (traces go to stderr) and ``TAI_NO_LAUNCH_CACHE=1`` bypass the
+cache. A cache that cannot be read or written costs
 nothing but the full run: it is never an error.
 
 A full run keeps one more file there: the code attrs compiles for tai's classes
@@ -39,12 +40,8 @@ from __future__ import annotations
 import os
 import sys
 
-from tai_core.config._paths import (
-    LAUNCH_DIR,
-    config_files_str,
-    declaration_files_str,
-    user_cache_dir_str,
-)
+from tai_core.config._launch_files import launch_file, read_launch_file, write_launch_file
+from tai_core.config._paths import config_files_str, declaration_files_str
 
 TYPE_CHECKING = False  # not typing's: see tai_core._lazy
 if TYPE_CHECKING:
@@ -80,7 +77,7 @@ def launch() -> None:
 
         main(args)
         return
-    path = _answer_path(name)
+    path = launch_file(name, "json")
     answer = _cached_answer(path)
     if answer is not None:
         _print(answer)
@@ -100,23 +97,12 @@ def _print(answer: str) -> None:
         sys.exit(1)
 
 
-def _answer_path(name: str, suffix: str = "json") -> str:
-    """Where the answer ``name`` of this interpreter is kept (one file per environment, so
-    two installations of tai do not take turns overwriting each other's answers)."""
-    from zlib import crc32
-
-    tag = crc32(sys.executable.encode("utf-8", "surrogateescape"))
-    return os.path.join(user_cache_dir_str(), LAUNCH_DIR, f"{name}-{tag:08x}.{suffix}")
-
-
 def _compile_once() -> None:
     """For a full run: attrs' generated methods compiled once and kept in the launch
     directory beside the answers (:mod:`tai_core.cli._attrs_code`)."""
-    from pathlib import Path
-
     from tai_core.cli import _attrs_code
 
-    _attrs_code.install(Path(_answer_path("attrs", "marshal")))
+    _attrs_code.install(launch_file("attrs", "marshal"))
 
 
 def _stamp(path: str) -> list[object]:
@@ -169,14 +155,16 @@ def _printable(text: str) -> bool:
 
 def _cached_answer(path: str) -> str | None:
     """The answer kept at ``path`` when its fingerprint still holds, else ``None``."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            import json
+    data = read_launch_file(path)
+    if data is None:
+        return None
+    import json
 
-            kept = json.load(file)
+    try:
+        kept = json.loads(data.decode("utf-8"))
         files, answer = kept["files"], kept["answer"]
         holds = kept["fingerprint"] == fingerprint(files)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
     return answer if holds and isinstance(answer, str) and _printable(answer) else None
 
@@ -230,15 +218,10 @@ def _text(stream: io.TextIOWrapper) -> str:
 def _keep(path: str, answer: str) -> None:
     """Write ``answer`` with its fingerprint to ``path``; a failure is ignored (the cache
     is an optimisation: a read-only or full disk only costs the next run its speed)."""
+    import contextlib
     import json
-    from pathlib import Path
-
-    from tai_core._atomic import write_atomically
 
     files = _module_files()
     kept = {"fingerprint": fingerprint(files), "files": files, "answer": answer}
-    try:
-        Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_atomically(Path(path), lambda file: json.dump(kept, file))
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        write_launch_file(path, json.dumps(kept).encode("utf-8"))

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 from pathlib import Path
 
 from tai_core.store._errors import FlushError
@@ -54,6 +53,8 @@ def _read_or_make(directory: Path) -> bytes:
     if len(data) == _KEY_BYTES:
         return data
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    import secrets  # with random and base64: only the first start of a user makes a key
+
     fresh = secrets.token_bytes(_KEY_BYTES)
     temporary = directory / f".{_KEY_FILE}.{os.getpid()}"
     write_synced(temporary, fresh, 0o600)
