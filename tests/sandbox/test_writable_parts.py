@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tai_sandbox import paths
+from tai_sandbox._go_env import go_env
 from tai_sandbox.paths import KEYS_DIR, link_targets, writable_set
 
 
@@ -97,7 +98,7 @@ def test_the_go_directories_come_from_go_env_when_the_environment_has_none(
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     for name in expected:
         monkeypatch.delenv(name, raising=False)
-    assert paths._go_env() == expected
+    assert go_env(keep=False) == expected
 
 
 def test_the_go_directories_of_the_environment_are_taken_as_they_are(
@@ -108,7 +109,87 @@ def test_the_go_directories_of_the_environment_are_taken_as_they_are(
     values = {"GOCACHE": "/c", "GOMODCACHE": "/m", "GOPATH": "/p"}
     for name, value in values.items():
         monkeypatch.setenv(name, value)
-    assert paths._go_env() == values
+    assert go_env(keep=False) == values
+
+
+@pytest.fixture
+def counted_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A go that answers ``go env`` and counts its runs, alone on PATH, with a cache
+    directory of the test's own and Go's variables unset."""
+    calls = tmp_path / "calls"
+    fake_go(tmp_path / "bin", f'echo run >> {calls}; printf "/c\\n/m\\n/p\\n"')
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for name in ("GOCACHE", "GOMODCACHE", "GOPATH", "GOENV", "GOROOT", "GOFLAGS"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def runs(calls: Path) -> int:
+    return len(calls.read_text().splitlines()) if calls.exists() else 0
+
+
+EXPECTED = {"GOCACHE": "/c", "GOMODCACHE": "/m", "GOPATH": "/p"}
+
+
+def test_go_env_is_asked_once_and_its_answer_kept(counted_go: Path, tmp_path: Path) -> None:
+    assert go_env() == go_env() == EXPECTED
+    assert runs(counted_go) == 1
+    (kept,) = (tmp_path / "cache" / "tai" / "launch").glob("go-env-*.json")
+    assert kept.stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(
+            lambda tmp, mp: (tmp / "bin" / "go").write_text(
+                (tmp / "bin" / "go").read_text() + "# upgraded\n"
+            ),
+            id="go replaced",
+        ),
+        pytest.param(
+            lambda tmp, mp: (
+                (tmp / "config" / "go").mkdir(parents=True)
+                or (tmp / "config" / "go" / "env").write_text("GOPATH=/q\n")
+            ),
+            id="go env -w",
+        ),
+        pytest.param(lambda tmp, mp: mp.setenv("GOFLAGS", "-mod=mod"), id="a variable"),
+        pytest.param(lambda tmp, mp: mp.setenv("GOPATH", "/set"), id="fewer asked"),
+    ],
+)
+def test_go_env_is_asked_again_when_what_it_reads_changes(
+    counted_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change
+) -> None:
+    go_env()
+    change(tmp_path, monkeypatch)
+    go_env()
+    assert runs(counted_go) == 2
+    go_env()
+    assert runs(counted_go) == 2
+
+
+def test_a_kept_answer_others_could_have_written_is_not_used(
+    counted_go: Path, tmp_path: Path
+) -> None:
+    go_env()
+    (kept,) = (tmp_path / "cache" / "tai" / "launch").glob("go-env-*.json")
+    kept.write_text(kept.read_text().replace("/c", "/home"))
+    kept.chmod(0o666)
+    assert go_env() == EXPECTED
+    assert runs(counted_go) == 2
+
+
+def test_a_go_that_fails_is_asked_again(tmp_path: Path, monkeypatch) -> None:
+    fake_go(tmp_path / "bin", f"echo run >> {tmp_path / 'calls'}; exit 2")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for name in ("GOCACHE", "GOMODCACHE", "GOPATH"):
+        monkeypatch.delenv(name, raising=False)
+    assert go_env() == go_env() == dict.fromkeys(EXPECTED, "")
+    assert runs(tmp_path / "calls") == 2
 
 
 def test_the_installation_is_the_interpreter_s_prefixes_and_its_absolute_import_paths(

@@ -10,7 +10,8 @@ machine, each a plugin of the group ``tai``:
   namespaces (the network is kept: tai talks to the model from inside), without root.
   Inside, everything is read-only except the writable set of :mod:`tai_sandbox.paths`
   (the working directory, tai's data and cache directories, a fresh ``/tmp`` and
-  ``/dev/shm``); Go's caches are overlaid, their writes dropped at the end. Inside the
+  ``/dev/shm``); Go's caches are overlaid, their writes dropped at the end (where they are,
+  ``go env`` says once and the launch directory keeps: ``_go_env``). Inside the
   writable set, what would act later — all of ``.git``, editor task files, tai's
   configuration, journals and installation, its helper programs — is read-only, and what
   is created under those names is swept away (``_sweep``). A seccomp filter refuses

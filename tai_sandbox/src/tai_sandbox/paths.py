@@ -171,32 +171,14 @@ class WritableSet:
         return self.refusal(path) is None
 
 
-def _go_env() -> dict[str, str]:
-    import shutil
-    import subprocess
-
-    names = ("GOCACHE", "GOMODCACHE", "GOPATH")
-    values = {name: os.environ.get(name, "") for name in names}
-    missing = [name for name in names if not values[name]]
-    go = shutil.which("go") if missing else None
-    if go:
-        try:
-            answer = subprocess.run(
-                [go, "env", *missing], capture_output=True, text=True, timeout=10, check=True
-            )
-        except (OSError, subprocess.SubprocessError):
-            answer = None
-        if answer is not None:
-            values.update(zip(missing, answer.stdout.splitlines(), strict=False))
-    return values
-
-
 @cache
 def go_writable_dirs() -> tuple[Path, ...]:
     """``GOCACHE``, ``GOMODCACHE`` and each ``GOPATH/pkg``: from the environment when set,
-    else from ``go env`` (none when Go is not installed), without one inside another.
-    Cached for the process."""
-    values = _go_env()
+    else from ``go env`` (none when Go is not installed; kept between starts: ``_go_env``),
+    without one inside another. Cached for the process."""
+    from tai_sandbox._go_env import go_env
+
+    values = go_env()
     dirs = [values["GOCACHE"], values["GOMODCACHE"]]
     dirs += [str(Path(entry) / "pkg") for entry in values["GOPATH"].split(os.pathsep) if entry]
     paths = sorted(
