@@ -12,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tai_core import hookspecs
+
 from .conftest import run_tai, tai_executable
 
 USAGE = 2
+
+
+#: Every hook of tai, as ``tai plugins --hook`` lists them when a name is not near one.
+HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai_")))
 
 
 @pytest.mark.parametrize(
@@ -54,12 +60,33 @@ USAGE = 2
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
             ["-max-loops", "0", "chat", "x"],  # click's line, with tai's spelling and case
-            "invalid value for -max-loops: 0 is not in the range 1<=x<=100; see tai chat --help",
+            "invalid value for -max-loops: 0 is not from 1 to 100; see tai chat --help",
             USAGE,
         ),
         (
             ["plugins", "--hook", "tai_run_blok"],  # an empty table would say "no plugin"
             "unknown hook 'tai_run_blok' (did you mean tai_run_block?); see tai plugins --help",
+            USAGE,
+        ),
+        (
+            ["-max-loops", "many", "chat", "x"],
+            "invalid value for -max-loops: 'many' is not a whole number; see tai chat --help",
+            USAGE,
+        ),
+        (
+            ["undo", "-round", "0"],
+            "invalid value for -round: 0 is not 1 or more; see tai undo --help",
+            USAGE,
+        ),
+        (
+            ["plugins", "--hook", "--json"],  # click takes the next option as the value
+            "-hook takes the name of a hook, and --json is an option: name the hook first "
+            "(tai plugins -hook tai_run_block -json); see tai plugins --help",
+            USAGE,
+        ),
+        (
+            ["plugins", "--hook", "bogus"],  # nothing near: every name, to pick from
+            f"unknown hook 'bogus' (the hooks: {HOOKS}); see tai plugins --help",
             USAGE,
         ),
         (  # click names no command here: the help pointer is found from the words

@@ -75,14 +75,14 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
     [
         ('modle = "x"\n', "unknown key 'modle'"),
         ("[go]\nhiden = []\n", "unknown key 'go.hiden'"),
-        ("model = 3\n", "key 'model' must be a string, not int"),
-        ("shell = 1\n", "key 'shell' must be true or false, not int"),
-        ("max_tokens = true\n", "key 'max_tokens' must be a positive integer, not bool"),
+        ("model = 3\n", "key 'model' must be a string, not 3"),
+        ("shell = 1\n", "key 'shell' must be true or false, not 1"),
+        ("max_tokens = true\n", "key 'max_tokens' must be a positive integer, not true"),
         ("max_tokens = 0\n", "key 'max_tokens' must be a positive integer, not 0"),
         ("max_context_bytes = -1\n", "key 'max_context_bytes' must be a positive integer, not -1"),
         (
             "ingest_max_bytes = 1.5\n",
-            "key 'ingest_max_bytes' must be a positive integer, not float",
+            "key 'ingest_max_bytes' must be a positive integer, not 1.5",
         ),
         ("shell_timeout = inf\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
         ("shell_timeout = -5\n", "key 'shell_timeout' must be a finite number of seconds above 0"),
@@ -91,7 +91,7 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
         ("pytest_timeout = -1\n", "key 'pytest_timeout' must be a finite number of seconds"),
         (
             'shell_timeout = "5"\n',
-            "key 'shell_timeout' must be a finite number of seconds above 0, not str",
+            "key 'shell_timeout' must be a finite number of seconds above 0, not \"5\"",
         ),
         (
             '[[generators]]\nname = "a"\nread_timeout = -inf\n',
@@ -106,9 +106,13 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
             '[[generators]]\nname = "a"\nretry_delay = 0\n',
             "key 'generators[0].retry_delay' must be a number of seconds above 0 and at most 20",
         ),
-        ("durable = 1\n", "key 'durable' must be true or false, not int"),
+        ("durable = 1\n", "key 'durable' must be true or false, not 1"),
         ("disabled_plugins = [1]\n", "key 'disabled_plugins' must be a list of strings"),
-        ("generators = 3\n", "key 'generators' must be a list of tables, not int"),
+        ("generators = 3\n", "key 'generators' must be a list of tables, not 3"),
+        ('shell = "yes"\n', "key 'shell' must be true or false, not \"yes\""),
+        ('shell = "\\u001b[2J"\n', 'not "\\x1b[2J"'),
+        ("shell = [true]\n", "key 'shell' must be true or false, not a list"),
+        ("model = 1979-05-27\n", "key 'model' must be a string, not a date or time"),
         ("model = \n", "invalid TOML"),
     ],
 )

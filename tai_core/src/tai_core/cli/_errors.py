@@ -99,6 +99,20 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
 #: An option named in both spellings, as click names one in its messages.
 _BOTH_SPELLINGS = re.compile(r"'(-[\w-]+)' / '--[\w-]+'")
 
+_NUMBER = r"-?[\d.]*\d"
+
+#: click's words for a number outside an option's range, and tai's (``IntRange``,
+#: ``FloatRange``): "0 is not in the range 1<=x<=100" reads as "0 is not from 1 to 100".
+_RANGES = [
+    (re.compile(r"is not a valid integer range"), "is not a whole number"),
+    (re.compile(r"is not a valid float range"), "is not a number"),
+    (re.compile(rf"is not in the range ({_NUMBER})<=x<=({_NUMBER})"), r"is not from \1 to \2"),
+    (re.compile(rf"is not in the range x>=({_NUMBER})"), r"is not \1 or more"),
+    (re.compile(rf"is not in the range x<=({_NUMBER})"), r"is not \1 or less"),
+    (re.compile(rf"is not in the range x>({_NUMBER})"), r"is not above \1"),
+    (re.compile(rf"is not in the range x<({_NUMBER})"), r"is not below \1"),
+]
+
 
 def _help_of(
     command: click.Command, error: click.UsageError, args: Sequence[str], help_command: str
@@ -141,6 +155,8 @@ def _usage(error: click.UsageError, args: Sequence[str], where: str) -> str:
         if name is not None:
             return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
     message = _BOTH_SPELLINGS.sub(r"\1", message)  # '-port' / '--port': tai's spelling
+    for pattern, words in _RANGES:
+        message = pattern.sub(words, message)
     message = message[:1].lower() + message[1:]  # as tai's own lines: "invalid value for"
     return f"{message.rstrip('.')}; see {where}"  # click's sentences end in a full stop
 

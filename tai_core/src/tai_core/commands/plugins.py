@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from tai_core._printable import printable
 from tai_core.plugins import CATEGORIES, PluginHost, PluginRecord
 
 _LABELS = {
@@ -100,10 +101,17 @@ def _known_hooks(host: PluginHost, hooks: tuple[str, ...]) -> None:
 
     known = sorted(name for name in vars(host.pm.hook) if name.startswith("tai_"))
     for hook in hooks:
+        if hook.startswith("-"):  # `--hook --json`: click took the next option as the value
+            raise click.UsageError(
+                f"-hook takes the name of a hook, and {printable(hook)} is an option: "
+                "name the hook first (tai plugins -hook tai_run_block -json)"
+            )
         if hook not in known:
             near = difflib.get_close_matches(hook, known, n=3, cutoff=0.7)
-            mean = f" (did you mean {' or '.join(near)}?)" if near else ""
-            raise click.UsageError(f"unknown hook {hook!r}{mean}")
+            mean = (
+                f"did you mean {' or '.join(near)}?" if near else f"the hooks: {', '.join(known)}"
+            )
+            raise click.UsageError(f"unknown hook {printable(hook)!r} ({mean})")
 
 
 @click.command("plugins")

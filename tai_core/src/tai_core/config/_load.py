@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from tai_core._printable import printable
 from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, Schema
 
@@ -95,10 +96,25 @@ def _type_name(kind: Any) -> str:
     return names[kind]
 
 
+def _shown(value: Any) -> str:
+    """``value`` as the TOML that wrote it (a string quoted, cut to 40 characters, escaped
+    where it does not print); a list, a table or a date by what it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        cut = value if len(value) <= 40 else value[:39] + "…"
+        return f'"{printable(cut)}"'
+    if isinstance(value, list):
+        return "a list"
+    return "a table" if isinstance(value, dict) else "a date or time"
+
+
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
     def wrong() -> ConfigError:
         return ConfigError(
-            f"{at(path, key)}: key {key!r} must be {_type_name(kind)}, not {type(value).__name__}"
+            f"{at(path, key)}: key {key!r} must be {_type_name(kind)}, not {_shown(value)}"
         )
 
     if isinstance(kind, Bounded):
@@ -107,10 +123,10 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         except ConfigError:
             number = None
         if number is None or not kind.accepts(number):
-            # The wrong type is named by its type, a value out of range by itself.
-            shown = type(value).__name__ if number is None else repr(value)
             where = at(path, key)
-            raise ConfigError(f"{where}: key {key!r} must be {kind.description}, not {shown}")
+            raise ConfigError(
+                f"{where}: key {key!r} must be {kind.description}, not {_shown(value)}"
+            )
         return number
     if kind is bool:
         if not isinstance(value, bool):
