@@ -15,6 +15,15 @@ uv run --no-sync python scripts/hook_docs.py --check
 uv run --no-sync python scripts/protocol_docs.py --check
 uv run --no-sync python scripts/api_docs.py --check
 source scripts/_go_helpers.sh
+# Two tests make a project's own virtual environment and install pytest into it with
+# `uv pip install --offline`, which needs the registry's data for pytest in uv's cache:
+# `uv sync` installs from the lock's URLs and leaves none, so on a fresh machine pytest is
+# installed once into a scratch environment here (with the network, as uv sync was).
+echo "== pytest's registry data in uv's cache, for the tests that install it offline"
+scratch=$(mktemp -d)
+uv venv --quiet "$scratch/venv"
+uv pip install --quiet --python "$scratch/venv/bin/python" pytest
+rm -rf "$scratch"
 selection=(-m "not slow")
 what="the quick set: -m 'not slow'; --all or CI=true runs every test"
 if [ "${1:-}" = "--all" ]; then
