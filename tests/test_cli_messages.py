@@ -57,6 +57,18 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             "unexpected 'b': the task is one argument, so quote it: tai next chat \"a b\"",
             USAGE,
         ),
+        (
+            ["-model", "chat", "fix the bug"],  # the model's name forgotten
+            "-model took the word chat as its value: give it one first: tai -model VALUE "
+            'chat "fix the bug"',
+            USAGE,
+        ),
+        (
+            ["next", "-model", "chat", "a"],
+            "-model took the word chat as its value: give it one first: tai next -model VALUE "
+            'chat "a"',
+            USAGE,
+        ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
             ["-max-loops", "0", "chat", "x"],  # click's line, with tai's spelling and case

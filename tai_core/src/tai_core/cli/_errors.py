@@ -77,6 +77,16 @@ def run(
     sys.exit(0)
 
 
+def _option_that_took_chat(context: click.Context | None) -> str | None:
+    """The option (as tai spells it) whose value is the word ``chat``, if one is."""
+    if context is None:
+        return None
+    for param in context.command.params:
+        if isinstance(param, click.Option) and context.params.get(param.name or "") == "chat":
+            return param.opts[0]
+    return None
+
+
 def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
     """The line that tells the user what to type instead of the command line ``error``
     could not read."""
@@ -86,6 +96,10 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
     task = " ".join(error.words[chats[-1] + 1 :] if chats else error.words)
     if chats:
         return f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
+    took = _option_that_took_chat(error.ctx)
+    if took is not None:  # tai -model chat "fix it": the option's value is missing
+        return (f'{took} took the word chat as its value: give it one first: {path} {took} '
+                f'VALUE chat "{task}"')  # fmt: skip
     if path == "tai" and word in commands:  # tai -model m next …: flags before the command
         return (f"{word!r} must come before its flags: tai {word} [flags] chat \"…\" (only "
                 "tai's own options, such as -p, -approve or -no-sandbox, go before the "
