@@ -27,8 +27,9 @@ def test_a_file_others_may_write_is_not_read(tmp_path: Path, mode: int) -> None:
     write_launch_file(str(path), b"planted?")
     path.chmod(mode)
     assert read_launch_file(str(path)) is None
-    path.chmod(0o644)  # readable by others is fine: only writing matters
-    assert read_launch_file(str(path)) == b"planted?"
+    for harmless in (0o644, 0o645, 0o711):  # reading or running by others: only writing
+        path.chmod(harmless)
+        assert read_launch_file(str(path)) == b"planted?"
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="giving a file to another user needs root")
@@ -55,6 +56,24 @@ def test_a_write_that_cannot_be_made_raises_and_leaves_nothing(tmp_path: Path) -
         assert os.listdir(tmp_path) == []
     finally:
         tmp_path.chmod(0o700)
+
+
+def test_a_write_that_fails_at_the_rename_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "kept"
+    (target / "in the way").mkdir(parents=True)  # a directory where the file would go
+    with pytest.raises(OSError):
+        write_launch_file(str(target), b"x")
+    assert sorted(os.listdir(tmp_path)) == ["kept"]
+
+
+def test_an_interpreter_path_that_is_not_utf8_has_a_file_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.executable", "/opt/py\udcff/bin/python")  # a byte not UTF-8
+    named = launch_file("help", "json")
+    monkeypatch.setattr("sys.executable", "/opt/py\udcfe/bin/python")
+    assert named != launch_file("help", "json")
 
 
 def test_each_interpreter_has_its_own_file(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
