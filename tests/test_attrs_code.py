@@ -110,7 +110,7 @@ def test_a_second_start_takes_every_class_from_the_file(cache: Path) -> None:
     second = define(cache)
     assert second["counts"] == [5, 0]
     same_behaviour(first, second)
-    assert not list(cache.parent.glob("*.tmp"))
+    assert [path.name for path in cache.parent.iterdir()] == [cache.name]  # no temporary
 
 
 @pytest.mark.parametrize(

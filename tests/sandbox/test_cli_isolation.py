@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tai_core.cli._main import runs_model_output
+from tai_core.cli._main import isolated_command
 from tai_core.plugins import PluginHost
 
 
@@ -30,7 +30,7 @@ from tai_core.plugins import PluginHost
 )
 def test_model_commands_are_isolated(host: PluginHost, args: list[str], isolated: bool) -> None:
     assert host.cli is not None
-    assert runs_model_output(host.cli, args) is isolated
+    assert isolated_command(host.cli, args)[0] is isolated
 
 
 @pytest.mark.parametrize(

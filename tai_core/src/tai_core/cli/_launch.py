@@ -27,8 +27,8 @@ answer is printed without further checks, so a planted file must not carry escap
 sequences to the terminal (and the files are the launch directory's, read-only in the
 sandbox and read only when the user's alone: :mod:`tai_core.config._launch_files`).
 ``TAI_TRACE_PLUGINS=1`` (traces go to stderr) and ``TAI_NO_LAUNCH_CACHE=1`` bypass the
-cache. A cache that cannot be read or written costs
-nothing but the full run: it is never an error.
+cache. A cache that cannot be read or written costs nothing but the full run: it is never
+an error.
 
 A full run keeps one more file there: the code attrs compiles for tai's classes
 (:mod:`tai_core.cli._attrs_code`), so that a start defines them without compiling them;

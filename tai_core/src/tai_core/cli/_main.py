@@ -168,12 +168,7 @@ def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, Ap
     return group, AppContext(host=host, config=config)
 
 
-def runs_model_output(group: click.Group, args: Sequence[str]) -> bool:
-    """True when ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help)."""
-    return _isolated_command(group, args)[0]
-
-
-def _isolated_command(group: click.Group, args: Sequence[str]) -> tuple[bool, str | None]:
+def isolated_command(group: click.Group, args: Sequence[str]) -> tuple[bool, str | None]:
     """Whether ``args`` run a command of :data:`ISOLATED_COMMANDS` (not its help), and
     which (``None``: the group itself)."""
     if _asks_help(args):
@@ -286,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         named = with_default_command(group, args)
         implied, args = named != args, named
     app.host.warn_failures()
-    isolated, command = _isolated_command(group, args)
+    isolated, command = isolated_command(group, args)
     if isolated:
         app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())

@@ -11,7 +11,7 @@ outside the sandbox, so such a file must be tai's own:
 * a file is read only when the user owns it and no one else may write it (as ssh treats
   its keys), so another account cannot plant one either;
 * one is written whole, a temporary file renamed over it, so a reader never sees half of
-  one, and mode 0600.
+  one, and mode 0600 (``tai_core._atomic``).
 
 A file that is missing, foreign or unreadable reads as ``None``: keeping is an
 optimisation, never a reason to fail. Each is named per interpreter (one installation of
@@ -21,7 +21,6 @@ reads them before ``pathlib`` is imported.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -52,14 +51,9 @@ def read_launch_file(path: str) -> bytes | None:
 def write_launch_file(path: str, data: bytes) -> None:
     """Replace the kept file at ``path`` by ``data``, whole and readable by the user only;
     raises :class:`OSError` when it cannot (inside the sandbox, for one)."""
+    from pathlib import Path
+
+    from tai_core._atomic import write_bytes_atomically
+
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_bytes_atomically(Path(path), data)
