@@ -90,6 +90,22 @@ def test_never_runs_only_the_allowlist(work: Path, isolated_env: dict[str, str])
     assert (work / "listed").exists() and not (work / "other").exists()
 
 
+@pytest.mark.parametrize("command", [[], ["code"], ["next"]])
+def test_a_mistyped_mode_ends_tai_before_anything_runs(
+    work: Path, isolated_env: dict[str, str], command: list[str]
+) -> None:
+    """`-approve nevr` with the default command implied was read only by the forgiving
+    parse that decides isolation, so the run went on under the default mode, auto."""
+    replay(work, "touch ran")
+    result = run_tai("-approve", "nevr", *command, "-shell", "-model", "replay:.model.replay",
+                     "chat", "go", cwd=work, env=isolated_env)  # fmt: skip
+    assert result.returncode == 2
+    assert "invalid value for '-approve': 'nevr' is not one of 'auto', 'ask', 'never'" in (
+        result.stderr
+    )
+    assert not (work / "ran").exists()
+
+
 def test_ask_without_a_terminal_refuses_and_says_why(
     work: Path, isolated_env: dict[str, str]
 ) -> None:

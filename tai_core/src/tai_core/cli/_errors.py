@@ -77,6 +77,21 @@ def run(
     sys.exit(0)
 
 
+def check_options(group: click.Group, args: Sequence[str], obj: object) -> None:
+    """Read the group's own options ``args`` as its run would (their values checked, their
+    callbacks called), ending tai with one line when one is wrong. For the default command,
+    which runs without the group: the parse that decides isolation forgives mistakes
+    (``resilient_parsing``), so ``-approve nevr`` was otherwise never refused, and the run
+    went on under the configured mode."""
+    if not args:
+        return  # nothing to read (and a group given no words would print its help)
+    try:
+        with click.Context(group, info_name="tai", obj=obj) as context:
+            click.Command.parse_args(group, context, list(args))
+    except click.UsageError as error:
+        fail(_usage(error, args, "tai --help"), USAGE)
+
+
 def _option_that_took_chat(context: click.Context | None) -> str | None:
     """The option (as tai spells it) whose value is the word ``chat``, if one is."""
     if context is None:

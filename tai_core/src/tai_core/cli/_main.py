@@ -281,17 +281,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         named = with_default_command(group, args)
         implied, args = named != args, named
     app.host.warn_failures()
+    from tai_core.cli import _errors
+
+    if implied:  # the group is never run: its own options (-approve MODE) are read here
+        _errors.check_options(group, args[: args.index(DEFAULT_COMMAND)], app)
     isolated, command = isolated_command(group, args)
     if isolated:
         app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())
-    from tai_core.cli import _errors
-
     commands = sorted(group.commands)
     if not implied:
         _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS)
     # the default command stands for tai itself: its help and errors say tai, not tai code
-    # (tai's own options before its name, -p, have been acted on)
+    # (tai's own options before its name, -p and -approve, have been read above)
     from tai_core.commands._lazy_command import real_command
 
     _errors.run(
