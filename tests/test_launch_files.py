@@ -32,6 +32,18 @@ def test_a_file_others_may_write_is_not_read(tmp_path: Path, mode: int) -> None:
         assert read_launch_file(str(path)) == b"planted?"
 
 
+def test_a_link_is_not_followed(tmp_path: Path) -> None:
+    """A link in the launch directory could point at a file of the user's that others (a
+    model's command) may write, such as one in a working tree."""
+    elsewhere = tmp_path / "work" / "answer.json"
+    write_launch_file(str(elsewhere), b"the user's, but not kept by tai")
+    (tmp_path / "kept").symlink_to(elsewhere)
+    assert read_launch_file(str(tmp_path / "kept")) is None
+    write_launch_file(str(tmp_path / "kept"), b"tai's own")
+    assert read_launch_file(str(tmp_path / "kept")) == b"tai's own"
+    assert elsewhere.read_bytes() == b"the user's, but not kept by tai"  # replaced, not followed
+
+
 @pytest.mark.skipif(os.getuid() != 0, reason="giving a file to another user needs root")
 def test_a_file_of_another_user_is_not_read(tmp_path: Path) -> None:
     path = tmp_path / "kept"

@@ -37,9 +37,10 @@ def launch_file(name: str, suffix: str) -> str:
 
 def read_launch_file(path: str) -> bytes | None:
     """The content of the kept file at ``path``, or ``None`` when it is missing, cannot be
-    read, or is not the user's alone (owned by another, or writable by group or others)."""
-    try:
-        with open(path, "rb") as file:
+    read, is a symbolic link, or is not the user's alone (owned by another, or writable by
+    group or others)."""
+    try:  # never through a link: the file itself must be the one the user alone wrote
+        with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as file:
             info = os.fstat(file.fileno())
             if info.st_uid != os.getuid() or info.st_mode & 0o022:
                 return None
