@@ -69,6 +69,12 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             'chat "a"',
             USAGE,
         ),
+        (
+            ["parse", "no-such-reply"],  # an argument, named as the help names it
+            "invalid value for REPLY: 'no-such-reply': No such file or directory; "
+            "see tai parse --help",
+            USAGE,
+        ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
             ["-max-loops", "0", "chat", "x"],  # click's line, with tai's spelling and case

@@ -100,7 +100,7 @@ def test_a_mistyped_mode_ends_tai_before_anything_runs(
     result = run_tai("-approve", "nevr", *command, "-shell", "-model", "replay:.model.replay",
                      "chat", "go", cwd=work, env=isolated_env)  # fmt: skip
     assert result.returncode == 2
-    assert "invalid value for '-approve': 'nevr' is not one of 'auto', 'ask', 'never'" in (
+    assert "invalid value for -approve: 'nevr' is not one of 'auto', 'ask', 'never'" in (
         result.stderr
     )
     assert not (work / "ran").exists()

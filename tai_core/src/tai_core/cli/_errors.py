@@ -127,6 +127,9 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
 
 #: An option named in both spellings, as click names one in its messages.
 _BOTH_SPELLINGS = re.compile(r"'(-[\w-]+)' / '--[\w-]+'")
+#: An option of one spelling, or an argument (click writes ``'[REPLY]'``), whose value is
+#: wrong: named bare, as the two-spelling options are.
+_VALUE_OF = re.compile(r"(Invalid value for )'(?:(-[\w-]+)|\[?([A-Z][A-Z_]*)\]?)'")
 
 _NUMBER = r"-?[\d.]*\d"
 
@@ -184,6 +187,7 @@ def _usage(error: click.UsageError, args: Sequence[str], where: str) -> str:
         if name is not None:
             return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
     message = _BOTH_SPELLINGS.sub(r"\1", message)  # '-port' / '--port': tai's spelling
+    message = _VALUE_OF.sub(lambda found: found[1] + (found[2] or found[3]), message)
     for pattern, words in _RANGES:
         message = pattern.sub(words, message)
     message = message[:1].lower() + message[1:]  # as tai's own lines: "invalid value for"
