@@ -1,12 +1,16 @@
 """Ctrl-C as a user presses it: the whole foreground group gets SIGINT, whatever runs —
 the stream, a shell block and its children, ``go test`` — and tai ends with status 130,
-its last line saying exactly what reached the disk."""
+its last line saying exactly what reached the disk; and at any moment of its start, one line
+and 130, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -68,3 +72,74 @@ def test_go_test_is_stopped(tmp_path: Path, isolated_env: dict[str, str]) -> Non
     status, stderr = interrupt(tmp_path, isolated_env, duration)
     assert status == 130, stderr
     assert stderr.strip().splitlines()[-1] == "tai: cancelled; nothing of round 1 was applied"
+
+
+#: The console script, with one byte on stdout once the interpreter has started and
+#: tai's entry point is imported: the signal is timed from there.
+SCRIPT = """
+import os, sys
+from tai_core.cli import launch
+sys.argv = ["tai", *sys.argv[1:]]
+os.write(1, b"!")
+launch()
+"""
+
+REPLAY = "@@@ reply\nThe answer.\n<<甲乙 summary\n- answered\n甲乙\n"
+
+
+def _start(work: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], float]:
+    """tai answering from the replay model in its own process group; the moment its entry
+    point was reached."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, "-model", "replay:.model.replay", "chat", "answer"],
+        cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )  # fmt: skip
+    assert process.stdout is not None and process.stdout.read(1) == b"!"
+    return process, time.monotonic()
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_moment_of_a_run_is_one_line_and_130(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The signal is sent at points spread over a whole run, from just after the console
+    script has started (the interpreter's own start, before any of tai's code runs, is not
+    tai's to handle) to its end: while plugins load, attrs compiles, the sandbox is built in
+    its three processes, the context is collected, the reply streams. A ``kill`` sent to the
+    group reaches tai directly and again through the sandbox's outer processes, which
+    forward it: tai may get it two or three times within milliseconds, and still never
+    shows a traceback."""
+    work, env = tmp_path, isolated_env
+    (work / ".model.replay").write_text(REPLAY)
+    process, started = _start(work, env)
+    out, err = process.communicate(timeout=60)
+    whole = time.monotonic() - started
+    assert process.returncode == 0, err.decode()
+    assert b"The answer." in out  # an uninterrupted run answers: the runs below are real
+
+    outcomes = []
+    for step in range(12):
+        process, started = _start(work, env)
+        time.sleep(whole * step / 12)
+        with contextlib.suppress(ProcessLookupError):  # the run was over: it answered
+            os.killpg(process.pid, signal.SIGINT)
+        try:
+            out, err = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            pytest.fail(f"tai did not end after a Ctrl-C {whole * step / 12:.2f} s in")
+        said = err.decode()
+        outcomes.append(process.returncode)
+        assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+        # ended by the signal (the interpreter's own, once it is shutting down, or the
+        # run was over when it came) or with 130 and the line that says so
+        assert process.returncode in (130, -signal.SIGINT, 0), said
+        if process.returncode == 0:
+            assert b"The answer." in out, said
+        if process.returncode == 130:
+            assert (
+                said.rstrip().splitlines()[-1].startswith(("tai: interrupted", "tai: cancelled"))
+            ), said
+    assert outcomes.count(0) <= 6, outcomes  # most signals came while tai ran

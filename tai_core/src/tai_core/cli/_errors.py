@@ -5,7 +5,7 @@ Every failure is one line that starts ``tai: error:``, whichever part of tai (or
 found it, with what helps the user on the same line: the option as it was typed and the
 nearest ones, the nearest command names, the quotes a task left unquoted needs. The exit
 statuses are documented: :data:`USAGE` for a command line tai cannot read, :data:`FAILURE`
-for a command that ran and failed, :data:`INTERRUPTED` for Ctrl-C (and 0 for success).
+for a command that ran and failed, 130 for Ctrl-C (:mod:`._interrupt`; and 0 for success).
 click runs the command in non-standalone mode so that tai, not click, words the failure;
 a command's return value is never taken for its exit status (click's own rule).
 """
@@ -26,8 +26,6 @@ from tai_core.plugins._failures import PluginHookError
 USAGE = 2
 #: Exit status of a command that ran and failed.
 FAILURE = 1
-#: Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
 
 
 def fail(message: str, status: int = FAILURE) -> NoReturn:
@@ -68,8 +66,9 @@ def run(
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code or FAILURE)
     except (click.Abort, KeyboardInterrupt, EOFError):
-        click.echo("\ntai: interrupted", err=True)
-        sys.exit(INTERRUPTED)
+        from tai_core.cli._interrupt import end
+
+        end()
     except BrokenPipeError:
         sys.exit(FAILURE)  # the reader went away (tai plugins | head): nothing to say
     except PluginHookError as error:  # a plugin failed where no rule catches it: one line

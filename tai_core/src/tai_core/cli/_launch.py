@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 import sys
 
+from tai_core.cli._interrupt import interruptible
 from tai_core.config._launch_files import launch_file, read_launch_file, write_launch_file
 from tai_core.config._paths import config_files_str, declaration_files_str
 
@@ -66,7 +67,12 @@ _BYPASS = ("TAI_NO_LAUNCH_CACHE", "TAI_TRACE_PLUGINS")
 
 
 def launch() -> None:
-    """Run ``tai`` with the process's arguments: from the cache when it can answer."""
+    """Run ``tai`` with the process's arguments: from the cache when it can answer. A
+    Ctrl-C at any point ends it with one line and status 130 (:mod:`._interrupt`)."""
+    interruptible(_launch)
+
+
+def _launch() -> None:
     args = tuple(sys.argv[1:])
     name = ANSWERS.get(args)
     bypass = any(os.environ.get(var, "") not in ("", "0") for var in _BYPASS)

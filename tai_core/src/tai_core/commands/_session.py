@@ -303,13 +303,16 @@ async def follow(
 
 @contextmanager
 def cancelling_on_ctrl_c(cancel: Callable[[], None]) -> Iterator[None]:
-    """SIGINT calls ``cancel`` (on the running event loop) while the block runs."""
+    """SIGINT calls ``cancel`` (on the running event loop) while the block runs; the
+    handler in force before is in force again after it."""
     if sys.platform == "win32":
         yield
         return
     loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGINT)
     loop.add_signal_handler(signal.SIGINT, cancel)
     try:
         yield
     finally:
-        loop.remove_signal_handler(signal.SIGINT)
+        loop.remove_signal_handler(signal.SIGINT)  # which sets Python's default handler
+        signal.signal(signal.SIGINT, previous)  # the console script's (cli._interrupt)

@@ -1,0 +1,86 @@
+"""Ctrl-C anywhere in the console script: one line and status 130, never a traceback.
+
+Python turns SIGINT into ``KeyboardInterrupt`` wherever the main thread happens to be —
+inside an import, attrs compiling a class, the sandbox's set-up in the innermost of its
+processes — so a Ctrl-C in tai's first half second printed a traceback and ended with
+status 1, or with the signal. A run takes SIGINT over while it streams (Ctrl-C cancels
+it: ``tai_core.commands._session``); before and after that, the console script's handler
+(:func:`interruptible`) raises ``KeyboardInterrupt`` once, so that ``finally`` clauses
+and context managers still run (a file half written is removed, a lock let go), and the
+script ends with ``tai: interrupted`` and :data:`INTERRUPTED`.
+
+A second SIGINT while the first unwinds — the user pressed twice, or a ``kill`` sent to
+tai's process group reached tai directly and again through the sandbox's outer processes,
+which forward what ``kill`` sends them — ends the process at once with the same status:
+raised again, it would interrupt the unwinding of the first, in the middle of an
+``except`` clause, and print the traceback this module exists to avoid.
+
+The console script only: an application embedding tai's ``main`` keeps its own handling
+of SIGINT.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+TYPE_CHECKING = False  # not typing's: the cached answers import nothing (see _launch)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+    from typing import NoReturn
+
+#: Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+#: The line an interrupted tai leaves on stderr.
+LINE = b"\ntai: interrupted\n"
+
+#: Whether the console script's handler is in force, SIGINT was turned into
+#: ``KeyboardInterrupt`` once, the line was said.
+_state = {"installed": False, "interrupted": False, "said": False}
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    if _state["interrupted"]:
+        if not _state["said"]:  # the stream may be mid-write: straight to the descriptor
+            _state["said"] = True
+            try:  # noqa: SIM105 - no contextlib: the cached answers import nothing
+                os.write(2, LINE)
+            except OSError:
+                pass  # no standard error: the status says it
+        os._exit(INTERRUPTED)
+    _state["interrupted"] = True
+    raise KeyboardInterrupt
+
+
+def end() -> NoReturn:
+    """End tai as interrupted: the line and :data:`INTERRUPTED`. In the console script,
+    the line is said once and, from here on, a SIGINT ends the process at once."""
+    if _state["installed"]:
+        _state["interrupted"] = True
+        signal.signal(signal.SIGINT, _on_sigint)  # a run's own handling may have replaced it
+        if _state["said"]:
+            sys.exit(INTERRUPTED)
+        _state["said"] = True
+    try:
+        sys.stderr.write(LINE.decode())
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # no standard error: the status says it
+    sys.exit(INTERRUPTED)
+
+
+def interruptible(body: Callable[[], None]) -> None:
+    """Call ``body`` with SIGINT raising ``KeyboardInterrupt`` once; a
+    ``KeyboardInterrupt`` that leaves it ends tai (:func:`end`). Once ``body`` is left,
+    however it was left, a SIGINT ends the process at once: what is left is the
+    interpreter's shutdown, with nothing to unwind."""
+    signal.signal(signal.SIGINT, _on_sigint)
+    _state["installed"] = True
+    try:
+        body()
+    except KeyboardInterrupt:
+        end()
+    finally:
+        _state["interrupted"] = True
