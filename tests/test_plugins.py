@@ -286,3 +286,57 @@ def test_duplicate_plugin_name_is_reported(stderr: io.StringIO) -> None:
     statuses = [(r.name, r.status) for r in plugin_host.records if r.name == "shell"]
     assert statuses == [("shell", "loaded"), ("shell", "failed")]
     assert set(plugin_host.registry.block_kinds) == {"shell"}
+
+
+def _as_pluggy_finds(host: PluginHost, plugin: object) -> dict[str, object]:
+    """Each name of ``plugin`` with the hook options pluggy's own discovery gives it."""
+    import pluggy
+
+    found = {}
+    for name in dir(plugin):
+        found[name] = pluggy.PluginManager.parse_hookimpl_opts(host.pm, plugin, name)
+    return found
+
+
+def test_modules_are_discovered_as_pluggy_discovers_them(host: PluginHost) -> None:
+    """The host's quicker look into a module's namespace finds exactly the hooks pluggy's
+    ``getattr_static`` discovery finds, in every plugin of this installation and in a
+    module with each kind of value pluggy tells apart."""
+    import types
+
+    from tai_core.plugins import find_entry_points
+
+    odd = types.ModuleType("odd_plugin")
+
+    class Trap:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"{name} was looked up on an object pluggy never asks")
+
+    class Owner:
+        @hookimpl
+        def tai_enter_isolation(self, argv, cwd, config):
+            return None
+
+    @hookimpl
+    def tai_block_process(block, kind, context, command):
+        return None
+
+    def tai_run_block(block, kind, context):  # no mark: not a hook implementation
+        return None
+
+    odd.__dict__.update(
+        tai_block_process=tai_block_process,
+        tai_run_block=tai_run_block,
+        bound=Owner().tai_enter_isolation,  # a bound method carries its function's mark
+        wrapped=staticmethod(tai_block_process),
+        trap=Trap(),
+        owner=Owner,
+        number=3,
+    )
+    plugins = [odd, *(entry.load() for entry in find_entry_points("tai"))]
+    assert len(plugins) > 30
+    for plugin in plugins:
+        quick = {name: host.pm.parse_hookimpl_opts(plugin, name) for name in dir(plugin)}
+        assert quick == _as_pluggy_finds(host, plugin), plugin
+    marked = {name for name, opts in _as_pluggy_finds(host, odd).items() if opts is not None}
+    assert marked == {"tai_block_process", "bound", "wrapped"}

@@ -30,7 +30,7 @@ def register_deferred(pm: Any, registry: Registry, records: Any, category: str,
         plugin = pm.get_plugin(record.name)
         if record.status != "loaded" or plugin is None:
             continue
-        if hook not in {caller.name for caller in pm.get_hookcallers(plugin) or ()}:
+        if hook not in record.hooks:
             continue
         label = category.replace("_", " ")
         try:

@@ -22,7 +22,7 @@ handles them. :class:`IsolationError` passes through: raising it is how
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 
@@ -114,10 +114,11 @@ def validation_problems(hook: Any, block: Any, kind: Any) -> list[str]:
         return [str(error)]
 
 
-def guard_plugin(pm: Any, plugin: object, name: str) -> None:
-    """Put every hook implementation of the registered ``plugin`` (pluggy manager ``pm``)
-    behind :func:`guard`, but its registration hooks and wrappers."""
-    for caller in pm.get_hookcallers(plugin) or ():
+def guard_plugin(callers: Iterable[Any], plugin: object, name: str) -> None:
+    """Put every hook implementation of the registered ``plugin`` (in ``callers``, the
+    hook callers pluggy has for it) behind :func:`guard`, but its registration hooks and
+    wrappers."""
+    for caller in callers:
         if RULES.get(caller.name) == "register":
             continue
         for impl in caller.get_hookimpls():

@@ -62,14 +62,12 @@ class Staging:
 
 def stage(pm: Any, plugin: object, name: str, hooks: Iterable[tuple[str, str]]) -> Staging:
     """What ``plugin`` (named ``name``) registers through ``hooks`` — (hook, category)
-    pairs — each called for that plugin alone, not yet checked."""
+    pairs of hooks it implements — each called for that plugin alone, not yet checked."""
     others = [p for p in pm.get_plugins() if p is not plugin]
     staged = Staging(plugin=name)
-    implemented = {caller.name for caller in pm.get_hookcallers(plugin) or ()}
     for hook, category in hooks:
-        if hook in implemented:
-            caller = pm.subset_hook_caller(hook, remove_plugins=others)
-            caller(register=staged.register_callback(category))
+        caller = pm.subset_hook_caller(hook, remove_plugins=others)
+        caller(register=staged.register_callback(category))
     return staged
 
 
