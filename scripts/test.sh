@@ -32,6 +32,11 @@ if [ "${1:-}" = "--all" ]; then
 elif [ -n "${CI:-}" ] && [ "${CI:-}" != "false" ] && [ "${CI:-}" != "0" ]; then
   selection=() && what="every test (CI=$CI)"
 fi
+# pytest rewrites the asserts of every test module (some 450) in each worker and keeps the
+# result in __pycache__ (git-ignored) for the next run, unless PYTHONDONTWRITEBYTECODE is
+# set: then it does that work again at every run, 8 s of each worker's start here. The
+# suite keeps its caches whatever the variable says (tai's own sources were compiled above).
+unset PYTHONDONTWRITEBYTECODE
 # One worker per core (pytest-xdist; -n 0 runs in this process, for -s or a debugger); each
 # worker takes the next test when it is free, so the long ones do not leave a core idle.
 echo "== pytest, $what ($(nproc) workers, random order: the seed is in the header)"

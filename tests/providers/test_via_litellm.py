@@ -1,6 +1,8 @@
 """Azure, Bedrock and any litellm model, through litellm, against the fake server.
 
-litellm is imported by the first test that streams (~4 s, once per test process).
+litellm is imported by the first test that streams: 4 s alone, up to 13 s beside the
+other tests, once per test process. Every test here pays it somewhere, so all of them are
+slow (the quick set leaves them out; CI runs them).
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ from tests.servers import Reply
 
 from .conftest import ask, drain
 
-# litellm's own use of pydantic, not ours.
-pytestmark = pytest.mark.filterwarnings("ignore:Accessing the 'model_:DeprecationWarning")
+pytestmark = [
+    pytest.mark.slow,
+    # litellm's own use of pydantic, not ours.
+    pytest.mark.filterwarnings("ignore:Accessing the 'model_:DeprecationWarning"),
+]
 
 SONNET = "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 
-@pytest.mark.slow
 def test_azure_deployment_path_version_and_key(providers, resolve, azure_server) -> None:
     azure_server.script(Reply(text="from azure", thoughts="hm", usage={"input": 50, "output": 9}))
     spec = resolve(
@@ -114,7 +118,6 @@ def test_litellm_status_errors(providers, azure_spec, azure_server, status, retr
     assert len(azure_server.requests) == 1  # litellm's own retries are off
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("fault", ["drop", "badjson", "stall"])
 def test_litellm_faults_mid_stream(providers, azure_spec, azure_server, fault) -> None:
     azure_server.script(Reply(text="abcdefgh", chunks=4, fault=fault))
