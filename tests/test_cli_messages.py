@@ -77,6 +77,18 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
         (
+            ["-model", "m", "-approve", "never", "chat", "x"],  # tai's own, after the model
+            "'-approve' is an option of tai itself, not of a command: give it before the "
+            'command and its options (tai -approve … -model … chat "…"); see tai --help',
+            USAGE,
+        ),
+        (
+            ["next", "-p", "no:shell", "chat", "x"],  # the same, after a named command
+            "'-p' is an option of tai itself, not of a command: give it before the "
+            'command and its options (tai -p … -model … chat "…"); see tai --help',
+            USAGE,
+        ),
+        (
             ["-max-loops", "0", "chat", "x"],  # click's line, with tai's spelling and case
             "invalid value for -max-loops: 0 is not from 1 to 100; see tai chat --help",
             USAGE,

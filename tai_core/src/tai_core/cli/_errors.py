@@ -42,12 +42,14 @@ def run(
     commands: Iterable[str] = (),
     help_command: str = "tai --help",
     help_options: Sequence[str] = ("--help",),
+    tai: click.Group | None = None,
 ) -> NoReturn:
     """Run ``command`` (the ``tai`` group, or the default command standing for it) with
     ``args`` and exit with its status; ``commands`` are tai's command names (for the
     nearest ones), ``help_command`` the help of ``command`` itself, ``help_options`` the
     spellings that ask for it (the default command, run alone, is no child of the group
-    that would give it the group's)."""
+    that would give it the group's), ``tai`` the group, whose own options given after a
+    command's name are named as tai's."""
     try:
         help_option_names = list(help_options)
         with command.make_context(
@@ -62,7 +64,8 @@ def run(
     except TaskNotQuoted as error:
         fail(_task_hint(error, commands), USAGE)
     except click.UsageError as error:
-        fail(_usage(error, args, _help_of(command, error, args, help_command)), USAGE)
+        where = _help_of(command, error, args, help_command)
+        fail(_usage(error, args, where, _options(tai) if tai else ()), USAGE)
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code or FAILURE)
     except (click.Abort, KeyboardInterrupt, EOFError):
@@ -170,12 +173,21 @@ def _help_of(
     return help_command
 
 
-def _usage(error: click.UsageError, args: Sequence[str], where: str) -> str:
-    """The line for a usage error, with the help a newcomer needs (``where``)."""
+def _usage(
+    error: click.UsageError, args: Sequence[str], where: str, tai_options: Sequence[str] = ()
+) -> str:
+    """The line for a usage error, with the help a newcomer needs (``where``);
+    ``tai_options`` are tai's own options, which a command does not take."""
     context = error.ctx
     if isinstance(error, click.NoSuchOption):
         options = _options(context.command) if context is not None else []
         typed = _typed(error.option_name, args, options)
+        own = typed.split("=", 1)[0]
+        if own in tai_options:
+            return (
+                f"{own!r} is an option of tai itself, not of a command: give it before "
+                f'the command and its options (tai {own} … -model … chat "…"); see tai --help'
+            )
         same = [name for name in options if name.startswith("--") == typed.startswith("--")]
         near = _nearest(typed.split("=", 1)[0], same)[:2]
         meant = f" (did you mean {' or '.join(near)}?)" if near else ""

@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _recover_interrupted_flush(Path.cwd())
     commands = sorted(group.commands)
     if not implied:
-        _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS)
+        _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS, tai=group)
     # the default command stands for tai itself: its help and errors say tai, not tai code
     # (tai's own options before its name, -p and -approve, have been read above)
     from tai_core.commands._lazy_command import real_command
@@ -303,4 +303,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         commands=commands,
         help_command="tai chat --help",
         help_options=HELP_OPTIONS,
+        tai=group,
     )
