@@ -68,7 +68,8 @@ def test_missing_summary_is_retried_from_the_snapshot(replay) -> None:
     messages = outcome.state.messages
     assert [m.role for m in messages] == ["user", "assistant"]  # the cut attempt is gone
     assert messages[1].text.startswith("Complete.")
-    assert any("cut short" in e.message for e in outcome.of(Notice))
+    said = "the reply ended without a summary or a block that goes on; retrying"
+    assert said in [e.message for e in outcome.of(Notice)]  # not "cut short": it ended
 
 
 def test_length_finish_is_retried_even_with_a_summary(replay) -> None:
@@ -97,7 +98,8 @@ def test_a_reply_that_ends_with_done_is_complete_without_a_summary(replay) -> No
 
 
 def test_a_retry_without_a_handoff_never_repeats_the_request(replay) -> None:
-    outcome = replay(["cut 1", "@@@ expect user: It ended before a summary block\nok\n" + SUMMARY])
+    expected = "@@@ expect user: Your previous reply ended without a summary block or a block"
+    outcome = replay(["cut 1", f"{expected}\nok\n{SUMMARY}"])
     assert isinstance(outcome.terminal, RunFinished)
     assert len(outcome.of(RoundStarted)) == 2
 

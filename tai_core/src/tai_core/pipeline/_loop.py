@@ -63,6 +63,22 @@ from tai_core.tree import NodeKind, NodeSpec, SessionTree, outline
 
 #: Finish reasons that mean the reply was cut by its length limit.
 LENGTH_FINISHES = frozenset({"length", "max_tokens"})
+#: A reply retried from the snapshot, by verdict: what the user is told at a retry and
+#: when no retry is left, what the session tree records. Cut by the length limit; or ended
+#: without a summary or a block that goes on (a provider that cuts a reply without saying
+#: so leaves one like that too).
+SHORT = {
+    "truncated": (
+        "the reply was cut short",
+        "the reply was still cut short after every retry",
+        "reply cut short",
+    ),
+    "incomplete": (
+        "the reply ended without a summary or a block that goes on",
+        "every retry too ended without a summary or a block that goes on",
+        "reply without a summary",
+    ),
+}
 #: Tokens kept free when block results are cut to fit the window (separators, plugins).
 FEEDBACK_SLACK = 256
 #: How often one plan entry is handed to the model before the run stops feeding it.
@@ -228,14 +244,9 @@ class Pipeline:
                 verdict = self._verdict(attempt)
                 if verdict == "success":
                     attempt, verdict = self._finish_workspace(attempt)
-                if verdict == "truncated" and attempt_no - steered > retries:
-                    self.emit(
-                        Notice(
-                            self.options.session_id,
-                            "warning",
-                            "the reply was still cut short after every retry; using it",
-                        )
-                    )
+                if verdict in SHORT and attempt_no - steered > retries:
+                    said = f"{SHORT[verdict][1]}; using it"
+                    self.emit(Notice(self.options.session_id, "warning", said))
                     verdict = "success"
                 if verdict == "success":
                     flushed = self._flush(attrs.evolve(base, workspace=attempt.workspace))
@@ -345,7 +356,7 @@ class Pipeline:
         if (attempt.finish or "").lower() in LENGTH_FINISHES:
             return "truncated"
         if self.options.require_completion and not self._complete(attempt.blocks):
-            return "truncated"
+            return "incomplete"
         return "success"
 
     def _complete(self, blocks: tuple[Block, ...]) -> bool:
@@ -371,13 +382,14 @@ class Pipeline:
             # base's workspace is still the snapshot's: only a successful attempt's is kept
             messages = (*base.messages, Message("assistant", attempt.text), Message("user", note))
             return attrs.evolve(base, messages=messages)
-        self.emit(Notice(self.options.session_id, "warning", "the reply was cut short; retrying"))
-        base = self._event(base, "reply cut short", event="truncation")
+        said, _, event = SHORT[verdict]
+        self.emit(Notice(self.options.session_id, "warning", f"{said}; retrying"))
+        base = self._event(base, event, event="truncation")
         retry = attrs.evolve(snapshot, tree=base.tree, usage_rows=base.usage_rows)
         handoff = await self.handoff(attempt.text + attempt.thoughts) if self.handoff else None
         if handoff:
             retry = self._event(retry, handoff, event="handoff")
-        note = notes.truncation_note(attempt_no, retries, handoff or "")
+        note = notes.truncation_note(attempt_no, retries, handoff or "", verdict == "truncated")
         last = retry.messages[-1]
         return attrs.evolve(
             retry, messages=(*retry.messages[:-1], Message(last.role, f"{last.text}\n\n{note}"))

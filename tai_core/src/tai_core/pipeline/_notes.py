@@ -32,13 +32,20 @@ def error_retry_note(error: str, attempt: int, retries: int, apply_failed: bool)
     return "\n".join(lines)
 
 
-def truncation_note(attempt: int, retries: int, handoff: str) -> str:
-    """The note after a truncated attempt, before its handoff when one was written (without
+def truncation_note(attempt: int, retries: int, handoff: str, cut: bool = True) -> str:
+    """The note after a truncated attempt — ``cut`` by the length limit, or ended without a
+    summary or a block that continues — before its handoff when one was written (without
     one the note alone makes the retry differ from the request that was cut off)."""
+    how = "was cut off" if cut else "ended without a summary block or a block that continues"
     first = (
-        f"[System note] Your previous reply was cut off (retry attempt {attempt} of "
+        f"[System note] Your previous reply {how} (retry attempt {attempt} of "
         f"{retries}); nothing of it was applied and you cannot see it."
     )
+    if not handoff and not cut:
+        return (
+            f"{first}\nEnd the reply with a summary block when the work is done; while it is "
+            "not, end it with a block that continues the work (a continue block for the rest)."
+        )
     if not handoff:
         return (
             f"{first}\nIt ended before a summary block or a block that continues the work. "
