@@ -73,8 +73,15 @@ def test_no_files_is_empty(layout: dict[str, Path]) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('modle = "x"\n', "unknown key 'modle'"),
-        ("[go]\nhiden = []\n", "unknown key 'go.hiden'"),
+        ('modle = "x"\n', "unknown key 'modle' (did you mean 'model'?)"),
+        ("[go]\nhiden = []\n", "unknown key 'go.hiden' (did you mean 'hidden'?)"),
+        ("max_token = 5\n", "unknown key 'max_token' (did you mean 'max_tokens'?)"),
+        (
+            'approve = "nevr"\n',  # read at load, not when the first command is asked about
+            'key \'approve\' must be one of "auto", "ask", "never", not "nevr" '
+            '(did you mean "never"?)',
+        ),
+        ("approve = true\n", 'key \'approve\' must be one of "auto", "ask", "never", not true'),
         ("model = 3\n", "key 'model' must be a string, not 3"),
         ("shell = 1\n", "key 'shell' must be true or false, not 1"),
         ("max_tokens = true\n", "key 'max_tokens' must be a positive integer, not true"),
@@ -124,6 +131,20 @@ def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: s
     where = "" if message == "invalid TOML" else f":{text.count(chr(10), 0, text.rindex('=')) + 1}"
     assert str(caught.value).startswith(f"{path}{where}: ")  # the line that sets the key
     assert message in str(caught.value)
+
+
+def test_an_unknown_key_near_no_name_gets_no_guess(layout: dict[str, Path]) -> None:
+    (layout["cwd"] / "tai.toml").write_text("frobnicate = 5\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value).endswith(": unknown key 'frobnicate'")
+
+
+def test_the_approval_modes_are_the_sandboxs() -> None:
+    from tai_core.config._schema import CONFIG_SCHEMA
+    from tai_sandbox._approval import MODES
+
+    assert CONFIG_SCHEMA["approve"].choices == MODES
 
 
 def test_errors_point_to_the_line_in_a_long_file(layout: dict[str, Path]) -> None:

@@ -11,7 +11,7 @@ none does).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import attrs
 
 from tai_core._printable import printable
 from tai_core.config._paths import config_files
-from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, Schema
+from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
 
 _LIST_TYPES = ("strs", "str|strs", "tables")
 
@@ -89,7 +89,7 @@ def _type_name(kind: Any) -> str:
         "str|strs": "a string or a list of strings",
         "map": "a table",
     }
-    if isinstance(kind, Bounded):
+    if isinstance(kind, Bounded | OneOf):
         return kind.description
     if isinstance(kind, tuple):
         return "a list of tables" if kind[0] == "tables" else "a table"
@@ -111,6 +111,15 @@ def _shown(value: Any) -> str:
     return "a table" if isinstance(value, dict) else "a date or time"
 
 
+def _near(word: str, choices: Iterable[str], shown: Callable[[str], str] = repr) -> str:
+    """`` (did you mean 'x'?)`` with the nearest of ``choices`` to ``word`` (each as
+    ``shown`` gives it), or nothing."""
+    import difflib  # only when something is wrong: loading stays light
+
+    near = difflib.get_close_matches(word, sorted(set(choices)), n=2, cutoff=0.7)
+    return f" (did you mean {' or '.join(shown(name) for name in near)}?)" if near else ""
+
+
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
     def wrong() -> ConfigError:
         return ConfigError(
@@ -128,6 +137,14 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
                 f"{where}: key {key!r} must be {kind.description}, not {_shown(value)}"
             )
         return number
+    if isinstance(kind, OneOf):
+        if value not in kind.choices or not isinstance(value, str):
+            near = _near(value, kind.choices, _shown) if isinstance(value, str) else ""
+            raise ConfigError(
+                f"{at(path, key)}: key {key!r} must be {kind.description}, "
+                f"not {_shown(value)}{near}"
+            )
+        return value
     if kind is bool:
         if not isinstance(value, bool):
             raise wrong()
@@ -182,7 +199,8 @@ def _check_table(
             if OPEN in schema:  # checked once the plugins are known (plugins/_settings.py)
                 checked[key] = value
                 continue
-            raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}")
+            near = _near(key, [*schema, *(aliases or {})])
+            raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}{near}")
         target = checked if canonical == key else via_alias
         target[canonical] = _check_value(value, schema[canonical], path, prefix + key)
     return {**via_alias, **checked}

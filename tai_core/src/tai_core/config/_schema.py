@@ -46,6 +46,19 @@ class Bounded:
         return value >= self.minimum if self.inclusive else value > self.minimum
 
 
+@attrs.frozen
+class OneOf:
+    """A string from a fixed set: a mode mistyped (``approve = "nevr"``) would otherwise
+    be read only when the mode is needed, in the middle of a run."""
+
+    choices: tuple[str, ...]
+
+    @property
+    def description(self) -> str:
+        """What a valid value is, for the message: "… must be <description>"."""
+        return "one of " + ", ".join(f'"{choice}"' for choice in self.choices)
+
+
 #: Seconds to wait: finite and above zero (a zero or negative timeout ends everything at once).
 DURATION = Bounded(float, "a finite number of seconds above 0")
 #: Bytes or tokens: a whole number above zero.
@@ -130,7 +143,7 @@ CONFIG_SCHEMA: Schema = {
     "shell": bool,
     "allowed_shell_commands": "str|strs",
     # Which shell commands run unasked: auto, ask or never (tai_sandbox._approval).
-    "approve": str,
+    "approve": OneOf(("auto", "ask", "never")),
     "shell_timeout": DURATION,
     "go_test_timeout": DURATION,
     "pytest_timeout": DURATION,
