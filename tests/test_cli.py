@@ -108,7 +108,10 @@ def test_unknown_config_key_names_file_line_and_key(
     (tmp_path / "tai.toml").write_text('modle = "x"\n')
     result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
-    assert result.stderr == f"tai: error: {tmp_path / 'tai.toml'}:1: unknown key 'modle'\n"
+    where = tmp_path / "tai.toml"
+    assert result.stderr == (
+        f"tai: error: {where}:1: unknown key 'modle' (did you mean 'model'?)\n"
+    )
 
 
 def test_help_lists_plugin_commands(tmp_path: Path, isolated_env: dict[str, str]) -> None:
