@@ -143,3 +143,36 @@ def test_ctrl_c_at_any_moment_of_a_run_is_one_line_and_130(
                 said.rstrip().splitlines()[-1].startswith(("tai: interrupted", "tai: cancelled"))
             ), said
     assert outcomes.count(0) <= 6, outcomes  # most signals came while tai ran
+
+
+@pytest.mark.slow
+def test_ctrl_c_as_a_goal_loop_ends_stops_the_loops(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The first loop of the bundled example is over (its usage table printed, the fix on
+    disk) when Ctrl-C comes: too late to cancel that run, but the user asked to stop, so
+    the second loop never starts and tai ends with 130 — it went on to a second loop and
+    ended 0."""
+    import shutil
+
+    work = tmp_path / "calc"
+    shutil.copytree(Path(__file__).parents[2] / "examples" / "calc", work)
+    task = "stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it."
+    env = {**isolated_env, "PATH": f"/usr/local/go/bin:{isolated_env.get('PATH', '')}"}
+    process = subprocess.Popen(
+        [tai_executable(), "-model", "replay:fix-mean.replay", "chat", task],
+        cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    said = []
+    for line in process.stderr:
+        said.append(line)
+        if line.startswith("total "):  # the first loop's usage table: its run has ended
+            os.killpg(process.pid, signal.SIGINT)
+            break
+    said.append(process.communicate(timeout=30)[1])
+    whole = "".join(said)
+    assert process.returncode == 130, whole
+    assert "Goal Loop 2" not in whole
+    assert whole.rstrip().splitlines()[-1].startswith(("tai: cancelled", "tai: interrupted"))

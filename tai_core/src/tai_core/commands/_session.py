@@ -298,6 +298,11 @@ async def follow(
             # terminal and forwarded by the sandbox's outer process) must not turn into a
             # KeyboardInterrupt now.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if cancelled and not isinstance(printer.outcome, RunCancelled | RunFailed):
+        # The Ctrl-C came as the run was ending, too late to stop it: the user asked to
+        # stop all the same, so nothing more runs (no further goal loop) and tai ends 130.
+        click.echo("tai: cancelled as the run ended: what it wrote (above) stays written", err=True)
+        return RunCancelled(session_id, ""), state
     return printer.outcome, state
 
 
