@@ -111,7 +111,10 @@ def test_ctrl_c_cancels_and_leaves_with_status_130(
     terminal.wait_for("shell block")
     terminal.send("C-c")
     screen = terminal.wait_for("[exited 130]")
-    assert "tai: cancelled;" in screen
+    # the change was written before the shell block ran, and the last line says so (the
+    # UI did not pass on what it does not show, and the line said nothing was applied)
+    assert (project / "greeting.txt").read_text().startswith("Hello")
+    assert "tai: cancelled; round 1's changes were written: greeting.txt; round 1's" in screen
 
 
 def test_a_narrow_terminal_and_long_lines(

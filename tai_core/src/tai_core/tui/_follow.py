@@ -88,9 +88,12 @@ class TuiFollower:
 
         async def feed() -> None:
             async for event in subscription:
+                if getattr(event, "session_id", "") == session_id:
+                    # every event of the run, the UI's or not: what reached the disk
+                    # (ChangesWritten) is named by the last line after a cancel
+                    self.printer.track(event)
                 if not state.apply(event):
                     continue
-                self.printer.track(event)
                 if isinstance(event, BlockFinished):
                     finished.append(event)
                 app.invalidate()
