@@ -119,7 +119,7 @@ def test_ctrl_c_at_any_moment_of_a_run_is_one_line_and_130(
     assert b"The answer." in out  # an uninterrupted run answers: the runs below are real
 
     outcomes = []
-    for step in range(12):
+    for step in range(1, 13):  # at 0 the signal may come before launch() is called
         process, started = _start(work, env)
         time.sleep(whole * step / 12)
         with contextlib.suppress(ProcessLookupError):  # the run was over: it answered
@@ -145,20 +145,15 @@ def test_ctrl_c_at_any_moment_of_a_run_is_one_line_and_130(
     assert outcomes.count(0) <= 6, outcomes  # most signals came while tai ran
 
 
-@pytest.mark.slow
-def test_ctrl_c_as_a_goal_loop_ends_stops_the_loops(
-    tmp_path: Path, isolated_env: dict[str, str]
-) -> None:
-    """The first loop of the bundled example is over (its usage table printed, the fix on
-    disk) when Ctrl-C comes: too late to cancel that run, but the user asked to stop, so
-    the second loop never starts and tai ends with 130 — it went on to a second loop and
-    ended 0."""
+def _example_interrupted(tmp_path: Path, env: dict[str, str], at: str) -> tuple[int, str]:
+    """The bundled Go example's goal loops, Ctrl-C pressed when a line of standard error
+    starts with ``at``: the exit status and the whole of standard error."""
     import shutil
 
     work = tmp_path / "calc"
     shutil.copytree(Path(__file__).parents[2] / "examples" / "calc", work)
     task = "stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it."
-    env = {**isolated_env, "PATH": f"/usr/local/go/bin:{isolated_env.get('PATH', '')}"}
+    env = {**env, "PATH": f"/usr/local/go/bin:{env.get('PATH', '')}"}
     process = subprocess.Popen(
         [tai_executable(), "-model", "replay:fix-mean.replay", "chat", task],
         cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
@@ -168,11 +163,33 @@ def test_ctrl_c_as_a_goal_loop_ends_stops_the_loops(
     said = []
     for line in process.stderr:
         said.append(line)
-        if line.startswith("total "):  # the first loop's usage table: its run has ended
+        if line.startswith(at):
             os.killpg(process.pid, signal.SIGINT)
             break
     said.append(process.communicate(timeout=30)[1])
-    whole = "".join(said)
-    assert process.returncode == 130, whole
-    assert "Goal Loop 2" not in whole
-    assert whole.rstrip().splitlines()[-1].startswith(("tai: cancelled", "tai: interrupted"))
+    return process.returncode, "".join(said)
+
+
+@pytest.mark.slow
+def test_ctrl_c_as_a_goal_loop_ends_stops_the_loops(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The first loop of the bundled example is over (its usage table printed, the fix on
+    disk) when Ctrl-C comes: too late to cancel that run, but the user asked to stop, so
+    the second loop never starts and tai ends with 130 — it went on to a second loop and
+    ended 0."""
+    status, said = _example_interrupted(tmp_path, isolated_env, "total ")
+    assert status == 130, said
+    assert "Goal Loop 2" not in said
+    assert said.rstrip().splitlines()[-1].startswith(("tai: cancelled", "tai: interrupted"))
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_later_goal_loop_names_what_the_earlier_ones_wrote(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """Whether the Ctrl-C comes between the loops or in the second one's run (whose own
+    line speaks of its rounds only), the first loop's fix is named as written."""
+    status, said = _example_interrupted(tmp_path, isolated_env, "=== Goal Loop 2")
+    assert status == 130, said
+    assert "tai: the earlier loops wrote: stats/stats.go\n" in said

@@ -9,11 +9,13 @@ it: ``tai_core.commands._session``); before and after that, the console script's
 and context managers still run (a file half written is removed, a lock let go), and the
 script ends with ``tai: interrupted`` and :data:`INTERRUPTED`.
 
-A second SIGINT while the first unwinds — the user pressed twice, or a ``kill`` sent to
-tai's process group reached tai directly and again through the sandbox's outer processes,
-which forward what ``kill`` sends them — ends the process at once with the same status:
-raised again, it would interrupt the unwinding of the first, in the middle of an
-``except`` clause, and print the traceback this module exists to avoid.
+A second SIGINT while the first unwinds — the user pressed again — ends the process at
+once with the same status: raised again, it would interrupt the unwinding of the first,
+in the middle of an ``except`` clause, and print the traceback this module exists to
+avoid. One that comes within :data:`ECHO` of the first is the same Ctrl-C again and is
+let pass: a ``kill`` sent to tai's process group reaches tai directly and once or twice
+more through the sandbox's outer processes, which forward what ``kill`` sends them (a
+terminal's Ctrl-C, which they do not forward, reaches it once).
 
 The console script only: an application embedding tai's ``main`` keeps its own handling
 of SIGINT.
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 TYPE_CHECKING = False  # not typing's: the cached answers import nothing (see _launch)
 if TYPE_CHECKING:
@@ -36,12 +39,20 @@ INTERRUPTED = 130
 #: The line an interrupted tai leaves on stderr.
 LINE = b"\ntai: interrupted\n"
 
+#: Seconds after a SIGINT in which another is the same one, forwarded (a person does not
+#: press Ctrl-C twice that fast; forwarding takes a few milliseconds).
+ECHO = 0.1
+
 #: Whether the console script's handler is in force, SIGINT was turned into
-#: ``KeyboardInterrupt`` once, the line was said.
-_state = {"installed": False, "interrupted": False, "said": False}
+#: ``KeyboardInterrupt`` once, the line was said; when the first SIGINT came.
+_state = {"installed": False, "interrupted": False, "said": False, "at": -ECHO}
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    now = time.monotonic()
+    if now - _state["at"] < ECHO:
+        return  # the same Ctrl-C, forwarded
+    _state["at"] = now
     if _state["interrupted"]:
         if not _state["said"]:  # the stream may be mid-write: straight to the descriptor
             _state["said"] = True

@@ -177,6 +177,9 @@ class CodeRun:
         self.notices: list[str] = []
         #: The last session's first request, its clock line left out.
         self.last_request: tuple[str, str] | None = None
+        #: The files the goal loops that ended changed, in order: named when a later loop
+        #: is cancelled, whose own last line speaks only of its rounds.
+        self.written: dict[str, None] = {}
 
     def _base(self) -> str:
         return (
@@ -246,7 +249,17 @@ class CodeRun:
             edits = _store_changes(state.workspace)
             names |= {self._relative(c.path) for c in edits}
             diff = render_diff(edits, color=False)
-        return loop_result(event, state, tuple(sorted(names)), diff)
+        result = loop_result(event, state, tuple(sorted(names)), diff)
+        if result.outcome == "cancelled":
+            self.say_written()
+        else:
+            self.written.update(dict.fromkeys(result.changed))
+        return result
+
+    def say_written(self) -> None:
+        """After a cancel, the line naming what the earlier goal loops wrote (if any)."""
+        if self.written:
+            click.echo(f"tai: the earlier loops wrote: {', '.join(self.written)}", err=True)
 
     def _relative(self, path: str) -> str:
         return os.path.relpath(Path(self.cwd, path), self.cwd)
@@ -350,4 +363,9 @@ def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> i
     """Run the default command; its exit status."""
     if not flags.chat.strip():
         raise click.UsageError('give the task as chat "…"')
-    return asyncio.run(CodeRun(app, flags, options).run())
+    run = CodeRun(app, flags, options)
+    try:
+        return asyncio.run(run.run())
+    except KeyboardInterrupt:  # between two loops' runs: ends as the console script says
+        run.say_written()
+        raise
