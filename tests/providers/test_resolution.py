@@ -60,6 +60,23 @@ def test_a_missing_key_names_where_to_set_it(resolve, kind, url, key, variable) 
     assert f"the environment variable {variable}" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("url", "needs_key"),
+    [("http://127.0.0.1:8000/v1", False), ("http://localhost:11434/v1", False),
+     ("http://[::1]:8000/v1", False), ("http://127.1.2.3/v1", False),
+     ("http://10.0.0.5:8000/v1", True), ("https://api.example.com/v1", True),
+     ("http://localhost.example.com/v1", True), ("not a url", True)],
+)  # fmt: skip
+def test_an_endpoint_on_this_machine_needs_no_key(resolve, url: str, needs_key: bool) -> None:
+    """README's local server (type openai, base_url on 127.0.0.1) resolves without a key;
+    any other endpoint still needs one."""
+    if needs_key:
+        with pytest.raises(ModelConfigError, match="has no API key"):
+            resolve("m", [generator("openai", base_url=url)])
+    else:
+        assert resolve("m", [generator("openai", base_url=url)]).api_key is None
+
+
 def test_the_missing_key_message(resolve) -> None:
     with pytest.raises(ModelConfigError) as caught:
         resolve("m", [generator("openrouter")])

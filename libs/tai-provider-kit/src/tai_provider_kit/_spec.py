@@ -3,7 +3,8 @@
 Precedence everywhere: the generator's own field, then tai.toml's provider-wide key, then
 the environment, then the provider's default — as the original resolves them. A value
 that is missing and required is a :class:`ModelConfigError` naming every place it may be
-set, so the user never has to guess the spelling of a key.
+set, so the user never has to guess the spelling of a key. An endpoint on this machine
+(a loopback ``base_url``) needs no key: the request then goes without one.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def api_key(
     for variable in provider.key_env:
         if environ.get(variable):
             return environ[variable]
-    if not provider.needs_key:
-        return None
+    if not provider.needs_key or _on_this_machine(fields.get("base_url")):
+        return None  # a server on this machine (llama.cpp, vLLM, …) rarely asks for one
     places = ["api_key in its generator"]
     if provider.key_config:
         places.append(f"{provider.key_config} in tai.toml")
@@ -47,6 +48,20 @@ def api_key(
         f"model {name!r} ({provider.name}) has no API key: set {', '.join(places[:-1])} "
         f"or {places[-1]}"
     )
+
+
+def _on_this_machine(url: object) -> bool:
+    """Whether ``url`` is a loopback address (``localhost``, ``127.x``, ``::1``)."""
+    if not isinstance(url, str):
+        return False
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(url).hostname or ""
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def base_url(
