@@ -76,6 +76,22 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (["ping", "-bogus"], "unknown option '-bogus'; see tai ping --help", USAGE),
+        (  # click reads a cluster of short flags: -h, then -l, which is unknown
+            ["chat", "hi", "-hlep"],
+            "unknown option '-hlep' (did you mean -help?); see tai chat --help",
+            USAGE,
+        ),
+        (
+            ["chat", "hi", "--helpp"],  # the help's spellings are options too
+            "unknown option '--helpp' (did you mean --help or --shell?); see tai chat --help",
+            USAGE,
+        ),
+        (
+            ["--approve", "nevr", "chat", "x"],  # tai's own options take both spellings
+            "invalid value for -approve: 'nevr' is not one of 'auto', 'ask', 'never'; "
+            "see tai --help",
+            USAGE,
+        ),
         (
             ["-model", "m", "-approve", "never", "chat", "x"],  # tai's own, after the model
             "'-approve' is an option of tai itself, not of a command: give it before the "

@@ -144,7 +144,7 @@ def tai_register_commands(cli: click.Group) -> None:
     cli.add_command(policy_command)
     cli.params.append(
         click.Option(
-            [FLAG], type=click.Choice(MODES), expose_value=False, callback=choose,
+            [FLAG, f"-{FLAG}"], type=click.Choice(MODES), expose_value=False, callback=choose,
             metavar="|".join(MODES),
             help="Which shell commands run unasked: auto (what the policy allows), ask (the "
             "user approves each one not in allowed_shell_commands), never (only those).",

@@ -89,7 +89,7 @@ def _flag(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 def tai_register_commands(cli: click.Group) -> None:
     """Add ``-no-agents-md``."""
     cli.params.append(
-        click.Option([FLAG], is_flag=True, expose_value=False, callback=_flag,
+        click.Option([FLAG, f"-{FLAG}"], is_flag=True, expose_value=False, callback=_flag,
                      help="Leave the project's AGENTS.md files out of this run's prompt."),
     )  # fmt: skip
 

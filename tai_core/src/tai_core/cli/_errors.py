@@ -12,6 +12,7 @@ a command's return value is never taken for its exit status (click's own rule).
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -180,7 +181,7 @@ def _usage(
     ``tai_options`` are tai's own options, which a command does not take."""
     context = error.ctx
     if isinstance(error, click.NoSuchOption):
-        options = _options(context.command) if context is not None else []
+        options = [*_options(context.command), *context.help_option_names] if context else []
         typed = _typed(error.option_name, args, options)
         own = typed.split("=", 1)[0]
         if own in tai_options:
@@ -217,12 +218,17 @@ def _options(command: click.Command) -> list[str]:
 
 def _typed(name: str, args: Sequence[str], known: Sequence[str]) -> str:
     """The argument the user typed that click read as the unknown option ``name`` (click
-    reads ``-frobnicate`` as ``-f`` with the value ``robnicate``)."""
-    for arg in args:
-        if arg == "--":
-            break
-        if arg.startswith(name) and arg.split("=", 1)[0] not in known:
+    reads ``-frobnicate`` as ``-f`` with the value ``robnicate``, and ``-hlep`` as the
+    flags ``-h``, ``-l``, … of which ``-l`` is unknown)."""
+    words = list(itertools.takewhile(lambda arg: arg != "--", args))
+    unknown = [arg for arg in words if arg.split("=", 1)[0] not in known]
+    for arg in unknown:
+        if arg.startswith(name):
             return arg
+    if len(name) == 2 and name[0] == "-":  # one letter of a cluster of short flags
+        for arg in unknown:
+            if arg[:1] == "-" and arg[1:2] != "-" and name[1] in arg[2:]:
+                return arg
     return name
 
 
