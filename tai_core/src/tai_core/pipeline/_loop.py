@@ -498,15 +498,24 @@ class Pipeline:
             return attrs.evolve(state, parse_feedback_rounds=0)
         used = state.parse_feedback_rounds + 1
         budget = self.options.parse_error_budget
+        # the user is told what was wrong, as the model is (its first line, each)
+        said = "; ".join(problem.strip().partition("\n")[0][:200] for problem in problems)
         if used > budget:
             self.emit(
                 Notice(
                     self.options.session_id,
                     "warning",
-                    f"{len(problems)} block(s) failed and the correction budget is spent",
+                    f"{len(problems)} block(s) failed and the correction budget is spent: {said}",
                 )
             )
             return attrs.evolve(state, parse_errors=(*state.parse_errors, *attempt.errors))
+        self.emit(
+            Notice(
+                self.options.session_id,
+                "warning",
+                f"{len(problems)} block(s) could not be used, the model is asked again: {said}",
+            )
+        )
         feedback.append(notes.parse_error_note(problems, used, budget))
         return attrs.evolve(state, parse_feedback_rounds=used)
 
