@@ -236,6 +236,20 @@ def test_blocked_plugins_are_not_loaded(stderr: io.StringIO) -> None:
     assert set(plugin_host.registry.block_kinds) == BUILTIN_KINDS - {"shell", "memory"}
 
 
+def test_a_blocked_name_no_plugin_has_is_named(stderr: io.StringIO) -> None:
+    """``-p no:shel`` leaves the shell plugin loaded: the user is told, with the name
+    meant; a name far from every plugin's gets no guess; a real one says nothing."""
+    blocked = frozenset({"shel", "zzqx", "memory"})
+    plugin_host = PluginHost(LoadOptions(blocked=blocked), stderr=stderr)
+    plugin_host.load_entry_points()
+    plugin_host.warn_failures()
+    assert stderr.getvalue().splitlines() == [
+        "tai: warning: no plugin named 'shel' is installed to leave out (did you mean "
+        "'shell'?); `tai plugins` lists them",
+        "tai: warning: no plugin named 'zzqx' is installed to leave out; `tai plugins` lists them",
+    ]
+
+
 def test_core_plugin_cannot_be_blocked(stderr: io.StringIO) -> None:
     plugin_host = PluginHost(
         LoadOptions(blocked=frozenset({CORE_PLUGIN})), cli=make_group(), core=_core_plugin

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from types import FunctionType, MethodType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 import attrs
@@ -29,6 +28,7 @@ import pluggy
 from tai_core import hookspecs
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._failures import guard_plugin
+from tai_core.plugins._manager import Manager
 from tai_core.plugins._registry import RegistrationError, Registry, stage
 from tai_core.plugins._tracing import Tracer, describe_exception
 
@@ -102,31 +102,6 @@ class PluginRecord:
     registers: dict[str, list[str]] = attrs.Factory(dict)
 
 
-class _Manager(pluggy.PluginManager):
-    """pluggy's manager, quicker to register a module.
-
-    pluggy looks at each of a plugin's names through :func:`inspect.getattr_static` (so
-    that properties and other descriptors never run), which costs half of loading tai's
-    forty plugins, nearly all of it on the names a module imports. A module's name is
-    looked up in its namespace, which is what ``getattr_static`` finds for a module: a
-    value pluggy would pass over (it takes only functions, bound methods, static and
-    class methods) and a function without tai's mark are passed over here at once;
-    anything else, and every plugin that is not a module, goes through pluggy's own
-    discovery. Overriding ``parse_hookimpl_opts`` is pluggy's documented way to change
-    discovery (pytest does)."""
-
-    def parse_hookimpl_opts(self, plugin: object, name: str) -> Any:
-        """The hook implementation options of ``plugin``'s ``name``, or ``None``."""
-        if isinstance(plugin, ModuleType):
-            value = plugin.__dict__.get(name)
-            if isinstance(value, FunctionType):
-                if f"{self.project_name}_impl" not in value.__dict__:
-                    return None
-            elif not isinstance(value, (MethodType, staticmethod, classmethod)):
-                return None
-        return super().parse_hookimpl_opts(plugin, name)  # type: ignore[arg-type]
-
-
 class PluginHost:
     """A pluggy plugin manager with tai's hook specs, and what its plugins registered.
 
@@ -147,7 +122,7 @@ class PluginHost:
         adds the core's commands), with no other plugin loaded yet."""
         self.options = options or LoadOptions()
         self.cli = cli
-        self.pm: pluggy.PluginManager = _Manager("tai")
+        self.pm: pluggy.PluginManager = Manager("tai")
         self.pm.add_hookspecs(hookspecs)
         self.registry = Registry()
         self.records: list[PluginRecord] = []
@@ -386,11 +361,23 @@ class PluginHost:
                 record.version = distribution_version(record.distribution)
 
     def warn_failures(self) -> None:
-        """One line on stderr per plugin that failed to load."""
+        """One line on stderr per plugin that failed to load, and per name blocked (``-p
+        no:NAME``, ``disabled_plugins``) that no installed plugin has: a misspelt name
+        leaves the plugin it meant loaded."""
         for record in self.failures():
             self.stderr.write(
                 f"tai: plugin {record.name!r} was skipped: {record.error}\n"
                 "     (TAI_STRICT_PLUGINS=1 makes this fatal; `tai plugins` lists all)\n"
+            )
+        names = {record.name for record in self.records}
+        for name in sorted(self.options.blocked - names):
+            import difflib  # only when something is wrong
+
+            near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+            meant = f" (did you mean {near[0]!r}?)" if near else ""
+            self.stderr.write(
+                f"tai: warning: no plugin named {name!r} is installed to leave out{meant}; "
+                "`tai plugins` lists them\n"
             )
 
 
