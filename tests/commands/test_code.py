@@ -157,3 +157,33 @@ def test_a_selection_that_names_nothing_is_a_usage_error(
     assert result.returncode == 2, result.stderr
     assert f"tai: error: context: {named}" in result.stderr
     assert result.stderr.count("=== Goal Loop") <= 1
+
+
+def test_a_file_on_stdout_holds_the_answer_once_not_each_retried_attempt(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """``tai … > answer.md``: the attempt that ended without a summary was retried, and
+    the file holds the answer of the attempt that was used (a pipe still streams both:
+    its reader follows the text as it comes)."""
+    import subprocess
+
+    from tests.conftest import tai_executable
+
+    (tmp_path / ".model.replay").write_text(
+        "@@@ reply\nA first try, never finished.\n"
+        "@@@ reply\nThe answer.\n<<甲乙 summary\n- answered\n甲乙\n"
+    )
+    answer = tmp_path / "answer.md"
+    with answer.open("w") as out:
+        done = subprocess.run(
+            [tai_executable(), "-model", "replay:.model.replay", "chat", "Answer"],
+            cwd=tmp_path, env=isolated_env, stdout=out, stderr=subprocess.PIPE, text=True,
+            timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "retrying" in done.stderr  # the first attempt was retried: the case at hand
+    assert answer.read_text().startswith("The answer.\n")
+    assert "first try" not in answer.read_text()
+    piped = run_tai("-model", "replay:.model.replay", "chat", "Answer", cwd=tmp_path,
+                    env=isolated_env)  # fmt: skip
+    assert "A first try" in piped.stdout and "The answer." in piped.stdout

@@ -2,7 +2,11 @@
 
 The reply text goes to stdout as it streams, so ``tai next … | tee answer.md`` captures the
 answer and nothing else; everything about the run — block results, notices, retries, the
-usage table, the final error — goes to stderr. It is one client of the event bus among
+usage table, the final error — goes to stderr. To a terminal or a pipe the text streams
+as it comes (a reader follows it); to a file (``> answer.md``) each attempt's text is held
+until the attempt has ended, and an attempt that is retried (cut short, without a summary,
+its blocks unusable) leaves nothing there: the file holds the answer once, not once per
+attempt. It is one client of the event bus among
 others and keeps no state beyond what it needs to lay lines out.
 
 What a model or its blocks wrote reaches a terminal with every control character escaped
@@ -12,6 +16,9 @@ clipboard, retitle the window or clear the screen. A file or a pipe gets it unch
 
 from __future__ import annotations
 
+import io
+import os
+import stat
 import sys
 from typing import TextIO
 
@@ -22,6 +29,7 @@ from tai_core.runtime import (
     ChangesWritten,
     Event,
     Notice,
+    RoundEnded,
     RoundStarted,
     RunCancelled,
     RunFailed,
@@ -34,6 +42,14 @@ from tai_core.runtime import (
 
 #: Lines of a block result shown; the model gets it all, the terminal a glimpse.
 RESULT_LINES = 12
+
+
+def _is_file(stream: TextIO) -> bool:
+    """Whether ``stream`` writes to a regular file (not a terminal, a pipe or a socket)."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False  # a stream of no file (a test's StringIO): as a pipe
 
 
 class Printer:
@@ -64,20 +80,36 @@ class Printer:
         #: What reached the disk, round by round, and the round running now.
         self.written: dict[int, tuple[str, ...]] = {}
         self.round = 0
+        #: The attempt's text, held back from a file until the attempt ends.
+        self._held: list[str] | None = [] if _is_file(self.out) else None
 
     def _end_line(self) -> None:
         if self._line_open:
-            self.out.write("\n")
-            self.out.flush()
+            self._write("\n")
             self._line_open = False
+
+    def _write(self, text: str) -> None:
+        """Reply text to ``out``: now on a terminal, when the attempt ends elsewhere."""
+        if self._held is None:
+            self.out.write(text)
+            self.out.flush()
+        else:
+            self._held.append(text)
+
+    def _release(self, keep: bool) -> None:
+        """The attempt has ended: what was held goes out (``keep``) or is dropped."""
+        if self._held:
+            if keep:
+                self.out.write("".join(self._held))
+                self.out.flush()
+            self._held.clear()
 
     def show(self, event: Event) -> None:
         """Render one event."""
         if isinstance(event, TextReceived):
             text = self._hidden.feed(event.text) if self._hidden else event.text
             if text:
-                self.out.write(self._out_text(text))
-                self.out.flush()
+                self._write(self._out_text(text))
                 self._line_open = not text.endswith("\n")
         elif isinstance(event, ThoughtReceived):
             if self.thoughts:
@@ -87,6 +119,11 @@ class Printer:
             self.err.write(self._err_text(f"[thought summary] {event.summary.strip()}") + "\n")
         elif isinstance(event, ChangesWritten):
             self.track(event)
+        elif isinstance(event, RoundEnded):
+            if event.outcome == "retry" and self._held:
+                self._line_open = False
+                self.err.write("(the retried attempt's text is left out of standard output)\n")
+            self._release(keep=event.outcome != "retry")
         elif isinstance(event, RoundStarted):
             # a line between rounds and attempts of this run (a chat's turn starts at the
             # session's next round: no line before it)
@@ -122,9 +159,10 @@ class Printer:
         """Write the end of the run: the rest of the reply, the diff, the report, and the
         error or what a cancel left."""
         if self._hidden is not None and (rest := self._hidden.flush()):
-            self.out.write(self._out_text(rest))
+            self._write(self._out_text(rest))
             self._line_open = not rest.endswith("\n")
         self._end_line()
+        self._release(keep=True)  # the last attempt's, however the run ended
         self.outcome = event
         if isinstance(event, RunFinished) and event.diff:
             self.err.write(event.diff.rstrip("\n") + "\n")
