@@ -124,6 +124,9 @@ def make_group() -> click.Group:
     def tai() -> None:
         """tai sends staged context to a language model and applies its answer.
 
+        The main job: tai -model NAME chat "TASK" — the default command (tai code) on
+        the working directory; `tai chat --help` lists its options.
+
         Plugins add block kinds, providers, context providers and commands; `tai plugins`
         lists what is installed. Environment: TAI_LOAD_PLUGINS=a,b loads only those
         plugins, TAI_STRICT_PLUGINS=1 makes a broken plugin fatal, TAI_TRACE_PLUGINS=1
