@@ -132,7 +132,7 @@ def test_parse_reports_each_block(tmp_path: Path, isolated_env: dict[str, str]) 
     assert lines[3] == "line 11: frobnicate — unknown kind (no installed plugin registers it)"
     assert lines[4] == 'line 15: change(op="REPLACE", file-path="a.txt") — invalid:'
     assert "change op REPLACE needs find" in lines[5]
-    assert lines[-1] == "4 block(s), 2 problem(s)"
+    assert lines[-1] == "4 block(s), 2 problem(s), 1 of a kind no plugin here runs"
 
 
 def test_parse_reports_unclosed_blocks(tmp_path: Path, isolated_env: dict[str, str]) -> None:
