@@ -12,6 +12,7 @@ import pytest
 
 from tests.commands.test_next import configure
 from tests.conftest import tai_executable
+from tests.processes import wait_for
 from tests.servers import FakeModelServer, Reply
 from tests.terminal import Terminal
 
@@ -48,6 +49,9 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.type("tell me everything")
     terminal.send("Enter")
     terminal.wait_for("Esc cancels, Enter steers")
+    # the stalled reply is the server's second: steer once its request is there (else
+    # the steered request would take that reply, and stall)
+    wait_for(lambda: len(openai_server.requests) == 2, "the second request")
     terminal.type("and briefly")
     terminal.send("Enter")  # steers the reply in flight
     terminal.wait_for("Steered answer.")
@@ -55,6 +59,7 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.type("more")
     terminal.send("Enter")
     terminal.wait_for("Esc cancels, Enter steers")
+    wait_for(lambda: len(openai_server.requests) == 4, "the fourth request")  # as above
     terminal.send("Escape")
     terminal.wait_for("ready — Enter sends")
     terminal.type("again")
