@@ -2,8 +2,9 @@
 # The test suite, from a fresh machine: installs uv and the locked environment, checks lint,
 # formatting and the generated hook reference, then runs pytest in parallel. Without --all
 # (and outside CI: the CI variable unset) the tests marked slow are left out: end-to-end runs
-# on real modules and builds, the terminal and the browser, fuzzing, each of seconds, about
-# half the suite's time in a hundred tests. Extra arguments go to pytest.
+# on real modules and builds, the terminal and the browser, fuzzing, each a second or more,
+# more than half the suite's time in some 150 tests (tests/quick_set.py names the unmarked
+# ones that take long). Extra arguments go to pytest.
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
 # One check per line: set -e ends the script at a failing command, but not at one that
 # fails inside an `a && b && c` list (only the last of such a list counts).

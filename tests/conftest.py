@@ -19,8 +19,9 @@ from tai_core.plugins import LoadOptions, PluginHost
 
 REPO = Path(__file__).resolve().parent.parent
 
-#: The fake model servers (OpenAI-compatible, Gemini, Azure, Bedrock) as fixtures.
-pytest_plugins = ["tests.servers.fixtures"]
+#: The fake model servers (OpenAI-compatible, Gemini, Azure, Bedrock) as fixtures; the
+#: quick set's watch on tests that take long without being marked slow.
+pytest_plugins = ["tests.servers.fixtures", "tests.quick_set"]
 
 # No per-example deadline: the properties check results, and a loaded CI machine must not
 # turn a slow example into a failure. Speed is measured by benchmarks/, not by tests.

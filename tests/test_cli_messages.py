@@ -243,6 +243,7 @@ def test_a_configuration_file_that_cannot_be_read_is_named_and_help_still_works(
         assert shown.stderr.startswith(f"tai: warning: {config}: ") and reason in shown.stderr
 
 
+@pytest.mark.slow
 def test_text_that_is_not_utf8_is_refused_before_anything_is_sent(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

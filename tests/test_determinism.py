@@ -82,6 +82,7 @@ def go_module() -> dict[str, str]:
     return files
 
 
+@pytest.mark.slow
 def test_the_go_context_and_prompt(tmp_path: Path) -> None:
     tree = Tree(tmp_path, go_module(), git=True)
     value = assert_all_equal(
@@ -91,6 +92,7 @@ def test_the_go_context_and_prompt(tmp_path: Path) -> None:
     assert "begin of focus package example.com/m/app" in value
 
 
+@pytest.mark.slow
 def test_the_go_context_cut_to_fit_a_window(tmp_path: Path) -> None:
     tree = Tree(tmp_path, go_module(), git=True)
     limited = built_in_processes("go-context", str(tree.root), "./app", "1500", prepare=tree)

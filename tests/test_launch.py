@@ -133,6 +133,7 @@ def test_a_plugin_that_fails_to_load_warns_at_every_run(
     assert answers(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_configuration_and_environment_are_part_of_the_answer(
     tmp_path: Path, env: dict[str, str]
 ) -> None:
@@ -152,6 +153,7 @@ def test_configuration_and_environment_are_part_of_the_answer(
     assert max(map(len, narrow.stdout.splitlines())) <= 60
 
 
+@pytest.mark.slow
 def test_a_planted_answer_is_not_printed(tmp_path: Path, env: dict[str, str]) -> None:
     real = launch("--help", cwd=tmp_path, env=env).stdout
     (kept,) = answers(tmp_path)

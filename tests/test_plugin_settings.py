@@ -141,6 +141,7 @@ def tai_plugin_settings():
 """
 
 
+@pytest.mark.slow
 def test_as_a_user_meets_them(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     plugin_distribution(tmp_path / "site", SETTINGS_PLUGIN, name="greeter")
     env = {**isolated_env, "PYTHONPATH": str(tmp_path / "site")}

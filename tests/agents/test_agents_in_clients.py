@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.agents.test_agents_plugin import agent_file
 from tests.commands.test_ai import ai, chat_dir, contents, system_of
 from tests.serve.test_serve import Client
@@ -28,6 +30,7 @@ def test_tai_ai_starts_in_an_agent_with_a_first_prompt(
     assert system_of(openai_server, 1) == system  # the agent stays for the next turn
 
 
+@pytest.mark.slow
 def test_typed_agent_commands_switch_and_go_back(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:

@@ -111,6 +111,7 @@ def test_the_first_request_carries_no_secret_and_names_each(
     assert "ordinary notes" in sent
 
 
+@pytest.mark.slow
 def test_the_same_tree_gives_the_same_bytes(
     project: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

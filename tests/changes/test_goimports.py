@@ -18,6 +18,7 @@ def fresh_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(goimports, "_found", {})
 
 
+@pytest.mark.slow
 def test_an_explicit_path_is_installed_there_and_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

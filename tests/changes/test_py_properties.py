@@ -10,6 +10,7 @@ compiling, declaring all it declared but what was deleted.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,7 @@ def declared(source: str) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(modules())
 def test_modify_with_its_own_text_is_the_identity(source: str) -> None:

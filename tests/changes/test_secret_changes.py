@@ -225,6 +225,7 @@ def test_a_replayed_run_gets_the_refusal_as_its_correction(
     assert (root / ".env").read_text() == ENV
 
 
+@pytest.mark.slow
 def test_patch_refuses_secret_files_by_name_and_by_content(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

@@ -98,6 +98,7 @@ def test_a_forged_log_is_refused_with_one_line(tree: Path, env) -> None:
     assert (tree / "plant.py").exists()  # nothing was undone
 
 
+@pytest.mark.slow
 def test_checkpoints_of_another_key_are_refused(tree: Path, env) -> None:
     replay(tree, "Go.\n" + change("a.txt", "changed\n") + DONE)
     run(tree, env)

@@ -44,6 +44,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_undo_brings_back_a_tree_a_shell_block_wiped(tree: Path, env) -> None:
     before = snapshot(tree)
     replay(

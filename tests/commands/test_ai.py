@@ -71,6 +71,7 @@ def test_continue_takes_up_the_last_session_here(
     assert len(listing) == 2 and listing[1].split()[4:7] == ["4", "closed", "ai"]
 
 
+@pytest.mark.slow
 def test_no_memory_neither_shows_nor_keeps_a_profile(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:

@@ -30,6 +30,7 @@ def terminal(
         screen.close()
 
 
+@pytest.mark.slow
 def test_a_chat_at_the_terminal(
     terminal: Terminal, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

@@ -84,6 +84,7 @@ def test_review_reads_the_runs_diff(tmp_path: Path, isolated_env: dict[str, str]
     assert (root / "greeting.txt").read_text() == "Hello world\n"
 
 
+@pytest.mark.slow
 def test_a_context_that_cannot_be_collected_ends_the_run_at_once(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
@@ -159,6 +160,7 @@ def test_a_selection_that_names_nothing_is_a_usage_error(
     assert result.stderr.count("=== Goal Loop") <= 1
 
 
+@pytest.mark.slow
 def test_a_file_on_stdout_holds_the_answer_once_not_each_retried_attempt(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

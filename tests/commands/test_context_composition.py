@@ -61,6 +61,7 @@ def ask(folder: Path, server: FakeModelServer, env: dict[str, str]) -> tuple[str
     return (*sent(server), result.stderr)
 
 
+@pytest.mark.slow
 def test_in_a_go_module_the_changelog_joins_the_outline(
     tmp_path: Path, openai_server: FakeModelServer, env: dict[str, str]
 ) -> None:
@@ -98,6 +99,7 @@ def test_without_a_changelog_nothing_is_added(
     assert "Changelog part" not in user and "changelog" not in stderr
 
 
+@pytest.mark.slow
 def test_a_secret_file_an_additive_provider_sends_is_withheld(
     tmp_path: Path, openai_server: FakeModelServer, env: dict[str, str]
 ) -> None:

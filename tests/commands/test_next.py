@@ -112,6 +112,7 @@ def test_outside_a_go_module_the_request_carries_the_text_files(
     assert "Go project" not in system and "files named for this task" not in system
 
 
+@pytest.mark.slow
 def test_file_is_sent_once_and_named_in_the_prompt(
     module: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import run_tai
 
 
+@pytest.mark.slow
 def test_a_hidden_transcript_says_why(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     if not tmp_path.is_relative_to("/tmp"):
         pytest.skip("pytest's temporary directory is not under /tmp here")

@@ -15,6 +15,8 @@ import pty
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.commands.test_next import configure
 from tests.conftest import tai_executable
 from tests.servers import FakeModelServer, Reply
@@ -97,6 +99,7 @@ def test_a_coloured_diff_shows_a_file_s_control_characters_escaped() -> None:
     assert f"+loud{HOSTILE}\n" in render_diff([change], color=False)  # patch reads this
 
 
+@pytest.mark.slow
 def test_a_kept_conversation_is_shown_escaped_on_a_terminal(
     tmp_path: Path, openai_server: FakeModelServer, isolated_env: dict[str, str]
 ) -> None:

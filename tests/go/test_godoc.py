@@ -92,6 +92,7 @@ def every(packages: Sequence[Package], flag_sets=FLAG_SETS):
     return [(flags, package) for package in packages for flags in flag_sets]
 
 
+@pytest.mark.slow
 def test_pinned_cobra_matches_go_doc(pinned) -> None:
     loaded = load(pinned("cobra"), (), (), {})
     assert compare(loaded, every(documented(loaded))) >= 3 * 5
@@ -118,6 +119,7 @@ def test_generated_module_matches_go_doc(tmp_path: Path) -> None:
     compare(loaded, every(documented(loaded)))
 
 
+@pytest.mark.slow
 def test_fixture_modules_match_go_doc(tmp_path: Path) -> None:
     for name, files in (
         ("basic", BASIC),
@@ -127,6 +129,7 @@ def test_fixture_modules_match_go_doc(tmp_path: Path) -> None:
         compare(loaded, every(documented(loaded)))
 
 
+@pytest.mark.slow
 def test_standard_library_matches_go_doc(basic: Path) -> None:
     loaded = load(basic, (), STANDARD, {})
     assert compare(loaded, every(documented(loaded, STANDARD))) == 3 * len(STANDARD)
@@ -177,6 +180,7 @@ def fresh_cache(monkeypatch: pytest.MonkeyPatch, where: Path) -> None:
     monkeypatch.setattr(_gocmd, "_memory", {})
 
 
+@pytest.mark.slow
 def test_cache_misses_go_to_one_helper_process(
     pinned, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,6 +212,7 @@ def test_cache_misses_go_to_one_helper_process(
     assert "const Odd = 1" in "".join(part.text for part in third)
 
 
+@pytest.mark.slow
 def test_a_planted_cache_entry_never_reaches_the_outline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

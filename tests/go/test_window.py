@@ -160,6 +160,7 @@ def test_the_first_request_for_x_tools_fits_128k(
     assert "Package packages loads Go packages for inspection and analysis." in first
 
 
+@pytest.mark.slow
 def test_a_window_too_small_sends_nothing(
     tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer, sized: Path
 ) -> None:

@@ -102,6 +102,7 @@ def _make_key(data: str, out: str, start: object) -> None:
     Path(out).write_bytes(_key.journal_key())
 
 
+@pytest.mark.slow
 def test_processes_making_the_key_at_once_agree_on_it(tmp_path: Path) -> None:
     context = multiprocessing.get_context("spawn")
     data = tmp_path / "race"

@@ -35,6 +35,7 @@ def test_a_reply_fixes_the_code_and_its_pytest_block_sees_the_fix(
     assert "Tests passed.\nStdout:\n" in fed_back and "1 passed" in fed_back
 
 
+@pytest.mark.slow
 @pytest.mark.permissions  # tai runs sandboxed: CI runs this as root and not root
 def test_a_real_run_runs_the_projects_interpreter_inside_the_sandbox(
     tmp_path: Path, calc: Path, isolated_env: dict[str, str]

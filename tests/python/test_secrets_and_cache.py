@@ -137,6 +137,7 @@ def test_the_cache_holds_json_only_and_follows_the_project(basic: Path) -> None:
     assert len(_entries(cache)) == len(entries)  # the old entry is gone
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -247,6 +247,7 @@ def test_the_launch_cache_cannot_be_planted_from_inside(work: Path, env) -> None
     assert after.stdout == kept and "PLANTED" not in after.stdout
 
 
+@pytest.mark.slow
 def test_code_kept_for_the_next_start_cannot_be_planted_from_inside(
     work: Path, env, tmp_path: Path
 ) -> None:

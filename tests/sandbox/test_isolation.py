@@ -162,6 +162,7 @@ def test_a_tai_inside_does_not_enter_again(work: Path, env) -> None:
     assert "already inside" in result.stderr
 
 
+@pytest.mark.slow
 def test_model_commands_enter_the_sandbox(work: Path, env) -> None:
     result = run_tai("next", "chat", "hello", cwd=work, env={**env, "TAI_TRACE_PLUGINS": "1"})
     assert "tai_enter_isolation" in result.stderr

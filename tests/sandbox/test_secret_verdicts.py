@@ -78,6 +78,7 @@ def test_an_unchanged_file_is_not_scanned_again(files: Path, cache_env) -> None:
     assert len(verdicts_file(cache_env).read_text().splitlines()) == 2
 
 
+@pytest.mark.slow
 def test_a_changed_file_or_another_path_is_scanned_again(files: Path, cache_env) -> None:
     scan(files, cache_env, "notes.md", "deploy.txt")
     (files / "notes.md").write_text(f"Deploys happen on Fridays. {AWS_KEY}\n")

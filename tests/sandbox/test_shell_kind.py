@@ -53,6 +53,7 @@ echo started
 wait"""
 
 
+@pytest.mark.slow
 def test_the_time_limit_kills_the_whole_group(tmp_path: Path) -> None:
     result = run(ORPHAN, tmp_path, shell_timeout=1)
     assert not result.ok

@@ -86,6 +86,7 @@ def test_prefixes_and_directories(tmp_path: Path, isolated_env: dict[str, str]) 
     assert shown.stderr.startswith("tai: error: 'ab' names 2 sessions: ab")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("damage", "reason"),
     [
@@ -112,6 +113,7 @@ def test_keep_sessions_false_keeps_none(tmp_path: Path, isolated_env: dict[str, 
     assert not (Path(isolated_env["TAI_DATA_DIR"]) / "tai-sessions.db").exists()
 
 
+@pytest.mark.slow
 def test_what_a_model_s_command_wrote_into_the_database_cannot_drive_the_terminal(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
@@ -128,6 +130,7 @@ def test_what_a_model_s_command_wrote_into_the_database_cannot_drive_the_termina
     assert "error: e\\x1b[2J" in shown
 
 
+@pytest.mark.slow
 def test_a_chat_whose_session_cannot_be_saved_says_so_once(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

@@ -76,6 +76,7 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     assert ">> again" in screen and "Back again." in screen  # the conversation stays
 
 
+@pytest.mark.slow
 def test_a_question_is_asked_in_the_ui_when_standard_error_is_redirected(
     tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
 ) -> None:

@@ -52,6 +52,7 @@ def run(project: Path, env: dict[str, str], terminals: list[Terminal], *args: st
     return terminal
 
 
+@pytest.mark.slow
 def test_the_ui_by_default_tabs_and_folds_then_the_outcome(
     project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
 ) -> None:
@@ -74,6 +75,7 @@ def test_the_ui_by_default_tabs_and_folds_then_the_outcome(
     assert (project / "greeting.txt").read_text() == "Hello world\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["pipe", "-cli"])
 def test_plain_output_through_a_pipe_or_with_cli(
     how: str, project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
@@ -87,6 +89,7 @@ def test_plain_output_through_a_pipe_or_with_cli(
     assert "1 Tree" not in screen and "I will capitalise it." in screen
 
 
+@pytest.mark.slow
 def test_a_question_comes_as_a_dialog(
     project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
 ) -> None:
@@ -136,6 +139,7 @@ def test_a_narrow_terminal_and_long_lines(
     terminal.wait_for("[exited 0]")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("no_color", [False, True])
 def test_colours_follow_no_color(
     no_color: bool, project: Path, isolated_env: dict[str, str], terminals: list[Terminal]
