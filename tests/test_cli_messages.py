@@ -159,6 +159,13 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["next", "-model", "opnai:gpt-4o", "chat", "hi"],  # a provider's prefix misspelt
+            "unknown model 'opnai:gpt-4o' (did you mean 'openai:gpt-4o'?): not a configured "
+            "generator (none configured), not PREFIX:MODEL of an installed provider, not a "
+            "built-in name; see `tai plugins` for installed providers",
+            USAGE,
+        ),
+        (
             ["web", "-model", "nosuch:x"],  # refused before serving, not at each session
             "unknown model 'nosuch:x': not a configured generator (none configured), not "
             "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "

@@ -65,7 +65,8 @@ def test_the_plugin_receives_its_settings_typed(host: PluginHost, tmp_path: Path
     ("text", "line", "message"),
     [
         ('[plugins.notes]\nfile = "N.md"\nmax_notse = 3\n', 3,
-         "unknown key 'plugins.notes.max_notse' (plugin 'notes' takes: file, max_notes, topics)"),
+         "unknown key 'plugins.notes.max_notse' (did you mean 'max_notes'? plugin 'notes' "
+         "takes: file, max_notes, topics)"),
         ('model = "m"\n\n[plugins.notes]\nfile = "N.md"\nmax_notes = "3"\n', 5,
          "key 'plugins.notes.max_notes': Input should be a valid integer"),
         ('[plugins.notes]\nfile = "N.md"\ntopics = ["a", 2]\n', 3,
@@ -203,24 +204,30 @@ def test_a_provider_s_own_generator_fields_are_checked(host: PluginHost, tmp_pat
         "Input should be a valid string"
     )
     with pytest.raises(ConfigError, match=r"tai.toml:4: unknown key 'generators\[0\].deploy' "
-                       r"\(the 'echo' provider takes: deployment, region\)"):  # fmt: skip
+                       r"\(did you mean 'deployment'\? the 'echo' provider takes: deployment, "
+                       r"region\)"):  # fmt: skip
         generators(host, tmp_path, good.replace("deployment", "deploy"))
 
 
 @pytest.mark.parametrize(
     ("entry", "why"),
     [
-        ('type = "openai"\nbase = "x"\n', "the 'openai' provider declares no fields of its own"),
-        ('type = "nope"\nbase = "x"\n', "no installed provider serves type 'nope'"),
-        ('base = "x"\n', "no type"),
+        ('type = "openai"\nbase = "x"\n',
+         "'generators[0].base': the 'openai' provider declares no fields of its own"),
+        ('type = "nope"\nbase = "x"\n',
+         "'generators[0].base': no installed provider serves type 'nope'"),
+        ('base = "x"\n', "'generators[0].base': it has no type"),
+        # the nearest key, and the nearest type spelt as the provider spells it
+        ('type = "openai"\nbase_ulr = "x"\n', "'generators[0].base_ulr' (did you mean "
+         "'base_url'?): the 'openai' provider declares no fields of its own"),
+        ('type = "opnai"\nbase_ulr = "x"\n', "'generators[0].base_ulr' (did you mean "
+         "'base_url'?): no installed provider serves type 'opnai' (did you mean 'openai'?)"),
     ],
-)
+)  # fmt: skip
 def test_a_misspelt_generator_key_is_still_refused(
     host: PluginHost, tmp_path: Path, entry: str, why: str
 ) -> None:
     with pytest.raises(ConfigError) as caught:
         generators(host, tmp_path, f'[[generators]]\nname = "a"\n{entry}')
     line = 4 if entry.startswith("type") else 3
-    assert str(caught.value) == (
-        f"{tmp_path / 'tai.toml'}:{line}: unknown key 'generators[0].base' ({why})"
-    )
+    assert str(caught.value) == f"{tmp_path / 'tai.toml'}:{line}: unknown key {why}"

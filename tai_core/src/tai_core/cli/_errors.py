@@ -20,6 +20,7 @@ from typing import NoReturn
 
 import click
 
+from tai_core._nearest import did_you_mean
 from tai_core.commands._options import TaskNotQuoted
 from tai_core.plugins._failures import PluginHookError
 
@@ -190,9 +191,7 @@ def _usage(
                 f'the command and its options (tai {own} … -model … chat "…"); see tai --help'
             )
         same = [name for name in options if name.startswith("--") == typed.startswith("--")]
-        near = _nearest(typed.split("=", 1)[0], same)[:2]
-        meant = f" (did you mean {' or '.join(near)}?)" if near else ""
-        return f"unknown option {typed!r}{meant}; see {where}"
+        return f"unknown option {typed!r}{_mean(typed.split('=', 1)[0], same, 2)}; see {where}"
     message = error.format_message()
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
@@ -232,15 +231,9 @@ def _typed(name: str, args: Sequence[str], known: Sequence[str]) -> str:
     return name
 
 
-def _mean(name: str, choices: Iterable[str]) -> str:
-    near = _nearest(name, choices)
-    return f" (did you mean {' or '.join(near)}?)" if near else ""
-
-
-def _nearest(name: str, choices: Iterable[str]) -> list[str]:
-    import difflib  # only when something is wrong: start-up stays light
-
-    return difflib.get_close_matches(name, sorted(set(choices)), n=3, cutoff=0.7)
+def _mean(name: str, choices: Iterable[str], n: int = 3) -> str:
+    meant = did_you_mean(name, choices, str, n)
+    return f" ({meant})" if meant else ""
 
 
 def _unknown_command(message: str) -> str | None:

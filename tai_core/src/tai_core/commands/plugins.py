@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from tai_core._nearest import did_you_mean
 from tai_core._printable import printable
 from tai_core.plugins import CATEGORIES, PluginHost, PluginRecord
 
@@ -97,8 +98,6 @@ def _text(host: PluginHost, records: list[PluginRecord]) -> str:
 def _known_hooks(host: PluginHost, hooks: tuple[str, ...]) -> None:
     """Refuse a ``--hook`` that names no hook (an empty table would read as "no plugin
     implements it"), with the nearest names."""
-    import difflib
-
     known = sorted(name for name in vars(host.pm.hook) if name.startswith("tai_"))
     for hook in hooks:
         if hook.startswith("-"):  # `--hook --json`: click took the next option as the value
@@ -107,10 +106,7 @@ def _known_hooks(host: PluginHost, hooks: tuple[str, ...]) -> None:
                 "name the hook first (tai plugins -hook tai_run_block -json)"
             )
         if hook not in known:
-            near = difflib.get_close_matches(hook, known, n=3, cutoff=0.7)
-            mean = (
-                f"did you mean {' or '.join(near)}?" if near else f"the hooks: {', '.join(known)}"
-            )
+            mean = did_you_mean(hook, known, str, 3) or f"the hooks: {', '.join(known)}"
             raise click.UsageError(f"unknown hook {printable(hook)!r} ({mean})")
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from tai_core._nearest import did_you_mean
 from tai_core._printable import printable
 from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
@@ -114,10 +115,8 @@ def _shown(value: Any) -> str:
 def _near(word: str, choices: Iterable[str], shown: Callable[[str], str] = repr) -> str:
     """`` (did you mean 'x'?)`` with the nearest of ``choices`` to ``word`` (each as
     ``shown`` gives it), or nothing."""
-    import difflib  # only when something is wrong: loading stays light
-
-    near = difflib.get_close_matches(word, sorted(set(choices)), n=2, cutoff=0.7)
-    return f" (did you mean {' or '.join(shown(name) for name in near)}?)" if near else ""
+    meant = did_you_mean(word, choices, shown)
+    return f" ({meant})" if meant else ""
 
 
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from tai_core._nearest import did_you_mean
 from tai_core.models._provider import Provider
 from tai_core.models._values import ModelSpec
 
@@ -88,6 +89,21 @@ def _prefixed(name: str, providers: Mapping[str, Provider]) -> dict[str, Any] | 
     return None
 
 
+def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) -> str:
+    """`` (did you mean 'x'?)`` for an unknown model ``name``: the nearest configured or
+    built-in name, or for ``PREFIX:MODEL`` the same model with the nearest prefix."""
+    if ":" in name:
+        prefix, rest = name.split(":", 1)
+        owner = {p.lower(): provider for provider in providers.values()
+                 for p in (*provider.types, *provider.prefixes)}  # fmt: skip
+        meant = did_you_mean(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
+                             same=owner.__getitem__)  # fmt: skip
+    else:
+        short = [n for provider in providers.values() for n in provider.short_names]
+        meant = did_you_mean(name, [*configured, *short])
+    return f" ({meant})" if meant else ""
+
+
 def resolve_model(
     name: str,
     config: Mapping[str, Any],
@@ -108,17 +124,20 @@ def resolve_model(
     if fields is None:
         configured = sorted(str(g.get("name")) for g in _generators(config))
         raise ModelConfigError(
-            f"unknown model {name!r}: not a configured generator "
+            f"unknown model {name!r}{_meant(name, configured, providers)}: not a configured "
+            "generator "
             f"({', '.join(configured) or 'none configured'}), not PREFIX:MODEL of an installed "
             "provider, not a built-in name; see `tai plugins` for installed providers"
         )
     type_name = str(fields.get("type", "")).lower()
     provider = by_type.get(type_name)
     if provider is None:
-        known = ", ".join(sorted(by_type)) or "none: no provider is installed"
+        canonical = sorted({p.types[0].lower() for p in by_type.values()})
+        known = ", ".join(canonical) or "none: no provider is installed"
+        meant = did_you_mean(type_name, by_type, same=by_type.__getitem__)
         raise ModelConfigError(
             f"model {name!r} has type {fields.get('type')!r}, which no installed provider "
-            f"serves (types: {known})"
+            f"serves ({meant + ' ' if meant else ''}types: {known})"
         )
     spec = provider.spec(name, fields, config, environ)
     if confidential and not spec.zero_data_retention:

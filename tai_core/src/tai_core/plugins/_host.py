@@ -26,6 +26,7 @@ import attrs
 import pluggy
 
 from tai_core import hookspecs
+from tai_core._nearest import did_you_mean
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._failures import guard_plugin
 from tai_core.plugins._manager import Manager
@@ -371,10 +372,8 @@ class PluginHost:
             )
         names = {record.name for record in self.records}
         for name in sorted(self.options.blocked - names):
-            import difflib  # only when something is wrong
-
-            near = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
-            meant = f" (did you mean {near[0]!r}?)" if near else ""
+            meant = did_you_mean(name, names, n=1)
+            meant = f" ({meant})" if meant else ""
             self.stderr.write(
                 f"tai: warning: no plugin named {name!r} is installed to leave out{meant}; "
                 "`tai plugins` lists them\n"

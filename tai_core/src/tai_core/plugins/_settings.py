@@ -17,10 +17,11 @@ plugin declares settings, so start-up without such a plugin does not pay for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tai_core._nearest import did_you_mean, nearest
 from tai_core.config import ConfigError
 
 if TYPE_CHECKING:
@@ -48,18 +49,29 @@ def _where(files: Sequence[Path], key: str) -> str:
 
 
 def checked(
-    model: Any, table: Mapping[str, Any], prefix: str, where: Callable[[str], str], owner: str
+    model: Any,
+    table: Mapping[str, Any],
+    prefix: str,
+    where: Callable[[str], str],
+    owner: str,
+    *,
+    besides: Iterable[str] = (),
 ) -> Any:
     """``table`` (the keys under ``prefix``) as an instance of ``model``, which ``owner``
     declared; a :class:`ConfigError` naming the place (``where(key)``: file and line) and
-    the key when it is not one."""
+    the key when it is not one, with the nearest of the model's keys and of ``besides``
+    (the keys the table may hold that are not the model's)."""
     from pydantic import ValidationError
 
     unknown = sorted(set(table) - set(model.model_fields))
     if unknown:
         key = f"{prefix}.{unknown[0]}"
         known = ", ".join(sorted(model.model_fields)) or "none"
-        raise ConfigError(f"{where(key)}: unknown key '{key}' ({owner} takes: {known})")
+        meant = did_you_mean(unknown[0], [*model.model_fields, *besides])
+        raise ConfigError(
+            f"{where(key)}: unknown key '{key}' ({meant + ' ' if meant else ''}{owner} takes: "
+            f"{known})"
+        )
     try:
         return model.model_validate(dict(table), strict=True)
     except ValidationError as error:
@@ -85,9 +97,7 @@ def configure(
             raise ConfigError(f"{_where(files, key)}: key '{key}' must be a table")
         record = host.record(name)
         if record is None:
-            import difflib
-
-            near = difflib.get_close_matches(name, [r.name for r in host.records], n=1)
+            near = nearest(name, [r.name for r in host.records], n=1)
             meant = f"; did you mean [plugins.{near[0]}]?" if near else " (see tai plugins)"
             warn(f"[{key}] is set, but no plugin {name!r} is installed{meant}")
         elif record.status == "loaded" and name not in host.registry.settings:
@@ -116,14 +126,23 @@ def _check_generator(
     type_name = str(entry.get("type", "")).lower()
     provider = host.registry.providers.get(host.registry.provider_types.get(type_name, ""))
     model = getattr(provider, "generator_fields", None)
+    common = [*GENERATOR_SCHEMA, *ALIASES]
     if model is None:
-        key = f"{prefix}.{sorted(extra)[0]}"
+        first = sorted(extra)[0]
+        key = f"{prefix}.{first}"
+        meant = did_you_mean(first, common)
         if provider is not None:
             whose = f"the {type_name!r} provider declares no fields of its own"
+        elif type_name:
+            types = host.registry.provider_types
+            near = did_you_mean(type_name, types, same=types.__getitem__)
+            whose = f"no installed provider serves type {type_name!r}{f' ({near})' if near else ''}"
         else:
-            whose = f"no installed provider serves type {type_name!r}" if type_name else "no type"
-        raise ConfigError(f"{place(key)}: unknown key {key!r} ({whose})")
-    checked(model, extra, prefix, place, f"the {type_name!r} provider")
+            whose = "it has no type"
+        raise ConfigError(
+            f"{place(key)}: unknown key {key!r}{f' ({meant})' if meant else ''}: {whose}"
+        )
+    checked(model, extra, prefix, place, f"the {type_name!r} provider", besides=common)
 
 
 def _generator_place(files: Sequence[Path], index: int) -> tuple[str, Callable[[str], str]]:

@@ -18,6 +18,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from tai_core._nearest import did_you_mean
 from tai_core.events import ExtensionCommandFinished, ExtensionsReloaded, Notice
 from tai_core.runtime._agents import agent_help, agent_switch
 from tai_core.runtime._bus import EventBus
@@ -63,12 +64,10 @@ class Extensions:
     def unknown(self, name: str) -> str:
         """What to say of ``/name`` when no command has that name: the nearest names, or
         where the list is."""
-        import difflib
-
         offered = [*self.commands, *(n for n, a in self.agents.items() if a.user_invocable),
                    "help", "reload", "compact", "agent"]  # fmt: skip
-        near = difflib.get_close_matches(name, offered, n=2, cutoff=0.75)
-        meant = f"did you mean {' or '.join(f'/{n}' for n in near)}? " if near else ""
+        meant = did_you_mean(name, offered, lambda near: f"/{near}")
+        meant = f"{meant} " if meant else ""
         return f"no command /{name} ({meant}/help lists them)"
 
     def run(self, session: Any, command: RunExtensionCommand) -> Callable[[], Awaitable[None]]:
