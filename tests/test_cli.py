@@ -144,3 +144,13 @@ def test_parse_reports_unclosed_blocks(tmp_path: Path, isolated_env: dict[str, s
     assert entry["status"] == "unclosed"
     assert entry["line"] == 1
     assert 'line 3: "紫藤 done"' in entry["message"]
+    assert entry["detail"] == 'has no matching closing line "紫藤"'
+    result = run_tai("parse", str(reply), cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()  # the line named once, the near-miss as a hint
+    assert lines[0] == (
+        "line 1: unclosed block: kind 'summary', delimiter '紫藤': has no matching closing "
+        'line "紫藤"'
+    )
+    assert '  line 3: "紫藤 done"' in lines
+    assert lines[-1] == "0 block(s), 1 problem(s)"

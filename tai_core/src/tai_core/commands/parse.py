@@ -83,6 +83,7 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
                     "status": result.reason,
                     "kind": result.kind,
                     "delimiter": result.delimiter,
+                    "detail": result.detail,
                     "message": result.message(),
                 }
             )
@@ -108,8 +109,12 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
 
         shown = shown_on(sys.stdout)  # a reply's header must not drive the terminal
         for entry in entries:
-            if "header" not in entry:
-                click.echo(shown(f"line {entry['line']}: {entry['message']}"))
+            if "header" not in entry:  # the message's first line names the line: not twice
+                _, rest = entry["message"].split("\n", 1)
+                click.echo(shown(
+                    f"line {entry['line']}: {entry['status']} block: kind {entry['kind']!r}, "
+                    f"delimiter {entry['delimiter']!r}: {entry['detail']}\n{rest}"
+                ))  # fmt: skip
             elif entry["status"] == "invalid":
                 click.echo(shown(f"line {entry['line']}: {entry['header']} — invalid:"))
                 for problem in entry["problems"]:
