@@ -72,6 +72,33 @@ def test_missing_summary_is_retried_from_the_snapshot(replay) -> None:
     assert said in [e.message for e in outcome.of(Notice)]  # not "cut short": it ended
 
 
+def test_a_block_of_a_kind_no_plugin_runs_is_said_not_silently_dropped(replay) -> None:
+    misspelt = "Checking.\n<<紫藤 go_test\n./...\n紫藤"
+    outcome = replay([misspelt], command="next", require_completion=False)
+    assert isinstance(outcome.terminal, RunFinished)
+    said = (
+        "go_test block at line 2: no installed plugin runs go_test blocks (did you mean "
+        "'go-test'?); it was passed over"
+    )
+    assert said in [e.message for e in outcome.of(Notice)]
+    assert outcome.of(BlockFinished) == []  # passed over, not run
+    assert [b.kind for b in outcome.state.remaining] == ["go_test"]  # for a goal loop
+
+
+def test_a_retry_tells_the_model_which_block_no_plugin_runs(replay) -> None:
+    expected = (
+        "@@@ expect user: go_test block at line 2: no installed plugin runs go_test blocks "
+        "(did you mean 'go-test'?); it was passed over"
+    )
+    outcome = replay(["Checking.\n<<紫藤 go_test\n./...\n紫藤", f"{expected}\nok\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1), (1, 2)]
+    warnings = [e.message for e in outcome.of(Notice)]
+    assert warnings.index(expected.removeprefix("@@@ expect user: ")) < warnings.index(
+        "the reply ended without a summary or a block that goes on; retrying"
+    )
+
+
 def test_length_finish_is_retried_even_with_a_summary(replay) -> None:
     outcome = replay([f"{SUMMARY}\n@@@ finish length", f"Again.\n{SUMMARY}"])
     assert [(e.round, e.attempt) for e in outcome.of(RoundStarted)] == [(1, 1), (1, 2)]

@@ -383,6 +383,11 @@ class Pipeline:
             messages = (*base.messages, Message("assistant", attempt.text), Message("user", note))
             return attrs.evolve(base, messages=messages)
         said, _, event = SHORT[verdict]
+        # a block of a kind no plugin runs may be what the model meant to go on with
+        passed_over = [notes.unknown_kind_note(block, self.kinds)
+                       for block in attempt.blocks if block.kind not in self.kinds]  # fmt: skip
+        if passed_over:
+            self.emit(Notice(self.options.session_id, "warning", "; ".join(passed_over)))
         self.emit(Notice(self.options.session_id, "warning", f"{said}; retrying"))
         base = self._event(base, event, event="truncation")
         retry = attrs.evolve(snapshot, tree=base.tree, usage_rows=base.usage_rows)
@@ -390,6 +395,7 @@ class Pipeline:
         if handoff:
             retry = self._event(retry, handoff, event="handoff")
         note = notes.truncation_note(attempt_no, retries, handoff or "", verdict == "truncated")
+        note = "\n".join([note, *passed_over])
         last = retry.messages[-1]
         return attrs.evolve(
             retry, messages=(*retry.messages[:-1], Message(last.role, f"{last.text}\n\n{note}"))
@@ -421,7 +427,7 @@ class Pipeline:
         """Record the flushed attempt's reply in the tree and run its blocks."""
         applied = [b for b in attempt.blocks if self._applied(b, state.workspace)]
         dry = [b for b in attempt.blocks if b not in applied and self._streams_here(b)]
-        valid, invalid, disabled = self._validate(
+        valid, invalid, passed_over = self._validate(
             [b for b in attempt.blocks if b not in applied and b not in dry]
         )
         tree, response, names, rejected = record_reply(
@@ -450,9 +456,9 @@ class Pipeline:
             state, plan_note = self._plan_feed(state)
             if plan_note:
                 feedback.append(plan_note)
-        if disabled:  # the user is told; the model too when another round comes anyway
-            self.emit(Notice(self.options.session_id, "warning", "; ".join(disabled)))
-            feedback += disabled if feedback else []
+        if passed_over:  # the user is told; the model too when another round comes anyway
+            self.emit(Notice(self.options.session_id, "warning", "; ".join(passed_over)))
+            feedback += passed_over if feedback else []
         return state, feedback or None
 
     def _applied(self, block: Block, workspace: Any) -> bool:
@@ -466,17 +472,19 @@ class Pipeline:
         return kind is not None and kind.streams and self.runner.offers(kind)
 
     def _validate(self, blocks: list[Block]) -> tuple[list[Block], list[str], list[str]]:
-        """The valid blocks, what is wrong with the invalid ones, and the blocks of kinds
-        disabled here (discarded: as the prompt says, they start no round)."""
+        """The valid blocks, what is wrong with the invalid ones, and the blocks passed
+        over: of kinds disabled here (as the prompt says, they start no round) or that no
+        installed plugin runs (kept for the goal loop's remaining blocks)."""
         valid: list[Block] = []
         invalid: list[str] = []
-        disabled: list[str] = []
+        passed_over: list[str] = []
         for block in blocks:
             kind = self.kinds.get(block.kind)
             if kind is None:
+                passed_over.append(notes.unknown_kind_note(block, self.kinds))
                 continue
             if not self.runner.offers(kind):
-                disabled.append(
+                passed_over.append(
                     f"{block.kind} block at line {block.line}: {block.kind} blocks are "
                     "disabled in this command; it was discarded"
                 )
@@ -488,7 +496,7 @@ class Pipeline:
                 )
             else:
                 valid.append(block)
-        return valid, invalid, disabled
+        return valid, invalid, passed_over
 
     def _parse_feedback(
         self, state: RunState, attempt: Attempt, invalid: list[str], feedback: list[str]

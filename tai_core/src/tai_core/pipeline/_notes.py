@@ -10,9 +10,10 @@ large work with continue blocks, the usual cause of both failures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from tai_core.blocks import BlockParseError
+from tai_core._nearest import did_you_mean
+from tai_core.blocks import Block, BlockParseError
 
 
 def error_retry_note(error: str, attempt: int, retries: int, apply_failed: bool) -> str:
@@ -80,6 +81,16 @@ def parse_error_note(errors: Sequence[str], correction: int, budget: int) -> str
 def describe_parse_error(error: BlockParseError) -> str:
     """One parse error as the model reads it."""
     return error.message()
+
+
+def unknown_kind_note(block: Block, kinds: Iterable[str]) -> str:
+    """A block of a kind no installed plugin runs: not run, and said (a misspelt kind
+    would otherwise look to the model as if it had run and said nothing)."""
+    meant = did_you_mean(block.kind, kinds)
+    return (
+        f"{block.kind} block at line {block.line}: no installed plugin runs {block.kind} "
+        f"blocks{f' ({meant})' if meant else ''}; it was passed over"
+    )
 
 
 def rejected_batch_note(reason: str) -> str:
