@@ -101,7 +101,7 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         (
             ["next", "-p", "no:shell", "chat", "x"],  # the same, after a named command
             "'-p' is an option of tai itself, not of a command: give it before the "
-            'command and its options (tai -p … -model … chat "…"); see tai --help',
+            "command and its options (tai -p … next …); see tai --help",
             USAGE,
         ),
         (

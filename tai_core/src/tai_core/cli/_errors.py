@@ -186,9 +186,12 @@ def _usage(
         typed = _typed(error.option_name, args, options)
         own = typed.split("=", 1)[0]
         if own in tai_options:
+            # a named command's path (tai ai, tai policy check); the default command's is tai
+            named = context.command_path.partition(" ")[2] if context else ""
+            example = f"{named} …" if named else '-model … chat "…"'
             return (
                 f"{own!r} is an option of tai itself, not of a command: give it before "
-                f'the command and its options (tai {own} … -model … chat "…"); see tai --help'
+                f"the command and its options (tai {own} … {example}); see tai --help"
             )
         same = [name for name in options if name.startswith("--") == typed.startswith("--")]
         return f"unknown option {typed!r}{_mean(typed.split('=', 1)[0], same, 2)}; see {where}"
