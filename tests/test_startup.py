@@ -77,7 +77,7 @@ NOT_ON_THE_REQUEST_PATH = (
     "tokenizers", "prompt_toolkit", "textual", "rich", "pygments", "pydantic", "sqlite3",
     "tree_sitter", "tree_sitter_bash", "tree_sitter_go", "aiohttp", "requests", "httpx",
     "httpcore", "anyio", "h2", "certifi", "urllib.request", "email", "tempfile", "difflib",
-    "importlib.resources",
+    "importlib.resources", "shlex",
 )  # fmt: skip
 
 

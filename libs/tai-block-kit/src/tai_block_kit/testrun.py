@@ -20,7 +20,6 @@ process, which on Linux is already inside the sandbox when blocks run.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -35,6 +34,8 @@ def block_arguments(body: str, refused: Mapping[str, str], kind: str) -> list[st
     """The words of ``body``, each line split as a shell splits words; raises
     ``ValueError`` for unbalanced quotes and for an option named in ``refused`` (alone or
     as ``NAME=value``), whose value says why it is refused."""
+    import shlex  # only when a block runs: plugins import this module at every start
+
     args = [word for line in body.splitlines() for word in shlex.split(line)]
     for arg in args:
         name = arg.split("=", 1)[0]

@@ -10,7 +10,6 @@ business and its policy's.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -58,6 +57,7 @@ reply with a summary block."""
 
     def run(self, args: list[str], context: RunContext) -> BlockResult:
         """Run ``go test`` with ``args`` in the working directory."""
+        import shlex
         import shutil
 
         head = f"Go test command: go test {shlex.join(args)}"

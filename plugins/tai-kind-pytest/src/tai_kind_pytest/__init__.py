@@ -47,7 +47,6 @@ protects the user is the sandbox, not the argument list.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -159,6 +158,8 @@ the next message; "no tests collected" is not a pass. Select the tests you need 
 
     def run(self, args: list[str], context: RunContext) -> BlockResult:
         """Run ``python -m pytest`` with ``args`` in the working directory."""
+        import shlex
+
         from tai_kind_pytest._interpreter import find_interpreter
 
         python = find_interpreter(context.cwd)

@@ -16,7 +16,6 @@ traceback, never an "internal error".
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import attrs
@@ -42,6 +41,8 @@ class RetryPolicy:
         """Seconds to wait before attempt ``attempt + 1`` (``attempt`` counts from 0)."""
         if error.retry_after is not None:
             return min(error.retry_after, self.max_delay)
+        import random  # only when a call failed: a start does not pay for it
+
         backoff = self.base_delay * (2**attempt)
         return min(backoff * (0.5 + random.random() / 2), self.max_delay)
 

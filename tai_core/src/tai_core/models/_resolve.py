@@ -13,7 +13,6 @@ mode a model not marked ``zero_data_retention`` is refused here, before a byte i
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,6 +62,8 @@ def _walk(generators: list[Mapping[str, Any]], path: str, seen: list[str]) -> di
     target = entry.get("redirect")
     choices = entry.get("random_redirect")
     if choices:
+        import random  # only for a generator that redirects at random
+
         target = random.choice(list(choices))
     if not target:
         fields.pop("redirect", None)
