@@ -62,6 +62,12 @@ def test_plugins_filtered_by_hook(tmp_path: Path, isolated_env: dict[str, str]) 
     assert names == [
         "tai-core", "agents-md", "change", "checkpoints", "sandbox", "shell-policy", "web"
     ]  # fmt: skip
+    text = run_tai("plugins", "-hook", "tai_register_commands", cwd=tmp_path, env=isolated_env)
+    lines = text.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:8]] == names
+    # the totals are every plugin's, so a filtered table does not give them as its own
+    assert lines[-1].startswith("7 of ") and lines[-1].endswith(" implement tai_register_commands")
+    assert "Block kinds" not in text.stdout
 
 
 def test_dash_p_no_blocks_a_plugin(tmp_path: Path, isolated_env: dict[str, str]) -> None:

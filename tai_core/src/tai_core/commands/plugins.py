@@ -67,7 +67,7 @@ def _what(record: PluginRecord) -> str:
     return "; ".join(parts) or "hooks: " + (", ".join(record.hooks) or "none")
 
 
-def _text(host: PluginHost, records: list[PluginRecord]) -> str:
+def _text(host: PluginHost, records: list[PluginRecord], hooks: tuple[str, ...] = ()) -> str:
     rows = [
         (
             record.name,
@@ -82,6 +82,11 @@ def _text(host: PluginHost, records: list[PluginRecord]) -> str:
     lines += [f"{name:<{width_name}}  {dist:<{width_dist}}  {what}" for name, dist, what in rows]
     registry = host.registry
     lines.append("")
+    if hooks:  # the totals are every plugin's: with a filter they would read as its
+        lines.append(
+            f"{len(records)} of {len(host.records)} plugins implement {' or '.join(hooks)}"
+        )
+        return "\n".join(lines)
     for category, table in (
         ("block_kinds", registry.block_kinds),
         ("providers", registry.providers),
@@ -139,4 +144,4 @@ def plugins_command(app: Any, as_json: bool, hooks: tuple[str, ...]) -> None:
         }
         click.echo(json.dumps(document, indent=2))
     else:
-        click.echo(_text(host, records))
+        click.echo(_text(host, records, hooks))
