@@ -118,6 +118,28 @@ def test_ignored_and_large_files_that_existed_are_left_alone(tree: Path, env) ->
     assert (tree / "grown.log").read_text() == "line 1\nline 2\n"
 
 
+@pytest.mark.slow
+def test_a_last_run_that_changed_nothing_is_not_taken_for_an_earlier_one(tree: Path, env) -> None:
+    replay(tree, "Editing.\n" + change("a.txt", "fixed by the run\n") + DONE)
+    run(tree, env)
+    subprocess.run(["git", "-C", str(tree), "add", "-A"], check=True)  # the user accepts it
+    replay(tree, "It reads well.\n")  # then asks a question: nothing changes
+    asked = run_tai("next", "-model", "replay:.model.replay", "chat", "ok?", cwd=tree, env=env)
+    assert asked.returncode == 0, asked.stderr
+    result = run_tai("undo", cwd=tree, env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tree / "a.txt").read_text() == "fixed by the run\n"  # the accepted fix stays
+    assert result.stdout == ""
+    line = result.stderr.strip()
+    assert ", the last here, changed no file: nothing was undone; tai undo -run " in line
+    assert "changed nothing" in run_tai("checkpoints", cwd=tree, env=env).stdout
+    earlier = line.split("tai undo -run ")[1].split()[0]
+    result = run_tai("undo", "-run", earlier[:6], cwd=tree, env=env)  # a prefix, as git's
+    assert result.returncode == 0, result.stderr
+    assert (tree / "a.txt").read_text() == "alpha\n"
+    assert run_tai("undo", "-run", "zz", cwd=tree, env=env).returncode == 2
+
+
 def test_without_checkpoints_undo_says_why(tmp_path: Path, isolated_env) -> None:
     result = run_tai("undo", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2

@@ -67,20 +67,22 @@ def tai_checkpoint(  # noqa: PLR0917 - pluggy passes hook arguments by name
     command_id: str,
 ) -> None:
     """Record the tree of ``root`` in the checkpoint store of tai's data directory (not in
-    a dry run: its tree is a throwaway overlay, nothing to undo)."""
-    if reason == "end" and session_id not in _sessions:
-        return
+    a dry run: its tree is a throwaway overlay, nothing to undo). A run that ends without
+    a checkpoint leaves only a line saying so, so that ``tai undo`` does not take an
+    earlier run for the last."""
     if os.environ.get("TAI_DRY_RUN_OVERLAY"):
         return
     from tai_checkpoints._scan import max_file_bytes
     from tai_checkpoints._store import CheckpointStore
     from tai_core.store import StoreError
 
+    command = command_id if command_id != session_id else None
     try:
-        CheckpointStore(Path(root)).record(
-            session_id, round_number, reason, max_file_bytes(config),
-            command=command_id if command_id != session_id else None,
-        )  # fmt: skip
+        store = CheckpointStore(Path(root))
+        if reason == "end" and session_id not in _sessions:
+            store.record_unchanged(session_id, command=command)
+            return
+        store.record(session_id, round_number, reason, max_file_bytes(config), command=command)
     except (OSError, StoreError) as error:
         if not _warned:
             _warned.append(str(error))

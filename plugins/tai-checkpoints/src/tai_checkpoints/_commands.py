@@ -17,10 +17,13 @@ from typing import Any
 import click
 
 from tai_checkpoints._scan import max_file_bytes
-from tai_checkpoints._store import CheckpointStore, StoreError
+from tai_checkpoints._store import UNCHANGED, CheckpointStore, StoreError
 from tai_core import printable
 
-_REASONS = {"write": "before writing", "run": "before programs", "end": "as the run ended"}
+_REASONS = {
+    "write": "before writing", "run": "before programs", "end": "as the run ended",
+    UNCHANGED: "changed nothing",
+}  # fmt: skip
 
 
 def _fail(message: str) -> None:
@@ -33,10 +36,13 @@ def _command_of(entry: dict[str, Any]) -> str:
     return entry.get("command") or entry["session"]
 
 
-def _last_command(store: CheckpointStore) -> list[list[dict[str, Any]]]:
+def _last_command(store: CheckpointStore, run_id: str | None = None) -> list[list[dict[str, Any]]]:
     """The checkpoints of the last tai command's runs (its goal loops; most commands run
-    one), run by run in order, each checkpoint tai's and none missing; or exit 2 saying
-    why. A line of those runs that is not tai's is named on stderr and not used."""
+    one), or of the command of the run whose id starts with ``run_id``, run by run in
+    order, each checkpoint tai's and none missing; or exit 2 saying why. A line of those
+    runs that is not tai's is named on stderr and not used. Runs that changed nothing
+    (a line saying so, no checkpoint) are left out; when the command's runs all did, the
+    undo ends here, saying so (exit 0: the tree is as that command left it)."""
     entries = _log(store)
     if not entries:
         _fail(
@@ -54,9 +60,34 @@ def _last_command(store: CheckpointStore) -> list[list[dict[str, Any]]]:
         _run(store, [entry for entry in named if entry["session"] == named[-1]["session"]])
         _fail(f"{_describe(store, named[-1])}, and it is the log's last line: undo cannot "
               "tell which run was last; nothing was undone")  # fmt: skip
-    command = _command_of(ours[-1])
+    chosen = ours[-1] if run_id is None else _named_run(store, ours, run_id)
+    command = _command_of(chosen)
     sessions = dict.fromkeys(entry["session"] for entry in ours if _command_of(entry) == command)
-    return [_run(store, [e for e in named if e["session"] == session]) for session in sessions]
+    runs = [_run(store, [e for e in named if e["session"] == session]) for session in sessions]
+    changed = [run for run in runs if any(entry["reason"] != UNCHANGED for entry in run)]
+    if not changed:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(chosen["time"]))
+        earlier = [e["session"] for e in ours if e["reason"] != UNCHANGED]
+        hint = (f"; tai undo -run {earlier[-1][:12]} undoes the one before it (tai checkpoints "
+                "lists them)") if earlier and run_id is None else ""  # fmt: skip
+        which = "" if run_id is not None else ", the last here,"
+        click.echo(
+            f"tai: run {chosen['session'][:12]} of {when}{which} changed no file: nothing "
+            f"was undone{hint}",
+            err=True,
+        )
+        sys.exit(0)
+    return changed
+
+
+def _named_run(store: CheckpointStore, ours: list[dict[str, Any]], run_id: str) -> dict[str, Any]:
+    """The last of tai's lines of the run whose id starts with ``run_id``; or exit 2."""
+    found = {entry["session"]: entry for entry in ours if entry["session"].startswith(run_id)}
+    if len(found) != 1:
+        which = "no run" if not found else f"{len(found)} runs"
+        _fail(f"{which} of {store.root} has an id starting with {run_id!r} (tai checkpoints "
+              "lists them)")  # fmt: skip
+    return next(iter(found.values()))
 
 
 def _run(store: CheckpointStore, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -144,21 +175,30 @@ def _undone(runs: list[list[dict[str, Any]]], round_number: int | None) -> str:
     help="Restore the tree as it was before round N of the last run (of its last goal loop; "
     "default: before the run, all its goal loops).",
 )
+@click.option(
+    "-run",
+    "--run",
+    "run_id",
+    metavar="ID",
+    help="Undo the run (with the other goal loops of its tai command) whose id starts with "
+    "ID, as tai checkpoints shows it, not the last one.",
+)
 @click.pass_obj
-def undo_command(app: Any, round_number: int | None) -> None:
+def undo_command(app: Any, round_number: int | None, run_id: str | None) -> None:
     """Restore the working tree as it was before the last run (or one of its rounds).
 
     The goal loops of one tai chat are undone together (-round counts the rounds of the
-    last loop). Files the run created are removed, files it deleted or changed are restored; files
-    edited after the run ended are kept and named. Ignored files and files over
-    checkpoint_max_file_bytes are never touched.
+    last loop). A last run that changed no file (tai next, a chat that only read) leaves
+    nothing to undo: -run ID names an earlier one. Files the run created are removed,
+    files it deleted or changed are restored; files edited after the run ended are kept
+    and named. Ignored files and files over checkpoint_max_file_bytes are never touched.
     """
     from tai_checkpoints._restore import Tree, now_of, restore
     from tai_core.store import PathError, PathGuard, host_policy
 
     config = app.config.values if app is not None else {}
     store = CheckpointStore(Path.cwd())
-    runs = _last_command(store)
+    runs = _last_command(store, run_id)
     target = _target(runs, round_number)
     ends = [entry for entry in runs[-1] if entry["reason"] == "end"]
     guard = PathGuard.create(

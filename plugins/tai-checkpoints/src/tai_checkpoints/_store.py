@@ -39,6 +39,9 @@ from tai_checkpoints._scan import Manifest, Outside, Scanner, digest_of
 DIRECTORY = "checkpoints"
 _LOG_PURPOSE = "checkpoint-log"
 _CACHE_PURPOSE = "checkpoint-cache"
+#: The reason of the line a run that took no checkpoint ends with (no manifest: it changed
+#: nothing here that tai could undo).
+UNCHANGED = "unchanged"
 #: The last line written by each run of this process: (root, session) -> (number, MAC).
 _chains: dict[tuple[str, str], tuple[int, str]] = {}
 
@@ -184,13 +187,31 @@ class CheckpointStore:
     ) -> Manifest:  # fmt: skip
         """Take a checkpoint and append it to the log, signed; ``command`` names the tai
         command the run is one of (its goal loops share it)."""
+        manifest, _, digests = self._scan(limit)
+        self._append(session, round_number, reason, digests, command)
+        return manifest
+
+    def record_unchanged(self, session: str, *, command: str | None = None) -> bool:
+        """Append a signed line saying the run ``session`` ended without a checkpoint (it
+        wrote no file and ran no program here), when this directory has a log: so that
+        ``tai undo`` knows the last run changed nothing rather than take an earlier run
+        for the last. Nothing is scanned; False when there is no log (nothing to undo
+        anyway, and no store is made for a directory tai never changed)."""
+        if not (self.directory / "log.jsonl").is_file():
+            return False
+        self._append(session, 0, UNCHANGED, ("", ""), command)
+        return True
+
+    def _append(
+        self, session: str, round_number: int, reason: str, digests: tuple[str, str],
+        command: str | None,
+    ) -> None:  # fmt: skip
         from tai_core.store._key import mac
 
-        manifest, _, (manifest_digest, outside_digest) = self._scan(limit)
         number, previous = _chains.get((str(self.root), session), (-1, ""))
         line: dict[str, Any] = {
             "session": session, "round": round_number, "reason": reason, "time": time.time(),
-            "manifest": manifest_digest, "outside": outside_digest,
+            "manifest": digests[0], "outside": digests[1],
             "number": number + 1, "previous": previous,
         }  # fmt: skip
         if command is not None:
@@ -199,7 +220,6 @@ class CheckpointStore:
         with (self.directory / "log.jsonl").open("a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
         _chains[str(self.root), session] = (number + 1, line["mac"])
-        return manifest
 
     def log(self) -> list[dict[str, Any]]:
         """Every line of the log, oldest first, each with ``line`` (its number in the file)
