@@ -53,6 +53,22 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["-model", "m", "fix", "the", "bug"],  # the options typed are kept
+            "unexpected 'fix': the task follows the word chat: tai -model m chat \"fix the bug\"",
+            USAGE,
+        ),
+        (
+            ["chta", "fix", "it"],  # the word chat misspelt
+            "unexpected 'chta' (did you mean chat?): tai chat \"fix it\"",
+            USAGE,
+        ),
+        (
+            ["help"],  # not a task for the model
+            "tai has no command 'help': tai --help lists the commands, tai COMMAND --help the "
+            "options of each",
+            USAGE,
+        ),
+        (
             ["next", "chat", "a", "b"],
             "unexpected 'b': the task is one argument, so quote it: tai next chat \"a b\"",
             USAGE,

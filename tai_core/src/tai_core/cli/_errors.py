@@ -108,13 +108,14 @@ def _option_that_took_chat(context: click.Context | None) -> str | None:
 
 def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
     """The line that tells the user what to type instead of the command line ``error``
-    could not read."""
+    could not read: the command line as typed (its options kept) with the task quoted."""
     word = error.words[error.index]
     path = error.ctx.command_path if error.ctx is not None else "tai"
     chats = [i for i, w in enumerate(error.words[: error.index]) if w == "chat"]
     task = " ".join(error.words[chats[-1] + 1 :] if chats else error.words)
+    typed = _typed_before(error.words, path)
     if chats:
-        return f'unexpected {word!r}: the task is one argument, so quote it: {path} chat "{task}"'
+        return f'unexpected {word!r}: the task is one argument, so quote it: {typed} chat "{task}"'
     took = _option_that_took_chat(error.ctx)
     if took is not None:  # tai -model chat "fix it": the option's value is missing
         return (f'{took} took the word chat as its value: give it one first: {path} {took} '
@@ -123,10 +124,34 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
         return (f"{word!r} must come before its flags: tai {word} [flags] chat \"…\" (only "
                 "tai's own options, such as -p, -approve or -no-sandbox, go before the "
                 f"command); see tai {word} --help")  # fmt: skip
+    if path == "tai" and error.index == 0 and word in _OPTIONS_NOT_COMMANDS:
+        return f"tai has no command {word!r}: {_OPTIONS_NOT_COMMANDS[word]}"
     near = _mean(word, commands) if path == "tai" else ""
     if near:
         return f"unknown command {word!r}{near}; see tai --help"
-    return f'unexpected {word!r}: the task follows the word chat: {path} chat "{task}"'
+    rest = " ".join(error.words[error.index + 1 :])
+    if rest and did_you_mean(word, ["chat"]):  # tai chta fix it
+        return f'unexpected {word!r} (did you mean chat?): {typed} chat "{rest}"'
+    return f'unexpected {word!r}: the task follows the word chat: {typed} chat "{task}"'
+
+
+#: Words tried as commands that are options of tai, with what to type instead.
+_OPTIONS_NOT_COMMANDS = {
+    "help": "tai --help lists the commands, tai COMMAND --help the options of each",
+    "version": "tai --version gives it",
+}
+
+
+def _typed_before(words: Sequence[str], path: str) -> str:
+    """``tai`` with what the user typed before ``words`` (the command's name and options,
+    shell-quoted), when the process's arguments end with them; else ``path``, the
+    command's."""
+    import shlex
+
+    typed = sys.argv[1:]
+    if words and typed[len(typed) - len(words) :] == list(words):
+        return shlex.join(["tai", *typed[: len(typed) - len(words)]])
+    return path
 
 
 #: An option named in both spellings, as click names one in its messages.
