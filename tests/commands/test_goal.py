@@ -116,7 +116,7 @@ def test_a_loop_that_changed_nothing_is_told_and_a_second_ends_the_run() -> None
     assert (result.achieved, result.loops, result.exit_code) == (False, 3, 1)
     assert seen[2][1].startswith(IDLE_NOTE) and "Another loop that changes nothing" in seen[2][1]
     assert err.splitlines()[-1] == (
-        "tai: 2 loops in a row changed no file and did not say done; stopping"
+        "tai: error: 2 loops in a row changed no file and did not say done; stopping"
     )
 
 

@@ -103,7 +103,8 @@ def test_loops_that_change_one_function_differently_go_on(
     result = run_tai("-max-loops", "3", "chat", TASK, cwd=work, env=isolated_env)
     assert result.returncode == 1, result.stderr[-3000:]
     assert (
-        result.stderr.strip().splitlines()[-1] == "tai: the goal was not confirmed within 3 loops"
+        result.stderr.strip().splitlines()[-1]
+        == "tai: error: the goal was not confirmed within 3 loops"
     )
     bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
     assert len(bodies) == 3

@@ -36,7 +36,7 @@ def test_loops_that_change_nothing_end_the_run(
     assert result.returncode == 1, result.stderr[-3000:]
     assert result.stderr.count("=== Goal Loop") == 2
     last = result.stderr.strip().splitlines()[-1]
-    assert last == "tai: 2 loops in a row changed no file and did not say done; stopping"
+    assert last == "tai: error: 2 loops in a row changed no file and did not say done; stopping"
     bodies = [json.dumps(request.body["messages"]) for request in openai_server.requests]
     assert len(bodies) == 4
     assert "func (c *Command) Execute() error" in bodies[1]  # the fetch was answered

@@ -158,6 +158,23 @@ def test_an_error_without_output_ends_the_run(replay) -> None:
     assert "401" in failed.message and "invalid api key" in failed.message
 
 
+@pytest.mark.parametrize(
+    ("replies", "said"),
+    [
+        (["@@@ error 401 invalid api key"], "401 invalid api key"),
+        (["@@@ expect user: never sent\nText."],
+         "expected the last user message to contain 'never sent'"),
+        (["Part one.\n<<紫藤 continue\nmore\n紫藤"], "call 2 has no reply"),  # ran out
+    ],
+)  # fmt: skip
+def test_a_call_the_provider_refused_ends_the_goal_loops_too(
+    replay, replies: list[str], said: str
+) -> None:
+    failed = replay(replies).terminal
+    assert isinstance(failed, RunFailed) and said in failed.message
+    assert failed.final  # no next loop would mend it: a goal loop stops
+
+
 def test_retryable_error_before_output_is_retried_by_the_transport(replay) -> None:
     outcome = replay(["@@@ error 503 overloaded", f"Fine now.\n{SUMMARY}"])
     assert isinstance(outcome.terminal, RunFinished)

@@ -159,14 +159,17 @@ async def run_goal(
             same_error = same_error + 1 if shape == last_error else 1
             last_error = shape
             if same_error >= SAME_ERROR_LIMIT:
-                out.write(f"tai: the same error ended {same_error} loops in a row; stopping\n")
+                out.write(
+                    f"tai: error: the same error ended {same_error} loops in a row; stopping\n"
+                )
                 return GoalResult(False, loop, 1)
         else:
             last_error, same_error = "", 0
             idle = 0 if said_done or result.changed else idle + 1
             if idle >= IDLE_LIMIT:
                 out.write(
-                    f"tai: {idle} loops in a row changed no file and did not say done; stopping\n"
+                    f"tai: error: {idle} loops in a row changed no file and did not say done; "
+                    "stopping\n"
                 )
                 return GoalResult(False, loop, 1)
         feedback = _feedback_after(result, said_done, same_error)
@@ -177,7 +180,8 @@ async def run_goal(
             out.write(f"Goal Achieved after {loop} loop(s)\n")
             return GoalResult(True, loop, 0)
         pending_done = True
-    out.write(f"tai: the goal was not confirmed within {loop} loop{'s' if loop != 1 else ''}\n")
+    loops = f"{loop} loop{'s' if loop != 1 else ''}"
+    out.write(f"tai: error: the goal was not confirmed within {loops}\n")
     return GoalResult(False, loop, 1)
 
 

@@ -35,6 +35,7 @@ from tai_core.models import (
     Message,
     ModelSpec,
     Provider,
+    ProviderError,
     Usage,
     estimate_tokens,
     request_tokens,
@@ -49,6 +50,7 @@ from tai_core.pipeline._report import usage_table
 from tai_core.pipeline._state import (
     Attempt,
     BlockApplyError,
+    CallRefused,
     FlushRefused,
     RunError,
     RunOptions,
@@ -348,10 +350,10 @@ class Pipeline:
         if isinstance(attempt.failure, RunError):  # a block that retrying cannot cure
             raise attempt.failure
         if attempt.failure is not None:
-            if not attempt.produced and not isinstance(
-                attempt.failure, BlockApplyError | WorkspaceError
-            ):
-                raise RunError(str(attempt.failure))
+            failure = attempt.failure
+            if not attempt.produced and not isinstance(failure, BlockApplyError | WorkspaceError):
+                refused = isinstance(failure, ProviderError) and not failure.retryable
+                raise (CallRefused if refused else RunError)(str(failure))
             return "failed"
         if (attempt.finish or "").lower() in LENGTH_FINISHES:
             return "truncated"

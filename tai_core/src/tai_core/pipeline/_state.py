@@ -126,3 +126,12 @@ class FlushRefused(RunError):
     cannot be written): nothing the model writes next can mend it."""
 
     final = True
+
+
+class CallRefused(RunError):
+    """The model's provider refused the call, before any output, in a way repeating it
+    cannot mend (a key it does not take, a model it does not have, a request it rejects,
+    a replay transcript that does not match): the next goal loop would send much the same
+    request to the same refusal, so none is started."""
+
+    final = True
