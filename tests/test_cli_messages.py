@@ -69,6 +69,24 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["next", "-max-loops", "2", "chat", "hi"],  # an option of another command
+            "unknown option '-max-loops' (-max-loops is an option of tai chat); see tai next "
+            "--help",
+            USAGE,
+        ),
+        (
+            ["undo", "3"],  # a number alone: the value of the option that takes one
+            "unexpected '3' (did you mean -round 3?); see tai undo --help",
+            USAGE,
+        ),
+        (
+            ["next", "-model", "openai", "chat", "hi"],  # a provider, without its model
+            "unknown model 'openai' (a provider: give the model after it, openai:MODEL): not a "
+            "configured generator (none configured), not PREFIX:MODEL of an installed "
+            "provider, not a built-in name; see `tai plugins` for installed providers",
+            USAGE,
+        ),
+        (
             ["next", "chat", "a", "b"],
             "unexpected 'b': the task is one argument, so quote it: tai next chat \"a b\"",
             USAGE,
@@ -295,3 +313,29 @@ def test_text_that_is_not_utf8_is_refused_before_anything_is_sent(
     assert b"tai: error: the prompt: line 1: not UTF-8 text (byte 0xe9); it is not sent\n" in (
         chat.stderr
     )
+
+
+def test_parse_on_a_terminal_says_it_reads_the_reply_from_it(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    import os
+    import pty
+    import subprocess
+
+    from tests.conftest import tai_executable
+
+    terminal, side = pty.openpty()
+    process = subprocess.Popen(
+        [tai_executable(), "parse"], cwd=tmp_path, env=isolated_env, stdin=side,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    os.close(side)
+    os.write(terminal, b"no blocks here\n\x04")  # Ctrl-D at the start of a line: the end
+    out, err = process.communicate(timeout=60)
+    os.close(terminal)
+    assert process.returncode == 0, err
+    assert err == (
+        "tai: reading the reply from the terminal; end it with Ctrl-D (tai parse FILE reads "
+        "a file)\n"
+    )
+    assert out == "0 block(s), 0 problem(s)\n"

@@ -67,7 +67,7 @@ def run(
         fail(_task_hint(error, commands), USAGE)
     except click.UsageError as error:
         where = _help_of(command, error, args, help_command)
-        fail(_usage(error, args, where, _options(tai) if tai else ()), USAGE)
+        fail(_usage(error, args, where, tai), USAGE)
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code or FAILURE)
     except (click.Abort, KeyboardInterrupt, EOFError):
@@ -154,6 +154,44 @@ def _typed_before(words: Sequence[str], path: str) -> str:
     return path
 
 
+def _commands_taking(
+    group: click.Group | None, option: str, but: click.Command | None
+) -> list[str]:
+    """How the user types the commands of ``group`` (other than ``but``) that take
+    ``option``: ``tai chat`` for the default command, ``tai NAME`` for the others."""
+    if group is None:
+        return []
+    from tai_core.commands._lazy_command import real_command
+    from tai_core.commands.code import DEFAULT_COMMAND
+
+    skip = real_command(but) if but is not None else None
+    found = []
+    for name, command in sorted(group.commands.items()):
+        try:  # a plugin's command is imported here: one that cannot be is left out
+            real = real_command(command)
+        except Exception:  # noqa: BLE001 - its failure is said when it is run
+            continue
+        if real is not skip and option in _options(real):
+            found.append("tai chat" if name == DEFAULT_COMMAND else f"tai {name}")
+    return found
+
+
+#: click's line for a word no parameter takes.
+_EXTRA = re.compile(r"Got unexpected extra arguments? \((\S+)\)")
+
+
+def _takers(command: click.Command, value: str) -> list[str]:
+    """The options of ``command`` (one spelling each) that take a whole number, when
+    ``value`` is one: the options a number left on its own was most likely meant for."""
+    if not value.lstrip("-").isdigit():
+        return []
+    return [
+        param.opts[0]
+        for param in command.params
+        if isinstance(param, click.Option) and isinstance(param.type, click.types.IntParamType)
+    ]
+
+
 #: An option named in both spellings, as click names one in its messages.
 _BOTH_SPELLINGS = re.compile(r"'(-[\w-]+)' / '--[\w-]+'")
 #: An option of one spelling, or an argument (click writes ``'[REPLY]'``), whose value is
@@ -201,10 +239,12 @@ def _help_of(
 
 
 def _usage(
-    error: click.UsageError, args: Sequence[str], where: str, tai_options: Sequence[str] = ()
+    error: click.UsageError, args: Sequence[str], where: str, group: click.Group | None = None
 ) -> str:
-    """The line for a usage error, with the help a newcomer needs (``where``);
-    ``tai_options`` are tai's own options, which a command does not take."""
+    """The line for a usage error, with the help a newcomer needs (``where``); ``group``
+    is tai's, whose own options a command does not take, and whose other commands may
+    take an option this one does not."""
+    tai_options = _options(group) if group is not None else ()
     context = error.ctx
     if isinstance(error, click.NoSuchOption):
         options = [*_options(context.command), *context.help_option_names] if context else []
@@ -219,12 +259,21 @@ def _usage(
                 f"the command and its options (tai {own} … {example}); see tai --help"
             )
         same = [name for name in options if name.startswith("--") == typed.startswith("--")]
-        return f"unknown option {typed!r}{_mean(typed.split('=', 1)[0], same, 2)}; see {where}"
+        # tai next -max-loops 2: another command's option, named before any near one
+        owners = _commands_taking(group, own, context.command if context else None)
+        meant = f" ({own} is an option of {' and '.join(owners)})" if owners else ""
+        return f"unknown option {typed!r}{meant or _mean(own, same, 2)}; see {where}"
     message = error.format_message()
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
         if name is not None:
             return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
+    extra = _EXTRA.fullmatch(message.strip())
+    if extra and context is not None:  # tai undo 3: the value of an option, without it
+        meant = [f"{name} {extra[1]}" for name in _takers(context.command, extra[1])]
+        if meant:
+            return (f"unexpected {extra[1]!r} (did you mean {' or '.join(meant)}?); "
+                    f"see {where}")  # fmt: skip
     message = _BOTH_SPELLINGS.sub(r"\1", message)  # '-port' / '--port': tai's spelling
     message = _VALUE_OF.sub(lambda found: found[1] + (found[2] or found[3]), message)
     for pattern, words in _RANGES:

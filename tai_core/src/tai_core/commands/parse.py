@@ -69,6 +69,9 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
 
     # Bytes, decoded here: text mode would turn each \r into \n (universal newlines).
     name = "standard input" if reply.name == "<stdin>" else str(reply.name)
+    if reply.name == "<stdin>" and reply.isatty():  # `tai parse` alone would seem to hang
+        click.echo("tai: reading the reply from the terminal; end it with Ctrl-D "
+                   "(tai parse FILE reads a file)", err=True)  # fmt: skip
     try:
         text = decode_utf8(reply.read(), name)
     except NotUTF8Error as error:

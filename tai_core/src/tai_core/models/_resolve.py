@@ -93,12 +93,14 @@ def _prefixed(name: str, providers: Mapping[str, Provider]) -> dict[str, Any] | 
 def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) -> str:
     """`` (did you mean 'x'?)`` for an unknown model ``name``: the nearest configured or
     built-in name, or for ``PREFIX:MODEL`` the same model with the nearest prefix."""
+    owner = {p.lower(): provider for provider in providers.values()
+             for p in (*provider.types, *provider.prefixes)}  # fmt: skip
     if ":" in name:
         prefix, rest = name.split(":", 1)
-        owner = {p.lower(): provider for provider in providers.values()
-                 for p in (*provider.types, *provider.prefixes)}  # fmt: skip
         meant = did_you_mean(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
                              same=owner.__getitem__)  # fmt: skip
+    elif name.lower() in owner:  # -model openai: the provider, without its model
+        return f" (a provider: give the model after it, {name}:MODEL)"
     else:
         short = [n for provider in providers.values() for n in provider.short_names]
         meant = did_you_mean(name, [*configured, *short])
