@@ -320,9 +320,6 @@ def test_parse_on_a_terminal_says_it_reads_the_reply_from_it(
 ) -> None:
     import os
     import pty
-    import subprocess
-
-    from tests.conftest import tai_executable
 
     terminal, side = pty.openpty()
     process = subprocess.Popen(
