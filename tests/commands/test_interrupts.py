@@ -71,7 +71,10 @@ def test_go_test_is_stopped(tmp_path: Path, isolated_env: dict[str, str]) -> Non
     )
     status, stderr = interrupt(tmp_path, isolated_env, duration)
     assert status == 130, stderr
-    assert stderr.strip().splitlines()[-1] == "tai: cancelled; nothing of round 1 was applied"
+    assert stderr.strip().splitlines()[-1] == (
+        "tai: cancelled; round 1's blocks were stopped (what its programs wrote stays: tai "
+        "undo brings the tree back)"
+    )
 
 
 #: The console script, with one byte on stdout once the interpreter has started and

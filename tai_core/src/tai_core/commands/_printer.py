@@ -26,6 +26,7 @@ from tai_core._printable import shown_on
 from tai_core.commands._hidden import HiddenBlocks
 from tai_core.runtime import (
     BlockFinished,
+    BlockStarted,
     ChangesWritten,
     Event,
     Notice,
@@ -77,8 +78,10 @@ class Printer:
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None
-        #: What reached the disk, round by round, and the round running now.
+        #: What reached the disk, round by round, the rounds whose blocks began to run, and
+        #: the round running now.
         self.written: dict[int, tuple[str, ...]] = {}
+        self.ran: set[int] = set()
         self.round = 0
         #: The attempt's text, held back from a file until the attempt ends.
         self._held: list[str] | None = [] if _is_file(self.out) else None
@@ -117,7 +120,7 @@ class Printer:
         elif isinstance(event, ThoughtSummarized):
             self._end_line()
             self.err.write(self._err_text(f"[thought summary] {event.summary.strip()}") + "\n")
-        elif isinstance(event, ChangesWritten):
+        elif isinstance(event, ChangesWritten | BlockStarted):
             self.track(event)
         elif isinstance(event, RoundEnded):
             if event.outcome == "retry" and self._held:
@@ -152,6 +155,8 @@ class Printer:
         writing anything: for a front-end that shows the run itself (the terminal UI)."""
         if isinstance(event, ChangesWritten):
             self.written[event.round] = (*self.written.get(event.round, ()), *event.paths)
+        elif isinstance(event, BlockStarted):
+            self.ran.add(event.round)
         elif isinstance(event, RoundStarted):
             self.round = event.round
 
@@ -181,6 +186,11 @@ class Printer:
         ]
         if self.round in self.written:
             said.append(f"round {self.round}'s blocks were stopped")
+        elif self.round in self.ran:  # a round that wrote nothing before its programs
+            said.append(
+                f"round {self.round}'s blocks were stopped (what its programs wrote stays: "
+                "tai undo brings the tree back)"
+            )
         elif self.round:
             said.append(f"nothing of round {self.round} was applied")
         return "; ".join(said) or "nothing was applied"
