@@ -630,3 +630,16 @@ def test_a_failed_attempt_counts_the_usage_reported_before_it_failed(replay, mon
     assert isinstance(outcome.terminal, RunFinished)
     first = outcome.state.usage_rows[0]
     assert (first.attempt, first.usage.input, first.outcome) == (1, 70, "error")
+
+
+def test_an_attempt_cut_after_output_began_is_counted_as_an_estimate(replay) -> None:
+    # the stream broke mid-reply: the report that ends a stream never came, the bill will
+    outcome = replay(["@@@ error 500 gone mid-reply\nHalf of a long answer", f"Whole.\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    first, second = outcome.state.usage_rows
+    assert first.outcome == "error" and first.estimated
+    assert first.usage.input > 0 and first.usage.output > 0
+    assert not second.estimated
+    row, _, total = [line.split() for line in outcome.terminal.report.splitlines()[1:]]
+    assert row[2].startswith("~") and row[4].startswith("~") and row[-1] == "error"
+    assert total[1].startswith("~")  # the totals hold an estimate too

@@ -89,6 +89,14 @@ class Calls:
         )
 
 
+def without_estimates(report: str) -> str:
+    """``report`` with tai's estimates (``~N`` tokens: an attempt cut before the provider's
+    count came) as ``~N``: they count the characters of requests that name the test's
+    temporary directory, whose length differs from run to run."""
+    return re.sub(r" *~\d+(?= |$)", lambda found: " " * (len(found[0]) - 2) + "~N", report,
+                  flags=re.M)  # fmt: skip
+
+
 def render(value: Any, session: str) -> str:
     if isinstance(value, SessionTree):
         return f"<tree of {sum(1 for _ in value)} nodes>"
@@ -96,10 +104,13 @@ def render(value: Any, session: str) -> str:
         fields = [
             f"{field.name}={render(getattr(value, field.name), session)}"
             if field.name != "report"
-            else f"report={without_seconds(value.report)!r}"
+            else f"report={without_estimates(without_seconds(value.report))!r}"
             for field in attrs.fields(type(value))
             if field.name not in HIDDEN
         ]
+        if getattr(value, "estimated", False):  # counts of the temporary directory's length
+            fields = [field if not field.startswith("usage=") else "usage=<estimated>"
+                      for field in fields]  # fmt: skip
         return f"{type(value).__name__}({', '.join(fields)})"
     if isinstance(value, tuple | list):
         return "[" + ", ".join(render(item, session) for item in value) + "]"

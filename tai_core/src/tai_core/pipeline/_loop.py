@@ -242,7 +242,9 @@ class Pipeline:
                     self._round_end(state.round, "retry")
                     steered += 1
                     continue
-                base = self._account(base, attempt, attempt_no - steered, started, spec)
+                base = self._account(
+                    base, attempt, attempt_no - steered, started, spec, request=request
+                )
                 verdict = self._verdict(attempt)
                 if verdict == "success":
                     attempt, verdict = self._finish_workspace(attempt)
@@ -315,7 +317,7 @@ class Pipeline:
 
     def _account(
         self, state: RunState, attempt: Attempt, attempt_no: int, started: float,
-        spec: ModelSpec,
+        spec: ModelSpec, *, request: GenerationRequest,
     ) -> RunState:  # fmt: skip
         usage = attempt.usage
         outcome = "error" if attempt.failure else (attempt.finish or "stop")
@@ -324,6 +326,10 @@ class Pipeline:
             self.emit(UsageReported(self.options.session_id, state.round, usage, cost))
         seconds = time.perf_counter() - started
         row = UsageRow(state.round, attempt_no, usage or Usage(), cost, seconds, outcome)
+        if usage is None and attempt.produced:  # cut after the model began: billed all the same
+            guess = Usage(input=request_tokens(request),
+                          output=estimate_tokens(attempt.text + attempt.thoughts))  # fmt: skip
+            row = attrs.evolve(row, usage=guess, cost=guess.cost(spec.prices), estimated=True)
         self._observe(
             "tai_after_model_call", session=self.options, model=spec.name,
             finish_reason=outcome, usage=attrs.asdict(usage) if usage else {},

@@ -1,4 +1,7 @@
-"""The usage table printed at the end of a run: one row per attempt, then totals."""
+"""The usage table printed at the end of a run: one row per attempt, then totals.
+
+A row whose usage tai estimated (an attempt cut before the provider reported it) shows its
+counts and cost with ``~``, and so do totals that include one."""
 
 from __future__ import annotations
 
@@ -23,6 +26,12 @@ def _cost(value: float | None) -> str:
     return "-" if value is None else f"${value:.4f}"
 
 
+def _about(estimated: bool, *values: object) -> tuple[str, ...]:
+    """``values`` as cells, each with ``~`` when they are estimates (``-`` stays ``-``)."""
+    mark = "~" if estimated else ""
+    return tuple(f"{mark}{value}" if value != "-" else "-" for value in values)
+
+
 def usage_table(rows: Sequence[UsageRow]) -> str:
     """The table as plain text (empty when nothing was called)."""
     if not rows:
@@ -31,28 +40,35 @@ def usage_table(rows: Sequence[UsageRow]) -> str:
         (
             str(row.round),
             str(row.attempt),
-            str(row.usage.input),
-            str(row.usage.cache_read),
-            str(row.usage.output),
-            str(row.usage.reasoning),
+            *_about(
+                row.estimated,
+                row.usage.input,
+                row.usage.cache_read,
+                row.usage.output,
+                row.usage.reasoning,
+            ),
             f"{row.seconds:.1f}",
-            _cost(row.cost),
+            _about(row.estimated, _cost(row.cost))[0],
             row.outcome,
         )
         for row in rows
     ]
     costs = [row.cost for row in rows]
     total_cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+    guessed = any(row.estimated for row in rows)
     lines.append(
         (
             "total",
             "",
-            str(sum(r.usage.input for r in rows)),
-            str(sum(r.usage.cache_read for r in rows)),
-            str(sum(r.usage.output for r in rows)),
-            str(sum(r.usage.reasoning for r in rows)),
+            *_about(
+                guessed,
+                sum(r.usage.input for r in rows),
+                sum(r.usage.cache_read for r in rows),
+                sum(r.usage.output for r in rows),
+                sum(r.usage.reasoning for r in rows),
+            ),
             f"{sum(r.seconds for r in rows):.1f}",
-            _cost(total_cost),
+            _about(guessed, _cost(total_cost))[0],
             "",
         )
     )

@@ -51,6 +51,10 @@ class UsageRow:
     cost: float | None
     seconds: float
     outcome: str
+    #: The usage is tai's estimate, not the provider's report: the attempt was cut after
+    #: the model had begun (a block that could not be applied), so the report that ends a
+    #: stream never came, though the provider bills what it generated.
+    estimated: bool = False
 
 
 @attrs.frozen
