@@ -36,7 +36,7 @@ FLOORS: list[str | grimp.Layer] = [
         "_atomic",
         independent=False,
     ),
-    grimp.Layer("_time", "_printable", "_lazy", independent=True),
+    grimp.Layer("_time", "_printable", "_lazy", "_nearest", independent=True),
 ]
 
 
