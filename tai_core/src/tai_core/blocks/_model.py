@@ -61,10 +61,12 @@ class BlockParseError:
     content: str
     hints: tuple[str, ...] = ()
 
-    def message(self) -> str:
-        """The text fed back to the model and shown to the user."""
+    def message(self, *, at_line: bool = True) -> str:
+        """The text fed back to the model and shown to the user; without ``at line N``
+        for a listing that names the line before it (``tai parse``)."""
+        where = f" at line {self.line}" if at_line else ""
         head = (
-            f"{self.reason} block at line {self.line}: kind {self.kind!r}, "
+            f"{self.reason} block{where}: kind {self.kind!r}, "
             f"delimiter {self.delimiter!r}: {self.detail}"
         )
         parts = [head]

@@ -78,8 +78,11 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
         raise click.ClickException(str(error)) from None
     host: PluginHost = app.host
     entries: list[dict[str, Any]] = []
+    # the listing's line of each parse error, by its entry's place (the line named once)
+    unusable: dict[int, str] = {}
     for result in parse_stream(io.StringIO(text, newline="")):
         if isinstance(result, BlockParseError):
+            unusable[len(entries)] = f"line {result.line}: {result.message(at_line=False)}"
             entries.append(
                 {
                     "line": result.line,
@@ -111,13 +114,9 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
         from tai_core._printable import shown_on
 
         shown = shown_on(sys.stdout)  # a reply's header must not drive the terminal
-        for entry in entries:
-            if "header" not in entry:  # the message's first line names the line: not twice
-                _, rest = entry["message"].split("\n", 1)
-                click.echo(shown(
-                    f"line {entry['line']}: {entry['status']} block: kind {entry['kind']!r}, "
-                    f"delimiter {entry['delimiter']!r}: {entry['detail']}\n{rest}"
-                ))  # fmt: skip
+        for index, entry in enumerate(entries):
+            if index in unusable:
+                click.echo(shown(unusable[index]))
             elif entry["status"] == "invalid":
                 click.echo(shown(f"line {entry['line']}: {entry['header']} — invalid:"))
                 for problem in entry["problems"]:
