@@ -51,3 +51,16 @@ def did_you_mean(
     gives it), or ``""`` when none is near."""
     near = nearest(word, choices, n, same=same)
     return f"did you mean {' or '.join(shown(name) for name in near)}?" if near else ""
+
+
+def did_you_mean_aside(
+    word: str,
+    choices: Iterable[str],
+    shown: Callable[[str], str] = repr,
+    n: int = 2,
+    same: Callable[[str], Hashable] | None = None,
+) -> str:
+    """:func:`did_you_mean` as an aside to follow a name: `` (did you mean 'x'?)``, or
+    ``""``."""
+    meant = did_you_mean(word, choices, shown, n, same)
+    return f" ({meant})" if meant else ""

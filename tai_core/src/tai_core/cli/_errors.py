@@ -20,7 +20,7 @@ from typing import NoReturn
 
 import click
 
-from tai_core._nearest import did_you_mean
+from tai_core._nearest import did_you_mean_aside, nearest
 from tai_core.commands._options import TaskNotQuoted
 from tai_core.plugins._failures import PluginHookError
 
@@ -126,11 +126,11 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
                 f"command); see tai {word} --help")  # fmt: skip
     if path == "tai" and error.index == 0 and word in _OPTIONS_NOT_COMMANDS:
         return f"tai has no command {word!r}: {_OPTIONS_NOT_COMMANDS[word]}"
-    near = _mean(word, commands) if path == "tai" else ""
+    near = did_you_mean_aside(word, commands, str, 3) if path == "tai" else ""
     if near:
         return f"unknown command {word!r}{near}; see tai --help"
     rest = " ".join(error.words[error.index + 1 :])
-    if rest and did_you_mean(word, ["chat"]):  # tai chta fix it
+    if rest and nearest(word, ["chat"]):  # tai chta fix it
         return f'unexpected {word!r} (did you mean chat?): {typed} chat "{rest}"'
     return f'unexpected {word!r}: the task follows the word chat: {typed} chat "{task}"'
 
@@ -262,12 +262,13 @@ def _usage(
         # tai next -max-loops 2: another command's option, named before any near one
         owners = _commands_taking(group, own, context.command if context else None)
         meant = f" ({own} is an option of {' and '.join(owners)})" if owners else ""
-        return f"unknown option {typed!r}{meant or _mean(own, same, 2)}; see {where}"
+        return f"unknown option {typed!r}{meant or did_you_mean_aside(own, same, str)}; see {where}"
     message = error.format_message()
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
         if name is not None:
-            return f"unknown command {name!r}{_mean(name, context.command.commands)}; see {where}"
+            meant = did_you_mean_aside(name, context.command.commands, str, 3)
+            return f"unknown command {name!r}{meant}; see {where}"
     extra = _EXTRA.fullmatch(message.strip())
     if extra and context is not None:  # tai undo 3: the value of an option, without it
         meant = [f"{name} {extra[1]}" for name in _takers(context.command, extra[1])]
@@ -306,11 +307,6 @@ def _typed(name: str, args: Sequence[str], known: Sequence[str]) -> str:
             if arg[:1] == "-" and arg[1:2] != "-" and name[1] in arg[2:]:
                 return arg
     return name
-
-
-def _mean(name: str, choices: Iterable[str], n: int = 3) -> str:
-    meant = did_you_mean(name, choices, str, n)
-    return f" ({meant})" if meant else ""
 
 
 def _unknown_command(message: str) -> str | None:

@@ -11,13 +11,13 @@ none does).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from tai_core._nearest import did_you_mean
+from tai_core._nearest import did_you_mean_aside
 from tai_core._printable import printable
 from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
@@ -112,13 +112,6 @@ def _shown(value: Any) -> str:
     return "a table" if isinstance(value, dict) else "a date or time"
 
 
-def _near(word: str, choices: Iterable[str], shown: Callable[[str], str] = repr) -> str:
-    """`` (did you mean 'x'?)`` with the nearest of ``choices`` to ``word`` (each as
-    ``shown`` gives it), or nothing."""
-    meant = did_you_mean(word, choices, shown)
-    return f" ({meant})" if meant else ""
-
-
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
     def wrong() -> ConfigError:
         return ConfigError(
@@ -138,7 +131,7 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         return number
     if isinstance(kind, OneOf):
         if value not in kind.choices or not isinstance(value, str):
-            near = _near(value, kind.choices, _shown) if isinstance(value, str) else ""
+            near = did_you_mean_aside(value, kind.choices, _shown) if isinstance(value, str) else ""
             raise ConfigError(
                 f"{at(path, key)}: key {key!r} must be {kind.description}, "
                 f"not {_shown(value)}{near}"
@@ -198,7 +191,7 @@ def _check_table(
             if OPEN in schema:  # checked once the plugins are known (plugins/_settings.py)
                 checked[key] = value
                 continue
-            near = _near(key, [*schema, *(aliases or {})])
+            near = did_you_mean_aside(key, [*schema, *(aliases or {})])
             raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}{near}")
         target = checked if canonical == key else via_alias
         target[canonical] = _check_value(value, schema[canonical], path, prefix + key)

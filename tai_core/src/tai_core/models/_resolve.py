@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tai_core._nearest import did_you_mean
+from tai_core._nearest import did_you_mean, did_you_mean_aside
 from tai_core.models._provider import Provider
 from tai_core.models._values import ModelSpec
 
@@ -90,6 +90,18 @@ def _prefixed(name: str, providers: Mapping[str, Provider]) -> dict[str, Any] | 
     return None
 
 
+def _by_type(providers: Mapping[str, Provider]) -> dict[str, Provider]:
+    """Each type any of ``providers`` serves (lower case), with the provider."""
+    return {t.lower(): p for p in providers.values() for t in p.types}
+
+
+def type_meant(type_name: str, providers: Mapping[str, Provider]) -> str:
+    """``did you mean 'openai'?`` for a type no provider serves: the nearest type, one
+    spelling per provider; ``""`` when none is near."""
+    by_type = _by_type(providers)
+    return did_you_mean(type_name.lower(), by_type, same=by_type.__getitem__)
+
+
 def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) -> str:
     """`` (did you mean 'x'?)`` for an unknown model ``name``: the nearest configured or
     built-in name, or for ``PREFIX:MODEL`` the same model with the nearest prefix."""
@@ -97,14 +109,12 @@ def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) 
              for p in (*provider.types, *provider.prefixes)}  # fmt: skip
     if ":" in name:
         prefix, rest = name.split(":", 1)
-        meant = did_you_mean(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
-                             same=owner.__getitem__)  # fmt: skip
-    elif name.lower() in owner:  # -model openai: the provider, without its model
+        return did_you_mean_aside(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
+                                  same=owner.__getitem__)  # fmt: skip
+    if name.lower() in owner:  # -model openai: the provider, without its model
         return f" (a provider: give the model after it, {name}:MODEL)"
-    else:
-        short = [n for provider in providers.values() for n in provider.short_names]
-        meant = did_you_mean(name, [*configured, *short])
-    return f" ({meant})" if meant else ""
+    short = [n for provider in providers.values() for n in provider.short_names]
+    return did_you_mean_aside(name, [*configured, *short])
 
 
 def resolve_model(
@@ -116,7 +126,7 @@ def resolve_model(
     confidential: bool = False,
 ) -> ModelSpec:
     """Resolve ``name`` against the configuration and the registered ``providers``."""
-    by_type = {t.lower(): p for p in providers.values() for t in p.types}
+    by_type = _by_type(providers)
     fields = _walk(_generators(config), name, [])
     if fields is None and ":" in name:
         fields = _prefixed(name, providers)
@@ -137,7 +147,7 @@ def resolve_model(
     if provider is None:
         canonical = sorted({p.types[0].lower() for p in by_type.values()})
         known = ", ".join(canonical) or "none: no provider is installed"
-        meant = did_you_mean(type_name, by_type, same=by_type.__getitem__)
+        meant = type_meant(type_name, providers)
         raise ModelConfigError(
             f"model {name!r} has type {fields.get('type')!r}, which no installed provider "
             f"serves ({meant + ' ' if meant else ''}types: {known})"

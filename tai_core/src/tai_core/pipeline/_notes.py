@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tai_core._nearest import did_you_mean
+from tai_core._nearest import did_you_mean_aside
 from tai_core.blocks import Block, BlockParseError
 
 
@@ -86,10 +86,9 @@ def describe_parse_error(error: BlockParseError) -> str:
 def unknown_kind_note(block: Block, kinds: Iterable[str]) -> str:
     """A block of a kind no installed plugin runs: not run, and said (a misspelt kind
     would otherwise look to the model as if it had run and said nothing)."""
-    meant = did_you_mean(block.kind, kinds)
     return (
         f"{block.kind} block at line {block.line}: no installed plugin runs {block.kind} "
-        f"blocks{f' ({meant})' if meant else ''}; it was passed over"
+        f"blocks{did_you_mean_aside(block.kind, kinds)}; it was passed over"
     )
 
 
