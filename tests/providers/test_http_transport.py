@@ -396,6 +396,26 @@ def test_faults_are_named_by_kind() -> None:
     run(scenario)
 
 
+def test_a_cancel_arriving_with_the_data_cancels_the_wait() -> None:
+    """A turn cancelled in the very loop step where its response's bytes arrive ends at
+    once: the bytes are not taken as the read's result with the cancellation dropped,
+    which left the call waiting the whole read timeout (120 s) for a server that stalls
+    (``asyncio.wait_for`` of Python 3.11 does that). The reader is asyncio's own, fed as
+    its socket protocol feeds it, so the two events land in one step every time."""
+
+    async def scenario() -> None:
+        reader = asyncio.StreamReader()
+        connection = _transport._Connection(reader, writer=None)  # type: ignore[arg-type]
+        waiting = asyncio.create_task(connection.next_event(timeout=60))
+        await asyncio.sleep(0)  # it waits for the first bytes
+        reader.feed_data(b"HTTP/1.1 200 OK\r\n")  # not yet a whole head: it reads on
+        waiting.cancel()
+        done, _ = await asyncio.wait([waiting], timeout=2)
+        assert done and waiting.cancelled()
+
+    run(scenario)
+
+
 events = st.lists(st.lists(st.text(st.characters(blacklist_categories=("Cs",),
                                                  blacklist_characters="\r\n")), min_size=1,
                            max_size=3), max_size=6)  # fmt: skip

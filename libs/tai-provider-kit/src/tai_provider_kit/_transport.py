@@ -15,6 +15,10 @@ library's own rules (:func:`urllib.request.getproxies_environment`, imported onl
 such a variable is set). An ``http://`` target goes through an HTTP proxy in absolute
 form; an ``https://`` one through a ``CONNECT`` tunnel. A redirect to another origin is
 refused rather than followed: it would carry the API key to another host.
+
+Timeouts are ``asyncio.timeout`` scopes, never ``asyncio.wait_for``: Python 3.11's
+``wait_for`` drops a cancellation that lands in the loop step where the awaited read
+completes, so a turn cancelled just as bytes arrived waited the whole read timeout.
 """
 
 from __future__ import annotations
@@ -134,7 +138,8 @@ class _Connection:
             if data:
                 self.writer.write(data)
         try:
-            await asyncio.wait_for(self.writer.drain(), timeout)
+            async with asyncio.timeout(timeout):
+                await self.writer.drain()
         except TimeoutError:
             raise Stalled(f"the request could not be sent in {timeout:g} s") from None
         except OSError as error:
@@ -149,7 +154,8 @@ class _Connection:
             if event is not h11.NEED_DATA:
                 return event
             try:
-                data = await asyncio.wait_for(self.reader.read(CHUNK), timeout)
+                async with asyncio.timeout(timeout):
+                    data = await self.reader.read(CHUNK)
             except TimeoutError:
                 raise Stalled(f"no data for {timeout:g} s") from None
             except OSError as error:
@@ -255,7 +261,8 @@ async def _open(key: ClientKey, settings: Settings) -> _Connection:
     """A new connection to ``key``'s origin (through its proxy), TLS set up for ``https``."""
     timeout = settings.connect_timeout
     try:
-        return await asyncio.wait_for(_connect(key, settings.tls, timeout), timeout)
+        async with asyncio.timeout(timeout):
+            return await _connect(key, settings.tls, timeout)
     except TimeoutError:
         raise ConnectTimedOut(f"no connection within {timeout:g} s") from None
     except OSError as error:  # refused, unknown host, a certificate that does not check
