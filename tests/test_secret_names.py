@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
-from tai_core.context import secret_name
+from tai_core.context import _secrets, secret_name
 from tai_core.plugins import PluginHost
 
 
@@ -51,3 +54,35 @@ def test_the_core_plugin_answers_the_hook(host: PluginHost) -> None:
     assert hook(path=".env", data=None, config={}) == "environment file"
     assert hook(path="notes.txt", data=b"plain\n", config={}) is None
     assert hook(path="notes.txt", data=None, config={}) is None
+
+
+#: Path segments near the rules: their literal names, names their globs match or miss by a
+#: character, and plain ones.
+_SEGMENTS = st.one_of(
+    st.sampled_from([
+        ".env", ".env.example", "prod.env", "id_rsa", "id_rsa.pub", "id_ed25519_x", "tai.toml",
+        ".tai.toml", "x.pem", "pem", ".aws", "credentials", "config", "config.json", ".docker",
+        "gcloud", "legacy_credentials", "my-service-account.json", "client_secret_1.json",
+        "a.tfstate.1", ".azure", "vault", "deploy", "prod.yaml", "src", "main.py", "kubeconfig",
+        "key1.txt",
+    ]),
+    st.text("abc.-_*?[]/", min_size=1, max_size=6),
+)  # fmt: skip
+_CONFIGS = st.sampled_from(
+    [(), ("deploy/*.yaml",), ("**/vault/", "!tai.toml"), ("main.py",), ("key[0-9].txt",)]
+)
+
+
+@given(st.lists(_SEGMENTS, min_size=1, max_size=4), _CONFIGS)
+@example(["key1.txt"], ("key[0-9].txt",))  # a class is a wildcard too
+def test_the_quick_tests_decide_as_every_rule_would(segments: list[str], extra: tuple) -> None:
+    """The quick tests that settle most names (literal names looked up, the globs joined
+    into one pattern) never change a verdict: it is the one of testing every rule, each by
+    its compiled pattern, the last that matches deciding."""
+    path = "/".join(segments)
+    parts = _secrets._parts(path)
+    verdict = None
+    for rule in _secrets._rules(extra):
+        if parts and attrs.evolve(rule, literal=None).matches(parts):
+            verdict = None if rule.negated else rule.reason
+    assert secret_name(path, {"secret_files": list(extra)}) == verdict
