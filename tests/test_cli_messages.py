@@ -87,6 +87,20 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["next", "-model", "gpt-4o", "chat", "hi"],  # a model an installed provider knows
+            "unknown model 'gpt-4o' (did you mean 'openai:gpt-4o'?): not a configured "
+            "generator (none configured), not PREFIX:MODEL of an installed provider, not a "
+            "built-in name; see `tai plugins` for installed providers",
+            USAGE,
+        ),
+        (
+            ["next", "-model", "glm-4.6", "chat", "hi"],  # known to two: both, typed to run
+            "unknown model 'glm-4.6' (did you mean 'opencode-go:glm-4.6' or 'zhipu:glm-4.6'?): "
+            "not a configured generator (none configured), not PREFIX:MODEL of an installed "
+            "provider, not a built-in name; see `tai plugins` for installed providers",
+            USAGE,
+        ),
+        (
             ["next", "chat", "a", "b"],
             "unexpected 'b': the task is one argument, so quote it: tai next chat \"a b\"",
             USAGE,

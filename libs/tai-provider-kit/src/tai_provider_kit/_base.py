@@ -73,6 +73,14 @@ class ProviderBase:
     def __attrs_post_init__(self) -> None:
         self.plugin = ProviderPlugin(self)
 
+    @property
+    def known_models(self) -> tuple[str, ...]:
+        """The models the bundled table knows of this provider (read only when asked:
+        a name tai does not know is looked up here to suggest ``PREFIX:MODEL``)."""
+        from tai_provider_kit._data import known_models
+
+        return known_models(self.name)
+
     def spec(
         self,
         name: str,

@@ -50,6 +50,14 @@ def _entry(section: str, model: str) -> dict[str, Any] | None:
     return models.get(entry) if isinstance(entry, str) else entry
 
 
+def known_models(section: str) -> tuple[str, ...]:
+    """The models the table names in provider ``section``'s own table (aliases too; none
+    for a section that points to another provider's: an Azure model is a deployment's
+    name, not OpenAI's)."""
+    own = _table().get(section, {})
+    return tuple(own) if isinstance(own, dict) else ()
+
+
 def model_facts(section: str, model: str) -> ModelFacts:
     """The facts of ``model`` of provider ``section`` (``models/`` prefixes ignored; a
     ``NAME/REST`` model not in the section is looked up as ``REST`` in section ``NAME``)."""

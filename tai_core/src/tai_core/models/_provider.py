@@ -19,7 +19,10 @@ class Provider(Protocol):
 
     It may also have ``generator_fields``: a pydantic model of the ``[[generators]]`` keys
     of its own (a deployment, a region), checked strictly — file, line and key in every
-    message — once plugins have loaded; ``spec`` finds them, checked, in ``fields``.
+    message — once plugins have loaded; ``spec`` finds them, checked, in ``fields``. And
+    it may have ``known_models``: the model names it knows (strings, read only when a
+    ``-model`` name is unknown), so that ``-model gpt-4o`` is answered "did you mean
+    'openai:gpt-4o'?".
     """
 
     #: Unique among providers; the plugin's entry name.

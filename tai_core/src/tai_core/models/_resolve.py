@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tai_core._nearest import did_you_mean, did_you_mean_aside
+from tai_core._nearest import did_you_mean, did_you_mean_aside, nearest
 from tai_core.models._provider import Provider
 from tai_core.models._values import ModelSpec
 
@@ -114,7 +114,20 @@ def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) 
     if name.lower() in owner:  # -model openai: the provider, without its model
         return f" (a provider: give the model after it, {name}:MODEL)"
     short = [n for provider in providers.values() for n in provider.short_names]
-    return did_you_mean_aside(name, [*configured, *short])
+    return did_you_mean_aside(name, [*configured, *short]) or _qualified(name, providers)
+
+
+def _qualified(name: str, providers: Mapping[str, Provider]) -> str:
+    """`` (did you mean 'openai:gpt-4o'?)`` for a bare model name that an installed
+    provider knows (its ``known_models``), with that provider's type before it: the name
+    itself when one knows it, else the nearest names."""
+    owners: dict[str, list[str]] = {}
+    for provider in providers.values():
+        for model in getattr(provider, "known_models", ()):
+            owners.setdefault(str(model).lower(), []).append(f"{provider.types[0]}:{model}")
+    near = [name.lower()] if name.lower() in owners else nearest(name.lower(), owners, n=2)
+    qualified = [choice for model in near for choice in owners[model]][:3]
+    return f" (did you mean {' or '.join(map(repr, qualified))}?)" if qualified else ""
 
 
 def resolve_model(
