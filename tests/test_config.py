@@ -133,6 +133,19 @@ def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: s
     assert message in str(caught.value)
 
 
+def test_a_list_of_tables_written_as_one_table_is_shown_with_two_brackets(
+    layout: dict[str, Path],
+) -> None:
+    path = layout["module"] / "tai.toml"
+    path.write_text('model = "m"\n[generators]\nname = "m"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value) == (
+        f"{path}:2: key 'generators' must be a list of tables, not a table: each entry is "
+        "written [[generators]], with two brackets"
+    )
+
+
 def test_an_unknown_key_near_no_name_gets_no_guess(layout: dict[str, Path]) -> None:
     (layout["cwd"] / "tai.toml").write_text("frobnicate = 5\n")
     with pytest.raises(ConfigError) as caught:

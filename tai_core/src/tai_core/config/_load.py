@@ -114,8 +114,11 @@ def _shown(value: Any) -> str:
 
 def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
     def wrong() -> ConfigError:
+        hint = ""
+        if isinstance(kind, tuple) and kind[0] == "tables" and isinstance(value, dict):
+            hint = f": each entry is written [[{key}]], with two brackets"
         return ConfigError(
-            f"{at(path, key)}: key {key!r} must be {_type_name(kind)}, not {_shown(value)}"
+            f"{at(path, key)}: key {key!r} must be {_type_name(kind)}, not {_shown(value)}{hint}"
         )
 
     if isinstance(kind, Bounded):
