@@ -217,6 +217,15 @@ def project_roots(cwd: Path) -> list[Path]:
 
 
 @hookimpl
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+    """Import what entering will use, before the command line keeps the code of the
+    classes defined so far (``tai_core.cli._attrs_code``): once entered, that cache is
+    read-only, so classes first defined here would be compiled at every start."""
+    del cwd, config
+    from tai_sandbox import _mounts, _sweep  # noqa: F401 - imported for their classes
+
+
+@hookimpl
 def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]) -> str | None:
     """Enter the sandbox (see the package docstring); what is in force. Fails closed."""
     if os.environ.get(INSIDE_VARIABLE) == "1":

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import atexit
 import marshal
+import os
 import sys
 from types import CodeType
 from typing import Any
@@ -91,6 +92,9 @@ class _Cache:
         write; a failure is ignored (the sandbox, a read-only or full disk)."""
         if not self.unsaved:
             return
+        folder = os.path.dirname(self.path)
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return  # the sandbox's read-only view: not even the modules a write imports
         kept = {key: code for key, code in self.entries.items() if key not in self.used}
         kept.update(self.used)
         entries = dict(list(kept.items())[-MAX_ENTRIES:])

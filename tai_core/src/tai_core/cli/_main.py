@@ -222,9 +222,9 @@ def _isolate(app: AppContext, args: Sequence[str], command: str | None) -> AppCo
 
     for module in SESSION_MODULES if command != "patch" else ():
         import_module(module)
-    _attrs_code.save()
     cwd, hook = str(Path.cwd()), app.host.pm.hook
     observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values)  # not fatal
+    _attrs_code.save()  # after what the plugins prepared: their classes are kept too
     try:
         journal_key()
     except StoreError as error:
