@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 import sys
 
+from tai_core.cli import _quick_exit as quick_exit
 from tai_core.cli._interrupt import interruptible
 from tai_core.config._launch_files import launch_file, read_launch_file, write_launch_file
 from tai_core.config._paths import config_files_str, declaration_files_str
@@ -68,8 +69,18 @@ _BYPASS = ("TAI_NO_LAUNCH_CACHE", "TAI_TRACE_PLUGINS")
 
 def launch() -> None:
     """Run ``tai`` with the process's arguments: from the cache when it can answer. A
-    Ctrl-C at any point ends it with one line and status 130 (:mod:`._interrupt`)."""
-    interruptible(_launch)
+    Ctrl-C at any point ends it with one line and status 130 (:mod:`._interrupt`); the
+    process then ends without the interpreter's teardown (:mod:`._quick_exit`)."""
+    quick_exit.arm()
+    try:
+        interruptible(_launch)
+    except SystemExit as ended:
+        quick_exit.ending(ended.code)
+        raise
+    except BaseException:
+        quick_exit.ending(1)  # Python prints the traceback
+        raise
+    quick_exit.ending(0)
 
 
 def _launch() -> None:
