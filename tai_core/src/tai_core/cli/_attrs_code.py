@@ -92,8 +92,10 @@ class _Cache:
         write; a failure is ignored (the sandbox, a read-only or full disk)."""
         if not self.unsaved:
             return
-        folder = os.path.dirname(self.path)
-        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+        from pathlib import Path  # loaded by then in every run that writes
+
+        folder = Path(self.path).parent
+        if folder.is_dir() and not os.access(folder, os.W_OK):
             return  # the sandbox's read-only view: not even the modules a write imports
         kept = {key: code for key, code in self.entries.items() if key not in self.used}
         kept.update(self.used)
