@@ -87,6 +87,17 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["-aprove", "ask", "chat", "hi"],  # one of tai's own options, misspelt
+            "unknown option '-aprove' (did you mean -approve? an option of tai itself, given "
+            "before any command); see tai --help",
+            USAGE,
+        ),
+        (
+            ["plugns", "--json"],  # a misspelt command, then its option
+            "unknown command 'plugns' (did you mean plugins?); see tai --help",
+            USAGE,
+        ),
+        (
             ["next", "-model", "gpt-4o", "chat", "hi"],  # a model an installed provider knows
             "unknown model 'gpt-4o' (did you mean 'openai:gpt-4o'?): not a configured "
             "generator (none configured), not PREFIX:MODEL of an installed provider, not a "

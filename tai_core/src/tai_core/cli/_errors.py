@@ -258,11 +258,19 @@ def _usage(
                 f"{own!r} is an option of tai itself, not of a command: give it before "
                 f"the command and its options (tai {own} … {example}); see tai --help"
             )
+        misspelt = _misspelt_command(group, context, args)
+        if misspelt:  # tai plugns --json: the command's name, not the option, is wrong
+            return misspelt
         same = [name for name in options if name.startswith("--") == typed.startswith("--")]
         # tai next -max-loops 2: another command's option, named before any near one
         owners = _commands_taking(group, own, context.command if context else None)
         meant = f" ({own} is an option of {' and '.join(owners)})" if owners else ""
-        return f"unknown option {typed!r}{meant or did_you_mean_aside(own, same, str)}; see {where}"
+        meant = meant or did_you_mean_aside(own, same, str)
+        near_tai = nearest(own, tai_options, n=1) if not meant else []
+        if near_tai:  # tai -aprove ask: one of tai's own options, misspelt
+            return (f"unknown option {typed!r} (did you mean {near_tai[0]}? an option of tai "
+                    "itself, given before any command); see tai --help")  # fmt: skip
+        return f"unknown option {typed!r}{meant}; see {where}"
     message = error.format_message()
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
@@ -281,6 +289,35 @@ def _usage(
         message = pattern.sub(words, message)
     message = message[:1].lower() + message[1:]  # as tai's own lines: "invalid value for"
     return f"{message.rstrip('.')}; see {where}"  # click's sentences end in a full stop
+
+
+def _misspelt_command(
+    group: click.Group | None, context: click.Context | None, args: Sequence[str]
+) -> str:
+    """For the default command standing for tai: ``unknown command 'plugns' (did you mean
+    plugins?)`` when its first word is none of tai's commands but near one; else ``""``."""
+    if group is None or context is None or context.parent is not None:
+        return ""
+    if context.command is group:
+        return ""
+    takes_value = {
+        name
+        for param in context.command.params
+        if isinstance(param, click.Option) and not param.is_flag and not param.count
+        for name in param.opts
+    }
+    words = iter(args)
+    for word in words:
+        if word in takes_value:
+            next(words, None)  # its value
+        elif word == "--":
+            return ""
+        elif not word.startswith("-"):
+            if word == "chat" or word in group.commands:
+                return ""
+            near = did_you_mean_aside(word, group.commands, str, 3)
+            return f"unknown command {word!r}{near}; see tai --help" if near else ""
+    return ""
 
 
 def _options(command: click.Command) -> list[str]:
