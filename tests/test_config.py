@@ -133,6 +133,31 @@ def test_errors_name_file_and_key(layout: dict[str, Path], text: str, message: s
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '[[generators]]\ntype = "openai"\n',
+            ':1: generators[0] has no name: give it one (name = "…"), the name -model '
+            "selects it by",
+        ),
+        (
+            '[[generators]]\nname = "a"\ntype = "openai"\n\n[[generators]]\nname = "a"\n',
+            ":6: generators[1] is named 'a' like generators[0] of the same file, which "
+            "-model a always selects",
+        ),
+    ],
+)
+def test_a_generator_model_cannot_select_is_refused(
+    layout: dict[str, Path], text: str, message: str
+) -> None:
+    path = layout["module"] / "tai.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert str(caught.value) == f"{path}{message}"
+
+
 def test_a_list_of_tables_written_as_one_table_is_shown_with_two_brackets(
     layout: dict[str, Path],
 ) -> None:

@@ -69,7 +69,31 @@ def read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{error}; TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    return _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
+    checked = _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
+    _check_generator_names(checked.get("generators", []), path)
+    return checked
+
+
+def _check_generator_names(generators: list[dict[str, Any]], path: Path) -> None:
+    """Each generator of one file has a name, and another than the file's others: a
+    nameless one, or the second of a name, is one ``-model`` can never select. (A nearer
+    file's generator of the same name as a farther one's is the override the layering
+    is for.)"""
+    first: dict[str, int] = {}
+    for index, entry in enumerate(generators):
+        key = f"generators[{index}]"
+        name = entry.get("name")
+        if not name:
+            raise ConfigError(
+                f'{at(path, key)}: {key} has no name: give it one (name = "…"), the '
+                "name -model selects it by"
+            )
+        if name in first:
+            raise ConfigError(
+                f"{at(path, key + '.name')}: {key} is named {name!r} like generators"
+                f"[{first[name]}] of the same file, which -model {name} always selects"
+            )
+        first[name] = index
 
 
 def at(path: Path, key: str) -> str:

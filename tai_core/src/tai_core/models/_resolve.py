@@ -155,11 +155,16 @@ def resolve_model(
             f"({', '.join(configured) or 'none configured'}), not PREFIX:MODEL of an installed "
             "provider, not a built-in name; see `tai plugins` for installed providers"
         )
-    type_name = str(fields.get("type", "")).lower()
+    type_name = str(fields.get("type") or "").lower()
     provider = by_type.get(type_name)
     if provider is None:
         canonical = sorted({p.types[0].lower() for p in by_type.values()})
         known = ", ".join(canonical) or "none: no provider is installed"
+        if not type_name:
+            raise ModelConfigError(
+                f"model {name!r} has no type: set type in its generator to the provider "
+                f"that serves it (types: {known})"
+            )
         meant = type_meant(type_name, providers)
         raise ModelConfigError(
             f"model {name!r} has type {fields.get('type')!r}, which no installed provider "
