@@ -16,6 +16,7 @@ clipboard, retitle the window or clear the screen. A file or a pipe gets it unch
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -94,8 +95,7 @@ class Printer:
     def _write(self, text: str) -> None:
         """Reply text to ``out``: now on a terminal, when the attempt ends elsewhere."""
         if self._held is None:
-            self.out.write(text)
-            self.out.flush()
+            self._emit(text)
         else:
             self._held.append(text)
 
@@ -103,9 +103,21 @@ class Printer:
         """The attempt has ended: what was held goes out (``keep``) or is dropped."""
         if self._held:
             if keep:
-                self.out.write("".join(self._held))
-                self.out.flush()
+                self._emit("".join(self._held))
             self._held.clear()
+
+    def _emit(self, text: str) -> None:
+        """``text`` to ``out``. When its reader went away (``tai … | head``), the rest of
+        the reply goes nowhere and the run goes on: its end, an error included, is still
+        said on ``err`` and in the exit status (a write that failed ended tai silently)."""
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            with contextlib.suppress(OSError, ValueError):  # a stream without a descriptor
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self.out.fileno())  # the buffer's flush, at exit too
+                os.close(devnull)
 
     def show(self, event: Event) -> None:
         """Render one event."""
