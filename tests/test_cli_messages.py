@@ -242,6 +242,18 @@ def test_a_mistake_gets_one_line_that_helps(
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(("group", "commands"), [("policy", "check"), ("sandbox", "paths, run")])
+def test_a_group_without_its_command_shows_its_help_and_says_why(
+    group: str, commands: str, tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    result = run_tai(group, cwd=tmp_path, env=isolated_env)
+    assert result.returncode == USAGE and result.stdout == ""
+    assert result.stderr.startswith(f"Usage: tai {group} [OPTIONS] COMMAND [ARGS]...\n")
+    assert result.stderr.endswith(
+        f"\ntai: error: tai {group} needs a command: {commands}; see tai {group} --help\n"
+    )
+
+
 def test_every_provider_type_names_a_model(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
     result = run_tai("next", "-model", "openai:gpt-4o", "chat", "hi", cwd=tmp_path, env=env)

@@ -61,8 +61,8 @@ def run(
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.exceptions.NoArgsIsHelpError as error:
-        click.echo(error.format_message(), err=True)  # a group alone: its help
-        sys.exit(USAGE)
+        click.echo(error.format_message(), err=True)  # a group alone: its help, and why
+        fail(_command_missing(error.ctx), USAGE)
     except TaskNotQuoted as error:
         fail(_task_hint(error, commands), USAGE)
     except click.UsageError as error:
@@ -79,6 +79,14 @@ def run(
     except PluginHookError as error:  # a plugin failed where no rule catches it: one line
         fail(str(error), FAILURE)
     sys.exit(0)
+
+
+def _command_missing(context: click.Context | None) -> str:
+    """``tai policy needs a command: check, show; see tai policy --help``."""
+    path = context.command_path if context is not None else "tai"
+    group = context.command if context is not None else None
+    names = ", ".join(sorted(group.commands)) if isinstance(group, click.Group) else ""
+    return f"{path} needs a command{': ' + names if names else ''}; see {path} --help"
 
 
 def check_options(group: click.Group, args: Sequence[str], obj: object) -> None:
