@@ -254,6 +254,17 @@ def test_a_group_without_its_command_shows_its_help_and_says_why(
     )
 
 
+def test_tai_alone_shows_its_help_and_asks_for_a_task_or_a_command(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    result = run_tai(cwd=tmp_path, env=isolated_env)
+    assert result.returncode == USAGE and result.stdout == ""
+    assert result.stderr.startswith("Usage: tai [OPTIONS] COMMAND [ARGS]...\n")
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith('tai: error: tai needs a task (tai chat "…") or a command: ai, ')
+    assert last.endswith("; see tai --help")
+
+
 def test_every_provider_type_names_a_model(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
     result = run_tai("next", "-model", "openai:gpt-4o", "chat", "hi", cwd=tmp_path, env=env)

@@ -82,11 +82,13 @@ def run(
 
 
 def _command_missing(context: click.Context | None) -> str:
-    """``tai policy needs a command: check, show; see tai policy --help``."""
+    """``tai policy needs a command: check; see tai policy --help`` (``tai`` alone: a task
+    or a command)."""
     path = context.command_path if context is not None else "tai"
     group = context.command if context is not None else None
     names = ", ".join(sorted(group.commands)) if isinstance(group, click.Group) else ""
-    return f"{path} needs a command{': ' + names if names else ''}; see {path} --help"
+    wanted = 'a task (tai chat "…") or a command' if path == "tai" else "a command"
+    return f"{path} needs {wanted}{': ' + names if names else ''}; see {path} --help"
 
 
 def check_options(group: click.Group, args: Sequence[str], obj: object) -> None:
