@@ -173,6 +173,30 @@ def _example_interrupted(tmp_path: Path, env: dict[str, str], at: str) -> tuple[
     return process.returncode, "".join(said)
 
 
+#: A Ctrl-C while a class is made: Python 3.11 turns the KeyboardInterrupt raised in a
+#: descriptor's ``__set_name__`` into a RuntimeError (an import's class, in CI once).
+SET_NAME_PROBE = """
+import os, signal
+from tai_core.cli._interrupt import interruptible
+
+class Descriptor:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGINT)
+
+def body():
+    class Owner:
+        field = Descriptor()
+
+interruptible(body)
+"""
+
+
+def test_ctrl_c_while_a_class_is_made_is_one_line_and_130() -> None:
+    done = subprocess.run([sys.executable, "-c", SET_NAME_PROBE], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "\ntai: interrupted\n")
+
+
 @pytest.mark.slow
 def test_ctrl_c_as_a_goal_loop_ends_stops_the_loops(
     tmp_path: Path, isolated_env: dict[str, str]

@@ -93,5 +93,21 @@ def interruptible(body: Callable[[], None]) -> None:
         body()
     except KeyboardInterrupt:
         end()
+    except Exception as error:
+        if _state["interrupted"] and _caused_by_interrupt(error):
+            end()  # raised while a class was made: Python 3.11 wrapped it in RuntimeError
+        raise
     finally:
         _state["interrupted"] = True
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a ``KeyboardInterrupt`` is among the causes of ``error``."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
