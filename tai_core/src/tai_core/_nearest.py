@@ -10,7 +10,7 @@ never pays for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 #: How similar (difflib's ratio, 0 to 1) a known name must be to be offered: a letter
 #: left out, doubled or swapped in a word of five or more letters passes, another word
@@ -49,18 +49,15 @@ def did_you_mean(
 ) -> str:
     """``did you mean 'x' or 'y'?`` with the :func:`nearest` names (each as ``shown``
     gives it), or ``""`` when none is near."""
-    near = nearest(word, choices, n, same=same)
-    return f"did you mean {' or '.join(shown(name) for name in near)}?" if near else ""
+    return offer(nearest(word, choices, n, same=same), shown)
 
 
-def did_you_mean_aside(
-    word: str,
-    choices: Iterable[str],
-    shown: Callable[[str], str] = repr,
-    n: int = 2,
-    same: Callable[[str], Hashable] | None = None,
-) -> str:
-    """:func:`did_you_mean` as an aside to follow a name: `` (did you mean 'x'?)``, or
-    ``""``."""
-    meant = did_you_mean(word, choices, shown, n, same)
-    return f" ({meant})" if meant else ""
+def offer(names: Sequence[str], shown: Callable[[str], str] = repr) -> str:
+    """``did you mean 'x' or 'y'?`` for ``names`` (each as ``shown`` gives it), or ``""``
+    when there are none."""
+    return f"did you mean {' or '.join(shown(name) for name in names)}?" if names else ""
+
+
+def aside(text: str) -> str:
+    """``text`` as an aside to follow a name: `` (did you mean 'x'?)``, or ``""`` for none."""
+    return f" ({text})" if text else ""

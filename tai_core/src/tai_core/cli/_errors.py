@@ -20,7 +20,7 @@ from typing import NoReturn
 
 import click
 
-from tai_core._nearest import did_you_mean_aside, nearest
+from tai_core._nearest import aside, did_you_mean, nearest
 from tai_core.commands._options import TaskNotQuoted
 from tai_core.plugins._failures import PluginHookError
 
@@ -136,7 +136,7 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
                 f"command); see tai {word} --help")  # fmt: skip
     if path == "tai" and error.index == 0 and word in _OPTIONS_NOT_COMMANDS:
         return f"tai has no command {word!r}: {_OPTIONS_NOT_COMMANDS[word]}"
-    near = did_you_mean_aside(word, commands, str, 3) if path == "tai" else ""
+    near = aside(did_you_mean(word, commands, str, 3)) if path == "tai" else ""
     if near:
         return f"unknown command {word!r}{near}; see tai --help"
     rest = " ".join(error.words[error.index + 1 :])
@@ -233,6 +233,13 @@ def _help_of(
         return help_command if error.ctx.parent is None else f"{error.ctx.command_path} --help"
     if not isinstance(command, click.Group):
         return help_command
+    word = _first_word(command, args)
+    return f"tai {word} --help" if word in command.commands else help_command
+
+
+def _first_word(command: click.Command, args: Sequence[str]) -> str | None:
+    """The first of ``args`` that is neither one of ``command``'s options nor the value
+    of one; ``None`` when there is none before ``--``."""
     taking_values = {
         name
         for param in command.params
@@ -242,10 +249,12 @@ def _help_of(
     words = iter(args)
     for word in words:
         if word in taking_values:
-            next(words, None)
-        elif word == "--" or not word.startswith("-"):
-            return f"tai {word} --help" if word in command.commands else help_command
-    return help_command
+            next(words, None)  # its value
+        elif word == "--":
+            return None
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def _usage(
@@ -275,7 +284,7 @@ def _usage(
         # tai next -max-loops 2: another command's option, named before any near one
         owners = _commands_taking(group, own, context.command if context else None)
         meant = f" ({own} is an option of {' and '.join(owners)})" if owners else ""
-        meant = meant or did_you_mean_aside(own, same, str)
+        meant = meant or aside(did_you_mean(own, same, str))
         near_tai = nearest(own, tai_options, n=1) if not meant else []
         if near_tai:  # tai -aprove ask: one of tai's own options, misspelt
             return (f"unknown option {typed!r} (did you mean {near_tai[0]}? an option of tai "
@@ -285,7 +294,7 @@ def _usage(
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
         if name is not None:
-            meant = did_you_mean_aside(name, context.command.commands, str, 3)
+            meant = aside(did_you_mean(name, context.command.commands, str, 3))
             return f"unknown command {name!r}{meant}; see {where}"
     extra = _EXTRA.fullmatch(message.strip())
     if extra and context is not None:  # tai undo 3: the value of an option, without it
@@ -310,24 +319,11 @@ def _misspelt_command(
         return ""
     if context.command is group:
         return ""
-    takes_value = {
-        name
-        for param in context.command.params
-        if isinstance(param, click.Option) and not param.is_flag and not param.count
-        for name in param.opts
-    }
-    words = iter(args)
-    for word in words:
-        if word in takes_value:
-            next(words, None)  # its value
-        elif word == "--":
-            return ""
-        elif not word.startswith("-"):
-            if word == "chat" or word in group.commands:
-                return ""
-            near = did_you_mean_aside(word, group.commands, str, 3)
-            return f"unknown command {word!r}{near}; see tai --help" if near else ""
-    return ""
+    word = _first_word(context.command, args)
+    if word is None or word == "chat" or word in group.commands:
+        return ""
+    near = aside(did_you_mean(word, group.commands, str, 3))
+    return f"unknown command {word!r}{near}; see tai --help" if near else ""
 
 
 def _options(command: click.Command) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from tai_core._nearest import did_you_mean_aside
+from tai_core._nearest import aside, did_you_mean
 from tai_core._printable import printable
 from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
@@ -158,7 +158,9 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         return number
     if isinstance(kind, OneOf):
         if value not in kind.choices or not isinstance(value, str):
-            near = did_you_mean_aside(value, kind.choices, _shown) if isinstance(value, str) else ""
+            near = ""
+            if isinstance(value, str):
+                near = aside(did_you_mean(value, kind.choices, _shown))
             raise ConfigError(
                 f"{at(path, key)}: key {key!r} must be {kind.description}, "
                 f"not {_shown(value)}{near}"
@@ -218,7 +220,7 @@ def _check_table(
             if OPEN in schema:  # checked once the plugins are known (plugins/_settings.py)
                 checked[key] = value
                 continue
-            near = did_you_mean_aside(key, [*schema, *(aliases or {})])
+            near = aside(did_you_mean(key, [*schema, *(aliases or {})]))
             raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}{near}")
         target = checked if canonical == key else via_alias
         target[canonical] = _check_value(value, schema[canonical], path, prefix + key)

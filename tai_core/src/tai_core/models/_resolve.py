@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tai_core._nearest import did_you_mean, did_you_mean_aside, nearest
+from tai_core._nearest import aside, did_you_mean, nearest, offer
 from tai_core.models._provider import Provider
 from tai_core.models._values import ModelSpec
 
@@ -109,12 +109,12 @@ def _meant(name: str, configured: list[str], providers: Mapping[str, Provider]) 
              for p in (*provider.types, *provider.prefixes)}  # fmt: skip
     if ":" in name:
         prefix, rest = name.split(":", 1)
-        return did_you_mean_aside(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
-                                  same=owner.__getitem__)  # fmt: skip
+        return aside(did_you_mean(prefix.lower(), owner, lambda near: repr(f"{near}:{rest}"),
+                                  same=owner.__getitem__))  # fmt: skip
     if name.lower() in owner:  # -model openai: the provider, without its model
         return f" (a provider: give the model after it, {name}:MODEL)"
     short = [n for provider in providers.values() for n in provider.short_names]
-    return did_you_mean_aside(name, [*configured, *short]) or _qualified(name, providers)
+    return aside(did_you_mean(name, [*configured, *short])) or _qualified(name, providers)
 
 
 def _qualified(name: str, providers: Mapping[str, Provider]) -> str:
@@ -127,7 +127,7 @@ def _qualified(name: str, providers: Mapping[str, Provider]) -> str:
             owners.setdefault(str(model).lower(), []).append(f"{provider.types[0]}:{model}")
     near = [name.lower()] if name.lower() in owners else nearest(name.lower(), owners, n=2)
     qualified = [choice for model in near for choice in owners[model]][:3]
-    return f" (did you mean {' or '.join(map(repr, qualified))}?)" if qualified else ""
+    return aside(offer(qualified))
 
 
 def resolve_model(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tai_core._nearest import did_you_mean_aside
+from tai_core._nearest import aside, did_you_mean
 from tai_core.blocks import Block, BlockParseError
 
 
@@ -88,7 +88,7 @@ def unknown_kind_note(block: Block, kinds: Iterable[str]) -> str:
     would otherwise look to the model as if it had run and said nothing)."""
     return (
         f"{block.kind} block at line {block.line}: no installed plugin runs {block.kind} "
-        f"blocks{did_you_mean_aside(block.kind, kinds)}; it was passed over"
+        f"blocks{aside(did_you_mean(block.kind, kinds))}; it was passed over"
     )
 
 

@@ -26,7 +26,7 @@ import attrs
 import pluggy
 
 from tai_core import hookspecs
-from tai_core._nearest import did_you_mean_aside
+from tai_core._nearest import aside, did_you_mean
 from tai_core.plugins._entry_points import distribution_version, find_entry_points
 from tai_core.plugins._failures import guard_plugin
 from tai_core.plugins._manager import Manager
@@ -372,7 +372,7 @@ class PluginHost:
             )
         names = {record.name for record in self.records}
         for name in sorted(self.options.blocked - names):
-            meant = did_you_mean_aside(name, names, n=1)
+            meant = aside(did_you_mean(name, names, n=1))
             self.stderr.write(
                 f"tai: warning: no plugin named {name!r} is installed to leave out{meant}; "
                 "`tai plugins` lists them\n"

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tai_core._nearest import did_you_mean, did_you_mean_aside, nearest
+from tai_core._nearest import aside, did_you_mean, nearest
 from tai_core.config import ConfigError
 
 if TYPE_CHECKING:
@@ -130,14 +130,14 @@ def _check_generator(
     if model is None:
         first = sorted(extra)[0]
         key = f"{prefix}.{first}"
-        meant = did_you_mean_aside(first, common)
+        meant = aside(did_you_mean(first, common))
         if provider is not None:
             whose = f"the {type_name!r} provider declares no fields of its own"
         elif type_name:
             from tai_core.models._resolve import type_meant
 
             near = type_meant(type_name, host.registry.providers)
-            whose = f"no installed provider serves type {type_name!r}{f' ({near})' if near else ''}"
+            whose = f"no installed provider serves type {type_name!r}{aside(near)}"
         else:
             whose = "it has no type"
         raise ConfigError(f"{place(key)}: unknown key {key!r}{meant}: {whose}")
