@@ -41,6 +41,7 @@ import os
 import sys
 
 from tai_core.cli import _quick_exit as quick_exit
+from tai_core.cli import _startup_gc as startup_gc
 from tai_core.cli._interrupt import interruptible
 from tai_core.config._launch_files import launch_file, read_launch_file, write_launch_file
 from tai_core.config._paths import config_files_str, declaration_files_str
@@ -70,8 +71,10 @@ _BYPASS = ("TAI_NO_LAUNCH_CACHE", "TAI_TRACE_PLUGINS")
 def launch() -> None:
     """Run ``tai`` with the process's arguments: from the cache when it can answer. A
     Ctrl-C at any point ends it with one line and status 130 (:mod:`._interrupt`); the
-    process then ends without the interpreter's teardown (:mod:`._quick_exit`)."""
+    process then ends without the interpreter's teardown (:mod:`._quick_exit`). Start-up
+    runs without the cyclic garbage collector (:mod:`._startup_gc`)."""
     quick_exit.arm()
+    startup_gc.pause()
     try:
         interruptible(_launch)
     except SystemExit as ended:

@@ -292,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if isolated:
         app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())
+    from tai_core.cli import _startup_gc
+
+    _startup_gc.resume()  # start-up is over: the command runs with the collector on
     commands = sorted(group.commands)
     if not implied:
         _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS, tai=group)
