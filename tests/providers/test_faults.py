@@ -87,6 +87,38 @@ def test_connection_refused_is_retryable(openai, spec) -> None:
     assert f"cannot connect to http://127.0.0.1:{port}/v1/chat/completions" in str(error)
 
 
+@pytest.fixture
+def resolver(monkeypatch: pytest.MonkeyPatch):
+    """The system's resolver, but for names under ``.test``, which get the answer given
+    (no resolver here can be made to say a name does not exist, or to be down)."""
+    real = socket.getaddrinfo
+    answer: list[int] = []
+    words = {socket.EAI_NONAME: "Name or service not known", socket.EAI_AGAIN: "Temporary failure"}
+
+    def getaddrinfo(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".test"):
+            raise socket.gaierror(answer[0], words[answer[0]])
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("code", "retryable"), [(socket.EAI_NONAME, False), (socket.EAI_AGAIN, True)]
+)
+def test_a_host_name_that_does_not_exist_is_not_asked_again(
+    openai, spec, resolver: list[int], code: int, retryable: bool
+) -> None:
+    """A typo in ``base_url`` fails at once; a resolver that did not answer (offline for a
+    moment) is worth the retries."""
+    resolver.append(code)
+    _, error = fail(openai, attrs.evolve(spec, base_url="https://api.example.test/v1"))
+    assert error.retryable is retryable and error.status is None
+    assert "cannot connect to https://api.example.test/v1/chat/completions" in str(error)
+    assert ("api.example.test is not a known host name" in str(error)) is not retryable
+
+
 @pytest.mark.parametrize(
     ("fault", "words"),
     [

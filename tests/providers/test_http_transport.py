@@ -265,7 +265,7 @@ def test_https_goes_through_a_connect_tunnel_and_checks_the_certificate(
             assert await call(url, tls=lambda: trusting, proxy=via) == (200, b"secret answer")
             assert await call(url, tls=lambda: trusting) == (200, b"secret answer")  # direct
             untrusted = ssl.create_default_context()  # the system's roots: not this one
-            with pytest.raises(_transport.ConnectFailed, match="CERTIFICATE_VERIFY_FAILED"):
+            with pytest.raises(_transport.BadCertificate, match="CERTIFICATE_VERIFY_FAILED"):
                 await call(url, tls=lambda: untrusted, proxy=via)
 
     run(scenario)
@@ -294,9 +294,9 @@ def test_a_trusted_certificate_for_another_name_is_refused(
     async def scenario() -> None:
         async with target, proxy:
             url = target.url(scheme="https")
-            with pytest.raises(_transport.ConnectFailed, match="IP address mismatch"):
+            with pytest.raises(_transport.BadCertificate, match="IP address mismatch"):
                 await call(url, tls=lambda: trusting)
-            with pytest.raises(_transport.ConnectFailed, match="IP address mismatch"):
+            with pytest.raises(_transport.BadCertificate, match="IP address mismatch"):
                 await call(url, tls=lambda: trusting, proxy=f"http://127.0.0.1:{proxy.port}")
 
     run(scenario)

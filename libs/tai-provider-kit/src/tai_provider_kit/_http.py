@@ -28,6 +28,8 @@ def _transport_failure(spec: ModelSpec, url: str, error: _transport.TransportErr
     detail = str(error) or type(error).__name__
     if isinstance(error, _transport.Stalled):
         message = f"the stream stalled: no data for {spec.read_timeout:g} s (read timeout)"
+    elif isinstance(error, (_transport.UnknownHost, _transport.BadCertificate)):
+        return failure(spec, f"cannot connect to {url}: {detail}")  # asking again: the same
     elif isinstance(error, _transport.ConnectTimedOut):
         message = f"timed out reaching {url}: {detail}"
     elif isinstance(error, _transport.ConnectFailed):

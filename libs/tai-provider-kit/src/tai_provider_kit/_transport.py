@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import socket
 import ssl
 import time
 import weakref
@@ -56,6 +57,16 @@ class TransportError(Exception):
 
 class ConnectFailed(TransportError):
     """The connection (or its TLS, or the proxy's tunnel) could not be made."""
+
+
+class UnknownHost(ConnectFailed):
+    """The host name does not exist (the resolver says so, not that it could not ask):
+    asking again will not help, unlike a refused or timed-out connection."""
+
+
+class BadCertificate(ConnectFailed):
+    """The server's TLS certificate does not check (untrusted, expired, another name):
+    asking again will not help."""
 
 
 class ConnectTimedOut(TransportError):
@@ -265,10 +276,31 @@ async def _open(key: ClientKey, settings: Settings) -> _Connection:
             return await _connect(key, settings.tls, timeout)
     except TimeoutError:
         raise ConnectTimedOut(f"no connection within {timeout:g} s") from None
-    except OSError as error:  # refused, unknown host, a certificate that does not check
+    except ssl.SSLCertVerificationError as error:
+        raise BadCertificate(str(error)) from error
+    except OSError as error:  # refused, unreachable, the resolver not answering
         raise ConnectFailed(str(error) or type(error).__name__) from error
     except (Stalled, Cut, NetworkFailed) as error:  # the proxy's part of the way
         raise ConnectFailed(str(error)) from error
+
+
+#: The resolver's answers that a name does not exist (glibc has two; others have one).
+_NO_SUCH_NAME = frozenset(
+    code for code in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)) if code is not None
+)
+
+
+async def _stream(host: str, port: int, context: ssl.SSLContext | None) -> _Connection:
+    """A connection to ``host``, with TLS when ``context`` is given (the name checked)."""
+    try:
+        reader, writer = await asyncio.open_connection(
+            host, port, ssl=context, server_hostname=host if context else None
+        )
+    except socket.gaierror as error:
+        if error.errno in _NO_SUCH_NAME:
+            raise UnknownHost(f"{host} is not a known host name ({error.strerror})") from error
+        raise
+    return _Connection(reader, writer)
 
 
 async def _connect(
@@ -276,21 +308,13 @@ async def _connect(
 ) -> _Connection:
     scheme, host, port, proxy = key
     if proxy is None:
-        context = tls() if scheme == "https" else None
-        reader, writer = await asyncio.open_connection(
-            host, port, ssl=context, server_hostname=host if context else None
-        )
-        return _Connection(reader, writer)
+        return await _stream(host, port, tls() if scheme == "https" else None)
     through = urlsplit(proxy)
     try:
         proxy_scheme, proxy_host, proxy_port = _origin(through)
     except Refused as error:  # socks5://, a typo: say whose scheme it is
         raise Refused(f"the proxy {through.scheme}://{through.hostname or ''}: {error}") from None
-    context = tls() if proxy_scheme == "https" else None
-    reader, writer = await asyncio.open_connection(
-        proxy_host, proxy_port, ssl=context, server_hostname=proxy_host if context else None
-    )
-    connection = _Connection(reader, writer)
+    connection = await _stream(proxy_host, proxy_port, tls() if proxy_scheme == "https" else None)
     if scheme == "http":
         return connection  # the requests go to the proxy in absolute form
     target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"  # with its port
@@ -309,8 +333,8 @@ async def _connect(
     if connection.h11.trailing_data[0]:
         connection.close()
         raise Cut("the proxy sent data before the tunnel was open")
-    await writer.start_tls(tls(), server_hostname=host)
-    return _Connection(reader, writer)
+    await connection.writer.start_tls(tls(), server_hostname=host)
+    return _Connection(connection.reader, connection.writer)  # HTTP starts afresh inside
 
 
 def _proxy_auth(proxy: SplitResult) -> list[tuple[str, str]]:
