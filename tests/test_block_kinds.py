@@ -62,6 +62,12 @@ def test_valid_blocks_have_no_problems(host: PluginHost, text: str) -> None:
 INVALID = [
     ('<<紫藤 change(file-path="a.go")\nx\n紫藤', "change blocks need the parameter 'op'"),
     ('<<紫藤 change(op="PATCH", file-path="a")\nx\n紫藤', "must be one of MODIFY"),
+    ('<<紫藤 change(op="MODIFI", file-path="a")\nx\n紫藤', "not 'MODIFI': did you mean 'MODIFY'?"),
+    ('<<紫藤 change(op="write", file-path="a")\nx\n紫藤', "not 'write': did you mean 'WRITE'?"),
+    (
+        '<<紫藤 change(opp="WRITE", file-path="a")\nx\n紫藤',
+        "no parameter 'opp' (they take: file-path, find, op, target): did you mean 'op'?",
+    ),
     ('<<紫藤 change(op="MODIFY", file-path="a.go")\nx\n紫藤', "change op MODIFY needs a target"),
     ('<<紫藤 change(op="REPLACE", file-path="a")\nx\n紫藤', "change op REPLACE needs find"),
     (

@@ -141,6 +141,14 @@ def test_parse_reports_each_block(tmp_path: Path, isolated_env: dict[str, str]) 
     assert lines[-1] == "4 block(s), 2 problem(s), 1 of a kind no plugin here runs"
 
 
+def test_parse_offers_the_kind_meant(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    reply = "<<紫藤 go_test\n./...\n紫藤\n"
+    result = run_tai("parse", "-", cwd=tmp_path, env=isolated_env, stdin=reply)
+    assert result.stdout.splitlines()[0] == (
+        "line 1: go_test — unknown kind (no installed plugin registers it; did you mean 'go-test'?)"
+    )
+
+
 def test_parse_reports_unclosed_blocks(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     reply = tmp_path / "reply.txt"
     reply.write_text("<<紫藤 summary\n- did it\n紫藤 done\n", encoding="utf-8")

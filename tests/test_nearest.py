@@ -18,6 +18,13 @@ def test_the_nearest_first_at_most_n_and_none_that_are_far() -> None:
     assert did_you_mean("cod", names, str) == "did you mean code?"
 
 
+def test_a_name_that_differs_only_in_case_comes_first() -> None:
+    ops = ["MODIFY", "modifier", "DELETE"]
+    assert nearest("modify", ops) == ["MODIFY", "modifier"]
+    assert did_you_mean("Delete", ops) == "did you mean 'DELETE'?"
+    assert nearest("MODIFY", ops) == ["MODIFY"]  # the word itself, when known, is offered
+
+
 def test_spellings_of_the_same_thing_are_offered_once_the_nearest_first() -> None:
     owner = {"openai": "A", "open_ai": "A", "open-ai": "A", "openrouter": "B", "openair": "C"}
     assert nearest("opnai", owner, n=3, same=owner.__getitem__) == ["openai", "openair"]

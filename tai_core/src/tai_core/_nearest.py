@@ -25,13 +25,16 @@ def nearest(
     cutoff: float = CUTOFF,
     same: Callable[[str], Hashable] | None = None,
 ) -> list[str]:
-    """At most ``n`` of ``choices`` nearest to ``word``, the nearest first; ``same`` maps
+    """At most ``n`` of ``choices`` nearest to ``word``, the nearest first (one that
+    differs only in case before all others: ``modify`` is ``MODIFY``); ``same`` maps
     a name to what it stands for, and of names that stand for the same thing (a provider's
     spellings ``openai``, ``open_ai``) only the nearest is offered."""
     import difflib
 
     names = sorted(set(choices))
+    cased = [name for name in names if name.casefold() == word.casefold() and name != word]
     close = difflib.get_close_matches(word, names, n=len(names) if same else n, cutoff=cutoff)
+    close = cased + [name for name in close if name not in cased]
     if same is not None:
         first: dict[Hashable, str] = {}
         for name in close:

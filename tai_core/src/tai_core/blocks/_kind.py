@@ -105,6 +105,11 @@ class BlockNotRunnableError(Exception):
     """
 
 
+def _then(suggestion: str) -> str:
+    """``: did you mean 'x'?`` after a problem, or ``""`` when nothing is near."""
+    return f": {suggestion}" if suggestion else ""
+
+
 class BlockKind:
     """Base class of block kinds: declare the class attributes, override what differs.
 
@@ -156,10 +161,13 @@ class BlockKind:
         """Problems of ``block`` (empty when valid): unknown, missing or bad parameters, a
         missing body when :attr:`requires_body` says what it must hold, then whatever
         :meth:`check_body` finds."""
+        from tai_core._nearest import did_you_mean
+
         known = {param.name: param for param in self.params}
+        taken = f" (they take: {', '.join(sorted(known))})" if known else ""
         problems = [
-            f"{self.name} blocks take no parameter {name!r}"
-            + (f" (they take: {', '.join(sorted(known))})" if known else "")
+            f"{self.name} blocks take no parameter {name!r}{taken}"
+            + _then(did_you_mean(name, known))
             for name in block.params
             if name not in known
         ]
@@ -174,6 +182,7 @@ class BlockKind:
                 problems.append(
                     f"{self.name} parameter {param.name!r} must be one of "
                     f"{', '.join(param.choices)}, not {value!r}"
+                    + _then(did_you_mean(value, param.choices))
                 )
         if self.requires_body and not block.body:
             article = "an" if self.name[:1].lower() in "aeiou" else "a"

@@ -65,6 +65,7 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
     """
     import io
 
+    from tai_core._nearest import did_you_mean
     from tai_core.textfile import NotUTF8Error, decode_utf8
 
     # Bytes, decoded here: text mode would turn each \r into \n (universal newlines).
@@ -122,9 +123,10 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
                 for problem in entry["problems"]:
                     click.echo(shown(f"    {problem}"))
             elif entry["status"] == "unknown":
+                near = did_you_mean(entry["kind"], host.registry.block_kinds)
                 click.echo(shown(
                     f"line {entry['line']}: {entry['header']} — unknown kind "
-                    "(no installed plugin registers it)"
+                    f"(no installed plugin registers it{'; ' + near if near else ''})"
                 ))  # fmt: skip
             else:
                 click.echo(shown(f"line {entry['line']}: {entry['header']} — ok"))
