@@ -119,7 +119,11 @@ def test_patch_refuses_protected_paths_and_reports_a_missing_file(
     assert ".vscode/tasks.json: protected" in result.stderr
     assert not (root / ".vscode").exists()
     missing = run_tai("patch", "nope.AI", cwd=root, env=isolated_env)
-    assert missing.returncode == 1 and "cannot read nope.AI" in missing.stderr
+    assert missing.returncode == 2  # the command line names what is not there: usage
+    assert missing.stderr == (
+        "tai: error: invalid value for FILE: cannot read nope.AI: No such file or directory; "
+        "see tai patch --help\n"
+    )
 
 
 PROBE = """

@@ -130,7 +130,8 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     a crash-atomic write), one line is printed per applied block, and the applied blocks
     are removed from FILE. On an error, what was applied before it is kept and written,
     the error is printed and the exit status is 1: running the command again continues.
-    FILE must be UTF-8 (else nothing is applied, exit status 1); bodies are written byte
+    FILE must be UTF-8 (else nothing is applied, exit status 1; a FILE that cannot be read
+    at all is a usage error, exit status 2); bodies are written byte
     for byte, carriage returns included. `durable = false` in tai.toml skips syncing to
     the disk.
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
@@ -144,10 +145,12 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
         text = read_utf8(path)  # bytes as they are: a body's \r stays
     except NotUTF8Error as error:
         raise click.ClickException(str(error)) from None
-    except OSError as error:
-        raise click.ClickException(f"cannot read {file}: {error.strerror}") from None
+    except OSError as error:  # a usage error, as click says of tai parse's REPLY
+        unread = f"cannot read {file}: {error.strerror}"
+        raise click.BadParameter(unread, param_hint="FILE") from None
     except ValueError:  # a NUL byte in the name
-        raise click.ClickException(f"cannot read {file!r}: a file name cannot hold NUL") from None
+        unread = f"{file!r}: a file name cannot hold NUL"
+        raise click.BadParameter(unread, param_hint="FILE") from None
     fresh = FileStore.for_run(Path.cwd(), app.host, app.config.values)  # secrets refused
     with without_logs() if dry_run else contextlib.nullcontext():  # -no-apply writes nothing
         store, applied, touched, error = _apply_all(fresh, app.host, text)
