@@ -190,6 +190,10 @@ def test_the_paths_command_lists_what_a_run_may_write(repo: Path, isolated_env) 
     sections = result.stdout.split("\n")
     writable = sections[sections.index("writable:") + 1]
     assert writable == f"  {repo.resolve()}"
+    listed = result.stdout.split("writable, private (empty at the start, dropped when the run ")
+    host, private = listed[0], listed[1].split("overlaid")[0]
+    assert private == "ends):\n  /tmp\n  /dev/shm\n"  # fresh in the sandbox: not the host's
+    assert "  /tmp\n" not in host and "  /dev/shm\n" not in host
     protected = result.stdout.split("protected (read-only inside the sandbox):\n")[1]
     assert f"  {repo.resolve() / '.git'}\n" in protected
     assert f"  {repo.resolve() / 'sub' / '.vscode'}\n" in protected

@@ -33,6 +33,7 @@ from tai_core.plugins import PluginHookError
 from tai_sandbox._survey import JOURNAL_DIR
 from tai_sandbox.paths import (
     RUNS_DIR,
+    SCRATCH_ROOTS,
     WritableSet,
     activate,
     current,
@@ -392,8 +393,13 @@ def run_command(app: Any, command: tuple[str, ...]) -> None:
 def paths_command(app: Any) -> None:
     """List the writable directories and what is protected inside them."""
     writable = writable_set(Path.cwd(), app.config.values)
+    scratch = [root for root in writable.roots if root in SCRATCH_ROOTS and root != writable.cwd]
     click.echo("writable:")
     for root in writable.roots:
+        if root not in scratch:
+            click.echo(f"  {root}")
+    click.echo("writable, private (empty at the start, dropped when the run ends):")
+    for root in scratch:
         click.echo(f"  {root}")
     click.echo("overlaid (writes dropped when the run ends):")
     for root in writable.overlays:
