@@ -120,6 +120,24 @@ def test_unknown_config_key_names_file_line_and_key(
     )
 
 
+def test_each_problem_of_the_configuration_is_a_line(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    (tmp_path / "tai.toml").write_text('modle = "m"\nshel = true\n')
+    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    where = tmp_path / "tai.toml"
+    assert (result.returncode, result.stderr) == (2, (
+        f"tai: error: {where}:1: unknown key 'modle' (did you mean 'model'?)\n"
+        f"tai: error: {where}:2: unknown key 'shel' (did you mean 'shell'?)\n"
+    ))  # fmt: skip
+    helped = run_tai("--help", cwd=tmp_path, env=isolated_env)
+    assert helped.returncode == 0
+    assert helped.stderr == (
+        f"tai: warning: {where}:1: unknown key 'modle' (did you mean 'model'?) (and 1 more; "
+        "its settings are ignored here)\n"
+    )
+
+
 def test_help_lists_plugin_commands(tmp_path: Path, isolated_env: dict[str, str]) -> None:
     for flag in ("--help", "-help", "-h"):
         result = run_tai(flag, cwd=tmp_path, env=isolated_env)

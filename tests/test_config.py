@@ -171,6 +171,22 @@ def test_a_list_of_tables_written_as_one_table_is_shown_with_two_brackets(
     )
 
 
+def test_every_problem_of_every_file_is_found_at_once(layout: dict[str, Path]) -> None:
+    near, far = layout["cwd"] / "tai.toml", layout["module"] / ".tai.toml"
+    near.write_text(
+        'modle = "x"\napprove = "nevr"\n[go]\nno_tests = "yes"\n'
+        '[[generators]]\nname = "a"\ntype = 3\n[[generators]]\nname = "b"\nread_timeout = "x"\n'
+    )
+    far.write_text("shel = true\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    places = [problem.split(": ", 1)[0] for problem in caught.value.problems]
+    assert places == [f"{near}:1", f"{near}:2", f"{near}:4", f"{near}:7", f"{near}:10", f"{far}:1"]
+    assert "unknown key 'modle' (did you mean 'model'?)" in caught.value.problems[0]
+    assert "key 'generators[1].read_timeout' must be" in caught.value.problems[4]
+    assert str(caught.value) == caught.value.problems[0] + " (and 5 more)"
+
+
 def test_an_unknown_key_near_no_name_gets_no_guess(layout: dict[str, Path]) -> None:
     (layout["cwd"] / "tai.toml").write_text("frobnicate = 5\n")
     with pytest.raises(ConfigError) as caught:

@@ -139,10 +139,13 @@ def make_group() -> click.Group:
     return tai
 
 
-def _fail(message: str) -> NoReturn:
+def _fail(*messages: str) -> NoReturn:
+    """End tai with each of ``messages`` on a line of its own (exit status 2)."""
     from tai_core.cli._errors import USAGE, fail
 
-    fail(message, USAGE)
+    for message in messages[:-1]:
+        click.echo(f"tai: error: {message}", err=True)
+    fail(messages[-1], USAGE)
 
 
 def _config(args: Sequence[str], cwd: Path) -> Config:
@@ -154,7 +157,9 @@ def _config(args: Sequence[str], cwd: Path) -> Config:
     except ConfigError as error:
         if not _asks_help(args):
             raise
-        _warn(f"{error} (its settings are ignored here)")
+        more = len(error.problems) - 1
+        also = f"and {more} more; " if more else ""
+        _warn(f"{error.problems[0]} ({also}its settings are ignored here)")
         return Config()
 
 
@@ -277,7 +282,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         group, app = build(args)
-    except (ConfigError, PluginLoadError, PluginArgumentError) as error:
+    except ConfigError as error:  # every problem of the files, each on its line
+        _fail(*error.problems)
+    except (PluginLoadError, PluginArgumentError) as error:
         _fail(str(error))
     implied = False
     if DEFAULT_COMMAND in group.commands:

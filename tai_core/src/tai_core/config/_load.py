@@ -26,7 +26,21 @@ _LIST_TYPES = ("strs", "str|strs", "tables")
 
 
 class ConfigError(Exception):
-    """A configuration file that cannot be used; the message names the file and key."""
+    """A configuration file that cannot be used; the message names the file and key.
+
+    Every problem of the files is found before one is raised, so that a user mends them
+    all at once: :attr:`problems` holds each (one line, ``FILE:LINE: …``), the message
+    is the first of them and how many more there are."""
+
+    def __init__(self, *problems: str) -> None:
+        self.problems: tuple[str, ...] = problems
+        more = len(problems) - 1
+        super().__init__(problems[0] + (f" (and {more} more)" if more > 0 else ""))
+
+    @classmethod
+    def of(cls, errors: list[ConfigError]) -> ConfigError:
+        """One error with the problems of ``errors``, in their order."""
+        return cls(*(problem for error in errors for problem in error.problems))
 
 
 @attrs.frozen
@@ -44,7 +58,14 @@ class Config:
 def load_config(cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """Read, check and merge every configuration file that applies to ``cwd``."""
     files = config_files((cwd or Path.cwd()).resolve(), environ)
-    tables = [read_file(path) for path in files]
+    tables, errors = [], []
+    for path in files:
+        try:
+            tables.append(read_file(path))
+        except ConfigError as error:
+            errors.append(error)
+    if errors:
+        raise ConfigError.of(errors)
     merged: dict[str, Any] = {}
     for table in tables:
         merged = _merge(merged, table, CONFIG_SCHEMA)
@@ -199,10 +220,15 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         return _check_table(value, schema, path, prefix=f"{key}.")
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise wrong()
-    return [
-        _check_table(item, schema, path, prefix=f"{key}[{index}].")
-        for index, item in enumerate(value)
-    ]
+    entries, errors = [], []
+    for index, item in enumerate(value):
+        try:
+            entries.append(_check_table(item, schema, path, prefix=f"{key}[{index}]."))
+        except ConfigError as error:
+            errors.append(error)
+    if errors:
+        raise ConfigError.of(errors)
+    return entries
 
 
 def _check_table(
@@ -214,6 +240,7 @@ def _check_table(
 ) -> dict[str, Any]:
     checked: dict[str, Any] = {}
     via_alias: dict[str, Any] = {}
+    errors: list[ConfigError] = []
     for key, value in table.items():
         canonical = (aliases or {}).get(key, key)
         if canonical not in schema:
@@ -221,9 +248,16 @@ def _check_table(
                 checked[key] = value
                 continue
             near = aside(did_you_mean(key, [*schema, *(aliases or {})]))
-            raise ConfigError(f"{at(path, prefix + key)}: unknown key {prefix + key!r}{near}")
+            where = at(path, prefix + key)
+            errors.append(ConfigError(f"{where}: unknown key {prefix + key!r}{near}"))
+            continue
         target = checked if canonical == key else via_alias
-        target[canonical] = _check_value(value, schema[canonical], path, prefix + key)
+        try:
+            target[canonical] = _check_value(value, schema[canonical], path, prefix + key)
+        except ConfigError as error:  # and the table's other keys are checked too
+            errors.append(error)
+    if errors:
+        raise ConfigError.of(errors)
     return {**via_alias, **checked}
 
 
