@@ -222,6 +222,44 @@ def test_another_languages_kinds_are_not_announced_in_a_goal_loop(host: PluginHo
     assert "gofmt" in any_text and "Python files, by declaration" in any_text
 
 
+@pytest.mark.parametrize(
+    ("files", "offered"),
+    [
+        (["notes.md", "README"], set()),
+        (["notes.md", "tool/main.go"], {"go-src", "go-test"}),
+        (["svc/go.mod"], {"go-src", "go-test"}),
+        (["scripts/fix.py", "a.txt"], {"py-src", "pytest"}),
+        (["pkg/pyproject.toml", "x/y.go"], {"go-src", "go-test", "py-src", "pytest"}),
+    ],
+)
+def test_an_any_text_run_offers_a_language_s_kinds_only_with_its_files(
+    host: PluginHost, files: list[str], offered: set[str]
+) -> None:
+    """A directory of notes is told nothing of Go or Python tests; the goal loops of the
+    language, and a prompt built without knowing the files, offer them as before."""
+    kinds = list(host.registry.block_kinds.values())
+    languages = {"go-src", "go-test", "py-src", "pytest"}
+    system = block_prompts(kinds, "any", files=files)[0]
+    shown = {name for name in languages if f"# {name} blocks" in system}
+    assert shown == offered
+    assert not any(f"- {name}: " in system for name in languages - offered)  # nor disabled
+    assert "# go-test blocks" in block_prompts(kinds, "go", files=["notes.md"])[0]
+    assert "# pytest blocks" in block_prompts(kinds, "py", files=[])[0]
+    assert languages <= {n for n in languages if f"# {n} blocks" in block_prompts(kinds, "any")[0]}
+
+
+def test_a_kind_without_offered_is_always_offered(host: PluginHost) -> None:
+    """A third party's kind that fulfils the contract without the base class."""
+
+    class Plain:
+        name = "plain"
+        commands = frozenset({"any"})
+        prompt_section = "# plain blocks\n\nPlain."
+        restatement = ""
+
+    assert "# plain blocks" in block_prompts([Plain()], "any", files=[])[0]  # type: ignore[list-item]
+
+
 def test_the_article_of_a_kind_that_needs_a_body() -> None:
     from tai_core import BlockKind
 

@@ -1,10 +1,11 @@
-"""What several kinds share: the session-tree parameters, the command sets, and the
-answer of a kind that fetches source by name from a context's snapshot."""
+"""What several kinds share: the session-tree parameters, the command sets, when a
+language's kinds are worth offering, and the answer of a kind that fetches source by name
+from a context's snapshot."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from tai_core import BlockResult, Param
 
@@ -27,6 +28,27 @@ PY_COMMANDS: frozenset[str] = frozenset({"py", "any"})
 NOT_GO: frozenset[str] = PY_COMMANDS - GO_COMMANDS
 #: Where the Python kinds are not announced: Go goal loops.
 NOT_PY: frozenset[str] = GO_COMMANDS - PY_COMMANDS
+#: The command of any-text runs: where a directory is neither a Go module nor a Python
+#: project, so a language's kinds have a meaning only where its files are shown.
+ANY_TEXT = "any"
+#: The files that show Go (a module below an any-text run's directory).
+GO_FILES: tuple[str, ...] = (".go", "go.mod", "go.work")
+#: The files that show Python.
+PY_FILES: tuple[str, ...] = (".py", ".pyi", "pyproject.toml")
+
+
+class LanguageKind:
+    """What a language's kinds (``go-src``, ``go-test``, ``py-src``, ``pytest``) share:
+    in an any-text run they are offered only when the prompt shows one of the language's
+    files (:attr:`language_files`, by how a path ends) — a directory of notes gets no
+    section about Go tests. Mixed in before :class:`tai_core.BlockKind`."""
+
+    language_files: ClassVar[tuple[str, ...]] = ()
+
+    def offered(self, command: str, files: Sequence[str]) -> bool:
+        """Always in the language's own goal loop; in an any-text run only with one of its
+        files shown."""
+        return command != ANY_TEXT or any(path.endswith(self.language_files) for path in files)
 
 
 def body_lines(body: str) -> list[str]:

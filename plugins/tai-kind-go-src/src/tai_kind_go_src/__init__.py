@@ -11,11 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import GO_COMMANDS, NOT_GO, TREE_PARAMS, fetched_source
+from tai_block_kit.common import (
+    GO_COMMANDS,
+    GO_FILES,
+    NOT_GO,
+    TREE_PARAMS,
+    LanguageKind,
+    fetched_source,
+)
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
-class GoSrcKind(BlockKind):
+class GoSrcKind(LanguageKind, BlockKind):
     """Fetch the source of Go declarations or packages."""
 
     name = "go-src"
@@ -24,6 +31,7 @@ class GoSrcKind(BlockKind):
     max_rounds = 50
     commands = GO_COMMANDS
     omitted_in = NOT_GO
+    language_files = GO_FILES
     prompt_section = """\
 # go-src blocks
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import GO_COMMANDS, NOT_GO
+from tai_block_kit.common import GO_COMMANDS, GO_FILES, NOT_GO, LanguageKind
 from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
 from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
@@ -33,13 +33,14 @@ def split_arguments(body: str) -> list[str]:
     return block_arguments(body, REFUSED, "go-test") or ["./..."]
 
 
-class GoTestKind(ProjectTestKind):
+class GoTestKind(LanguageKind, ProjectTestKind):
     """Run ``go test`` in the working directory."""
 
     name = "go-test"
     refused = REFUSED
     commands = GO_COMMANDS
     omitted_in = NOT_GO
+    language_files = GO_FILES
     prompt_section = """\
 # go-test blocks
 

@@ -12,11 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import NOT_PY, PY_COMMANDS, TREE_PARAMS, fetched_source
+from tai_block_kit.common import (
+    NOT_PY,
+    PY_COMMANDS,
+    PY_FILES,
+    TREE_PARAMS,
+    LanguageKind,
+    fetched_source,
+)
 from tai_core import Block, BlockKind, BlockResult, RunContext, hookimpl
 
 
-class PySrcKind(BlockKind):
+class PySrcKind(LanguageKind, BlockKind):
     """Fetch the source of Python modules, classes, functions or methods."""
 
     name = "py-src"
@@ -25,6 +32,7 @@ class PySrcKind(BlockKind):
     max_rounds = 50
     commands = PY_COMMANDS
     omitted_in = NOT_PY
+    language_files = PY_FILES
     prompt_section = """\
 # py-src blocks
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tai_block_kit.common import NOT_PY, PY_COMMANDS
+from tai_block_kit.common import NOT_PY, PY_COMMANDS, PY_FILES, LanguageKind
 from tai_block_kit.testrun import ProjectTestKind, block_arguments, run_tests, time_limit
 from tai_core import BlockKind, BlockResult, RunContext, hookimpl
 
@@ -131,13 +131,14 @@ def status(finished: Finished, interpreter: str) -> str:
     return f"Tests failed with error: exit status {finished.code}"
 
 
-class PytestKind(ProjectTestKind):
+class PytestKind(LanguageKind, ProjectTestKind):
     """Run pytest in the working directory, with the project's Python."""
 
     name = "pytest"
     refused = REFUSED
     commands = PY_COMMANDS
     omitted_in = NOT_PY
+    language_files = PY_FILES
     prompt_section = """\
 # pytest blocks
 

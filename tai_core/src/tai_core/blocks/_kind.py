@@ -10,7 +10,7 @@ exist (the plugin manager checks them at registration).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -116,7 +116,7 @@ class BlockKind:
     Subclasses set :attr:`name`, :attr:`params`, :attr:`prompt_section`,
     :attr:`restatement`, :attr:`disabled_notice`, :attr:`streams`,
     :attr:`triggers_round` and :attr:`commands` (and :attr:`omitted_in`), and override
-    :meth:`check_body` and :meth:`execute` as needed.
+    :meth:`check_body`, :meth:`execute` (and :meth:`offered`) as needed.
     """
 
     #: The name written in the header: ``<<W name(...)``.
@@ -203,6 +203,15 @@ class BlockKind:
             f"{self.name} blocks are recognised but cannot be applied in this version of tai; "
             f"the block at line {block.line} was not applied"
         )
+
+    def offered(self, command: str, files: Sequence[str]) -> bool:
+        """Whether the kind is worth offering in ``command`` to a model shown ``files``
+        (the paths of the context's files, relative to the working directory): a kind that
+        is not is left out of the prompt, as where :attr:`omitted_in` names the command
+        (the Go kinds in an any-text run that shows no Go file). What a run shows changes
+        seldom, so the cached prefix holds. Offered by default."""
+        del command, files
+        return True
 
     def prompt_for(self, command: str) -> str:
         """The kind's section of the system prompt in ``command``: :attr:`prompt_section`,

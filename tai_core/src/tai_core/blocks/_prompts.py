@@ -7,12 +7,14 @@ its own section (system prompt) and restatement (end of the user prompt); kinds 
 registered but not available in the current command are announced as disabled, so the
 model does not write blocks that would be ignored — but for those that say they have no
 meaning in it (``omitted_in``: another language's kinds in a goal loop), which are left
-out: "tests cannot be run now" would mislead where another kind runs them.
+out: "tests cannot be run now" would mislead where another kind runs them. So are those
+that say they are not worth offering with the files the prompt shows (``offered``: a
+language's kinds in an any-text run that shows none of its files).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -88,19 +90,27 @@ def disabled_notice(kinds: Iterable[BlockKind]) -> str:
 
 
 def block_prompts(
-    kinds: Iterable[BlockKind], command: str, disabled: Iterable[str] = ()
+    kinds: Iterable[BlockKind],
+    command: str,
+    disabled: Iterable[str] = (),
+    files: Sequence[str] | None = None,
 ) -> tuple[str, str]:
     """The block part of the system prompt and of the user prompt's restatement.
 
     ``kinds`` are all registered kinds; those available in ``command`` and not named in
     ``disabled`` get their sections for ``command`` (``prompt_for``), in name order (for
     a stable prefix), the others are announced as disabled unless ``command`` is one they
-    are omitted in. Returns ``(system, restatement)``.
+    are omitted in. Given the ``files`` the prompt shows, a kind that is not worth
+    offering with them (``offered``) is left out altogether. Returns ``(system,
+    restatement)``.
     """
     turned_off = set(disabled)
     enabled: list[BlockKind] = []
     off: list[BlockKind] = []
     for kind in sorted(kinds, key=lambda k: k.name):
+        offered = getattr(kind, "offered", None)
+        if files is not None and offered is not None and not offered(command, files):
+            continue
         if command in kind.commands and kind.name not in turned_off:
             enabled.append(kind)
         elif command not in getattr(kind, "omitted_in", ()):

@@ -101,7 +101,8 @@ def build_prompt(
     """The prompt of a request; see the module docstring for the layout. ``standing`` are
     the plugins' standing texts (``tai_system_prompt``: project instructions, skills)."""
     settings = config or {}
-    blocks_system, restatement = block_prompts(kinds, command, disabled)
+    files = [part.path for part in parts if part.path]
+    blocks_system, restatement = block_prompts(kinds, command, disabled, files)
     system = "\n\n".join(
         text.strip()
         for text in (
