@@ -11,9 +11,9 @@ none does).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -23,6 +23,9 @@ from tai_core.config._paths import config_files
 from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
 
 _LIST_TYPES = ("strs", "str|strs", "tables")
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class ConfigError(Exception):
@@ -43,6 +46,20 @@ class ConfigError(Exception):
         return cls(*(problem for error in errors for problem in error.problems))
 
 
+def _collected(items: Iterable[T], check: Callable[[T], R]) -> list[R]:
+    """``check`` of each of ``items``; the problems of all that fail raised as one."""
+    results: list[R] = []
+    errors: list[ConfigError] = []
+    for item in items:
+        try:
+            results.append(check(item))
+        except ConfigError as error:
+            errors.append(error)
+    if errors:
+        raise ConfigError.of(errors)
+    return results
+
+
 @attrs.frozen
 class Config:
     """The merged configuration and the files it came from (nearest first)."""
@@ -58,14 +75,7 @@ class Config:
 def load_config(cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
     """Read, check and merge every configuration file that applies to ``cwd``."""
     files = config_files((cwd or Path.cwd()).resolve(), environ)
-    tables, errors = [], []
-    for path in files:
-        try:
-            tables.append(read_file(path))
-        except ConfigError as error:
-            errors.append(error)
-    if errors:
-        raise ConfigError.of(errors)
+    tables = _collected(files, read_file)
     merged: dict[str, Any] = {}
     for table in tables:
         merged = _merge(merged, table, CONFIG_SCHEMA)
@@ -220,15 +230,10 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
         return _check_table(value, schema, path, prefix=f"{key}.")
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise wrong()
-    entries, errors = [], []
-    for index, item in enumerate(value):
-        try:
-            entries.append(_check_table(item, schema, path, prefix=f"{key}[{index}]."))
-        except ConfigError as error:
-            errors.append(error)
-    if errors:
-        raise ConfigError.of(errors)
-    return entries
+    return _collected(
+        enumerate(value),
+        lambda entry: _check_table(entry[1], schema, path, prefix=f"{key}[{entry[0]}]."),
+    )
 
 
 def _check_table(
