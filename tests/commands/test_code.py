@@ -43,6 +43,32 @@ def test_outside_a_go_module_it_edits_text_files(
     assert "=== Goal Loop" not in result.stderr  # goal loops are for Go modules
 
 
+UNCLOSED = """\
+@@@ reply
+<<松柏 summary
+- capitalised the greeting
+松柏
+<<紫藤 change(op="REPLACE", find="hello", file-path="greeting.txt")
+Hello
+"""
+
+
+def test_a_block_still_malformed_when_the_corrections_ran_out_fails_the_run(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    root = text_project(tmp_path)
+    (root / ".model.replay").write_text(UNCLOSED * 4)
+    result = run_tai("-model", "replay:.model.replay", "chat", "Capitalise the greeting",
+                     cwd=root, env=isolated_env)  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    assert "the correction budget is spent" in result.stderr
+    assert result.stderr.endswith(
+        "tai: error: 1 block(s) of the reply were still malformed when the corrections ran "
+        "out: they were not applied (what the others did stays)\n"
+    )
+    assert (root / "greeting.txt").read_text() == "hello world\n"
+
+
 def test_no_apply_shows_the_diff_and_writes_nothing(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

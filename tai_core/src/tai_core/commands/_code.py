@@ -355,7 +355,17 @@ def _pending_diff(workspace: Any) -> str:
 
 
 def exit_status_of(result: LoopResult) -> int:
-    """The exit status of a single session's :class:`LoopResult`."""
+    """The exit status of a single session's :class:`LoopResult`: a session that finished
+    with blocks still malformed when the corrections ran out failed (what they asked for
+    was not done), and says so."""
+    if result.outcome == "finished" and result.parse_errors:
+        count = len(result.parse_errors)
+        click.echo(
+            f"tai: error: {count} block(s) of the reply were still malformed when the "
+            "corrections ran out: they were not applied (what the others did stays)",
+            err=True,
+        )
+        return 1
     return EXIT_STATUSES[result.outcome]
 
 
