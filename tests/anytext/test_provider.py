@@ -71,6 +71,20 @@ def test_hidden_files_are_shown_and_git_is_not(tmp_path: Path) -> None:
     assert file_keys(collect(tmp_path)) == [".config/tool.toml", ".env.example"]
 
 
+def test_tais_error_logs_are_not_the_projects(tmp_path: Path) -> None:
+    """A failed change leaves its error log in the tree; no later run reads it back as a
+    file of the project, unless the user names it."""
+    write_tree(tmp_path, {
+        "notes.md": "mine\n",
+        ".error-log.20261204-000231.xml": "<error-log/>\n",
+        "sub/.error-log.20261204-000231-1.xml": "<error-log/>\n",
+        "sub/error-log.xml": "the project's own\n",
+    })  # fmt: skip
+    assert file_keys(collect(tmp_path)) == ["notes.md", "sub/error-log.xml"]
+    named = collect(tmp_path, focus=(".error-log.20261204-000231.xml",))
+    assert file_keys(named) == [".error-log.20261204-000231.xml"]
+
+
 def test_markers_binaries_and_the_working_directory_hint(tmp_path: Path) -> None:
     write_tree(tmp_path, {
         "doc.md": "# Title\nbody", "logo.png": b"\x89PNG\0\0\0\0", "latin1.txt": b"caf\xe9\n",

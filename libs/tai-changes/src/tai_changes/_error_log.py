@@ -4,7 +4,9 @@ When a change fails on a file's content — a target missing, a result that is n
 Go, a formatter's complaint — the message fed back to the model is one line. The log keeps
 the rest: the block (operation, target, path, find, body), the file before, the text the
 change produced and the error, in ``.error-log.<YYYYMMDD-HHMMSS>[-N].xml`` in the working
-directory, the fields named as in the original tool so existing habits carry over.
+directory, the fields named as in the original tool so existing habits carry over. It is
+tai's record, not the project's: no context shows it to a model
+(:func:`tai_core.context.is_error_log`).
 A command that promises to write nothing (``tai patch -no-apply``) runs the changes
 :func:`without_logs`.
 """
@@ -18,6 +20,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+
+from tai_core.context import ERROR_LOG_PREFIX, ERROR_LOG_SUFFIX
 
 #: Characters XML 1.0 cannot carry, replaced by U+FFFD.
 _INVALID = {c: "\ufffd" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))}
@@ -63,7 +67,7 @@ def write_error_log(
     stamp = moment.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1000):
         suffix = f"-{attempt}" if attempt else ""
-        path = directory / f".error-log.{stamp}{suffix}.xml"
+        path = directory / f"{ERROR_LOG_PREFIX}{stamp}{suffix}{ERROR_LOG_SUFFIX}"
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:

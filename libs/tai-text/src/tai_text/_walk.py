@@ -18,7 +18,9 @@ not walked again, which ends cycles out there; broken links are skipped, and so 
 that are not UTF-8 (no prompt can carry them). tai's own directories (configuration,
 data, cache) are never entered either, when they lie inside the tree (a run in the home
 directory): they hold the sessions database, the memory of ``tai ai`` and tai's caches,
-which are neither the project nor anything a model should see or a checkpoint keep.
+which are neither the project nor anything a model should see or a checkpoint keep; nor
+are the error logs tai leaves in the tree when a change fails (``.error-log.*.xml``, its
+record of the failure). A file named by its path is taken whatever its name.
 Results come sorted by their shown path, whatever order the file system lists entries in.
 """
 
@@ -32,6 +34,7 @@ from typing import Any
 
 import attrs
 
+from tai_core.context import is_error_log
 from tai_core.textfile import is_utf8
 
 _GLOB_CHARS = frozenset("*?[")
@@ -235,5 +238,9 @@ class Walker:
                     continue
                 self._visited.add(identity)
                 yield from self._walk(path)
-            elif stat.S_ISREG(info.st_mode) and not self._ignores.ignored(path, is_dir=False):
+            elif (
+                stat.S_ISREG(info.st_mode)
+                and not is_error_log(path.name)
+                and not self._ignores.ignored(path, is_dir=False)
+            ):
                 yield Found(shown_path(path, self._root), path, info.st_size)

@@ -8,6 +8,8 @@ part and named in one closing list (``_secrets``: the name rules and the theory)
 """
 
 from tai_core.context._contract import (
+    ERROR_LOG_PREFIX,
+    ERROR_LOG_SUFFIX,
     TIER_CONTEXT,
     TIER_EXTERNAL,
     TIER_FILES,
@@ -19,6 +21,7 @@ from tai_core.context._contract import (
     ContextRequest,
     ContextTooLarge,
     SelectionError,
+    is_error_log,
     matches,
     withheld,
 )
@@ -33,6 +36,8 @@ from tai_core.context._secrets import (
 )
 
 __all__ = [
+    "ERROR_LOG_PREFIX",
+    "ERROR_LOG_SUFFIX",
     "SECRET_NAMES",
     "TIER_CONTEXT",
     "TIER_EXTERNAL",
@@ -47,6 +52,7 @@ __all__ = [
     "SecretCheck",
     "SelectionError",
     "hook_check",
+    "is_error_log",
     "judged",
     "matches",
     "names_only",

@@ -114,6 +114,19 @@ class ContextPart:
     notice: str = ""
 
 
+#: How tai names the error log of a failed change in the working directory
+#: (``.error-log.<YYYYMMDD-HHMMSS>[-N].xml``, written by ``tai_changes``).
+ERROR_LOG_PREFIX = ".error-log."
+ERROR_LOG_SUFFIX = ".xml"
+
+
+def is_error_log(name: str) -> bool:
+    """Whether the file ``name`` is one of tai's error logs: tai's record of a failure,
+    not the project's, which no context shows a model (it would read its own mistakes
+    back as a file of the project, at every later run)."""
+    return name.startswith(ERROR_LOG_PREFIX) and name.endswith(ERROR_LOG_SUFFIX)
+
+
 def withheld(path: str, reason: str) -> ContextPart:
     """The part that names the secret file ``path`` as withheld for ``reason``."""
     return ContextPart(TIER_HINTS, f"withheld {path}", "", path=path, withheld=reason)
