@@ -107,6 +107,23 @@ def test_patch_of_a_named_file_and_a_parse_error(
     assert (root / "reply.txt").read_text().startswith('<<丙丁 change(op="WRITE"')
 
 
+def test_a_patch_is_undone_as_a_run_is(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """tai patch records the tree before and after its write (tai_checkpoint), so tai
+    undo brings back the files and the .AI the blocks were cut out of."""
+    root = tmp_path / "work"
+    reply = '<<甲乙 change(op="REPLACE", find="old", file-path="notes.txt")\nnew\n甲乙\n'
+    write_files(root, {"notes.txt": "old words\n", ".AI": reply})
+    applied = run_tai("patch", cwd=root, env=isolated_env)
+    assert (applied.returncode, applied.stdout) == (0, "Applied REPLACE notes.txt\n"), (
+        applied.stderr
+    )
+    assert (root / "notes.txt").read_text() == "new words\n"
+    undone = run_tai("undo", cwd=root, env=isolated_env)
+    assert undone.returncode == 0, undone.stderr
+    assert (root / "notes.txt").read_text() == "old words\n"
+    assert (root / ".AI").read_text() == reply
+
+
 def test_patch_refuses_protected_paths_and_reports_a_missing_file(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

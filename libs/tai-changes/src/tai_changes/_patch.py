@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -116,6 +117,34 @@ def _remainder(text: str, applied: list[Block]) -> str:
     return rest + "\n" if rest else ""
 
 
+def _flush(app: Any, store: FileStore) -> None:
+    """Write ``store``'s changes, the tree recorded before and after as a run's flush is
+    (``tai_checkpoint``), so that ``tai undo`` undoes a patch too; a flush the disk
+    refused ends tai with status 1."""
+    from tai_core.store import StoreError
+
+    run_id = uuid.uuid4().hex[:12]
+    _checkpoint(app, run_id, "write")
+    try:
+        store.flush()
+    except StoreError as failure:
+        click.echo(f"tai: error: {failure}", err=True)
+        sys.exit(1)
+    finally:
+        _checkpoint(app, run_id, "end")
+
+
+def _checkpoint(app: Any, run_id: str, reason: str) -> None:
+    """Let the checkpoint plugin record the tree (``tai_checkpoint``) for ``reason``."""
+    from tai_core.plugins import observe
+
+    observe(
+        app.host.pm.hook.tai_checkpoint, lambda line: click.echo(f"tai: warning: {line}", err=True),
+        root=str(Path.cwd()), session_id=run_id, round_number=1, reason=reason,
+        config=app.config.values, command_id=run_id,
+    )  # fmt: skip
+
+
 @click.command("patch")
 @click.argument("file", default=".AI", type=click.Path(dir_okay=False))
 @click.option(
@@ -137,7 +166,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
     Other blocks and change blocks without an op stay in FILE. With -no-apply nothing is
     written: the unified diff the blocks would make is printed instead.
     """
-    from tai_core.store import FileStore, PathError, StoreError
+    from tai_core.store import FileStore, PathError
     from tai_core.textfile import NotUTF8Error, read_utf8
 
     path = Path(file)
@@ -170,11 +199,7 @@ def patch_command(app: Any, file: str, dry_run: bool) -> None:
             inside = True
         except PathError:
             inside = False
-        try:
-            store.flush()
-        except StoreError as failure:
-            click.echo(f"tai: error: {failure}", err=True)
-            sys.exit(1)
+        _flush(app, store)
         if not inside:
             path.write_bytes(remainder.encode("utf-8"))
     for block in applied:

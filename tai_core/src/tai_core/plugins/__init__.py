@@ -20,6 +20,7 @@ from tai_core.plugins._host import (
     default_options,
 )
 from tai_core.plugins._markers import hookimpl
+from tai_core.plugins._observe import observe
 from tai_core.plugins._registry import CATEGORIES, RegistrationError, Registry
 from tai_core.plugins._session_commands import SessionCommand
 
@@ -42,5 +43,6 @@ __all__ = [
     "default_options",
     "find_entry_points",
     "hookimpl",
+    "observe",
     "validation_problems",
 ]
