@@ -94,6 +94,11 @@ INVALID = [
 ]
 
 
+def test_a_change_without_op_is_told_only_that(host: PluginHost) -> None:
+    found = problems(host, '<<紫藤 change(file-path="a.txt", find="x")\nx\n紫藤')
+    assert found == ["change blocks need the parameter 'op' (not empty)"]
+
+
 @pytest.mark.parametrize(("text", "expected"), INVALID)
 def test_invalid_blocks_say_why(host: PluginHost, text: str, expected: str) -> None:
     found = problems(host, text)

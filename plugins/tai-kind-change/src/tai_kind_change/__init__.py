@@ -141,7 +141,11 @@ class ChangeKind(BlockKind):
         return "\n\n".join(_sections(frozenset({command})))
 
     def check_body(self, block: Block) -> list[str]:
+        """What the block's op needs and refuses; nothing for a missing or unknown op, which
+        the parameter check reports (its rules would only add noise)."""
         op = block.params.get("op", "")
+        if op not in OPS:
+            return []
         target = block.params.get("target", "")
         path = block.params.get("file-path", "").strip()
         go_file, declarations = path.endswith(".go"), path.endswith(DECLARATION_FILES)
