@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from .conftest import run_tai
 
 REPLY = """\
@@ -112,7 +114,7 @@ def test_unknown_config_key_names_file_line_and_key(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
     (tmp_path / "tai.toml").write_text('modle = "x"\n')
-    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    result = run_tai("next", "chat", "hi", cwd=tmp_path, env=isolated_env)
     assert result.returncode == 2
     where = tmp_path / "tai.toml"
     assert result.stderr == (
@@ -124,7 +126,7 @@ def test_each_problem_of_the_configuration_is_a_line(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:
     (tmp_path / "tai.toml").write_text('modle = "m"\nshel = true\n')
-    result = run_tai("plugins", cwd=tmp_path, env=isolated_env)
+    result = run_tai("next", "chat", "hi", cwd=tmp_path, env=isolated_env)
     where = tmp_path / "tai.toml"
     assert (result.returncode, result.stderr) == (2, (
         f"tai: error: {where}:1: unknown key 'modle' (did you mean 'model'?)\n"
@@ -136,6 +138,21 @@ def test_each_problem_of_the_configuration_is_a_line(
         f"tai: warning: {where}:1: unknown key 'modle' (did you mean 'model'?) (and 1 more; "
         "its settings are ignored here)\n"
     )
+
+
+@pytest.mark.parametrize("command", ["plugins", "sessions", "checkpoints"])
+def test_what_mends_a_bad_configuration_still_runs(
+    tmp_path: Path, isolated_env: dict[str, str], command: str
+) -> None:
+    """What is installed and what tai recorded can be seen while tai.toml is being mended
+    (the message of an unknown model says to see tai plugins); a run still cannot start."""
+    (tmp_path / "tai.toml").write_text("bogus = 1\n")
+    where = tmp_path / "tai.toml"
+    warning = f"tai: warning: {where}:1: unknown key 'bogus' (its settings are ignored here)\n"
+    result = run_tai(command, cwd=tmp_path, env=isolated_env)
+    assert (result.returncode, result.stderr) == (0, warning)
+    run = run_tai("next", "chat", "hi", cwd=tmp_path, env=isolated_env)
+    assert (run.returncode, run.stderr) == (2, f"tai: error: {where}:1: unknown key 'bogus'\n")
 
 
 def test_help_lists_plugin_commands(tmp_path: Path, isolated_env: dict[str, str]) -> None:

@@ -48,6 +48,11 @@ SESSION_MODULES = (
     "tai_core.store._paths",
 )
 
+#: The commands that run while a configuration file cannot be used (they warn of it and
+#: use no file's settings), as ``--help`` and ``--version`` do: they show what is installed
+#: and what tai recorded, and undo a run — what a user needs while mending the file.
+MENDING_COMMANDS: frozenset[str | None] = frozenset({"plugins", "sessions", "undo", "checkpoints"})
+
 #: The spellings of help, for every command.
 HELP_OPTIONS = ("-h", "-help", "--help")
 _HELP_AND_VERSION = frozenset({*HELP_OPTIONS, "--version"})
@@ -157,15 +162,32 @@ def _config(args: Sequence[str], cwd: Path) -> Config:
     except ConfigError as error:
         if not _asks_help(args):
             raise
-        more = len(error.problems) - 1
-        also = f"and {more} more; " if more else ""
-        _warn(f"{error.problems[0]} ({also}its settings are ignored here)")
+        _warn_unused(error)
         return Config()
+
+
+def _warn_unused(error: ConfigError) -> None:
+    more = len(error.problems) - 1
+    also = f"and {more} more; " if more else ""
+    _warn(f"{error.problems[0]} ({also}its settings are ignored here)")
+
+
+def _mending(args: Sequence[str], error: ConfigError) -> tuple[click.Group, AppContext]:
+    """The command line without the configuration that cannot be used, warned of, for a
+    command of :data:`MENDING_COMMANDS`; for any other, the end, with every problem."""
+    group, app = _build(args, Config())
+    if isolated_command(group, args)[1] not in MENDING_COMMANDS:
+        _fail(*error.problems)
+    _warn_unused(error)
+    return group, app
 
 
 def build(args: Sequence[str], cwd: Path | None = None) -> tuple[click.Group, AppContext]:
     """The command line with every plugin's commands, and the context for ``args``."""
-    config = _config(args, cwd or Path.cwd())
+    return _build(args, _config(args, cwd or Path.cwd()))
+
+
+def _build(args: Sequence[str], config: Config) -> tuple[click.Group, AppContext]:
     blocked = [*blocked_plugins(args), *config.get("disabled_plugins", [])]
     from tai_core import _core_plugin
 
@@ -281,9 +303,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Run ``tai`` with ``argv`` (default: the process's arguments)."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        group, app = build(args)
-    except ConfigError as error:  # every problem of the files, each on its line
-        _fail(*error.problems)
+        try:
+            group, app = build(args)
+        except ConfigError as error:  # every problem of the files, each on its line
+            group, app = _mending(args, error)
     except (PluginLoadError, PluginArgumentError) as error:
         _fail(str(error))
     implied = False
