@@ -187,6 +187,48 @@ def test_every_problem_of_every_file_is_found_at_once(layout: dict[str, Path]) -
     assert str(caught.value) == caught.value.problems[0] + " (and 5 more)"
 
 
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [
+        ("http://127.0.0.1:8000/v1", True),
+        ("https://api.example.com", True),
+        ("HTTPS://[::1]:8080/v1", True),
+        ("127.0.0.1:8000", False),  # the scheme left out
+        ("localhost:11434/v1", False),
+        ("ftp://example.com", False),
+        ("http://", False),
+        ("http://[::1", False),
+    ],
+)
+def test_a_base_url_or_proxy_is_a_web_address(
+    layout: dict[str, Path], value: str, accepted: bool
+) -> None:
+    path = layout["cwd"] / "tai.toml"
+    path.write_text(f'proxy = "{value}"\n[[generators]]\nname = "m"\nbase_url = "{value}"\n')
+    if accepted:
+        assert load_config(layout["cwd"], env_for(layout)).get("proxy") == value
+        return
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    must = "must be an http:// or https:// address (http://HOST[:PORT][/PATH])"
+    assert caught.value.problems == (
+        f"{path}:1: key 'proxy' {must}, not \"{value}\"",
+        f"{path}:4: key 'generators[0].base_url' {must}, not \"{value}\"",
+    )
+
+
+def test_a_nameless_generator_is_found_with_the_other_problems(layout: dict[str, Path]) -> None:
+    path = layout["cwd"] / "tai.toml"
+    path.write_text('[[generators]]\ntype = "openai"\n\n[[generators]]\nname = 3\nshel = true\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(layout["cwd"], env_for(layout))
+    assert [problem.split(": ", 1)[0] for problem in caught.value.problems] == [
+        f"{path}:1",
+        f"{path}:5",
+    ]  # the nameless one, the name that is no string (the generators' keys are open)
+    assert "generators[0] has no name" in caught.value.problems[0]
+
+
 def test_an_unknown_key_near_no_name_gets_no_guess(layout: dict[str, Path]) -> None:
     (layout["cwd"] / "tai.toml").write_text("frobnicate = 5\n")
     with pytest.raises(ConfigError) as caught:

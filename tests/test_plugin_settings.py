@@ -155,12 +155,13 @@ def test_as_a_user_meets_them(tmp_path: Path, isolated_env: dict[str, str]) -> N
     table = run_tai("plugins", cwd=work, env=env).stdout
     assert "settings [plugins.greeter]: greeting, times" in table
     (work / "tai.toml").write_text("[plugins.greeter]\ntimes = 1.5\n")
-    refused = run_tai("plugins", cwd=work, env=env)
+    refused = run_tai("next", "chat", "hi", cwd=work, env=env)
     assert refused.returncode == 2
-    assert refused.stderr == (
-        f"tai: error: {work / 'tai.toml'}:2: key 'plugins.greeter.times': "
-        "Input should be a valid integer\n"
-    )
+    problem = f"{work / 'tai.toml'}:2: key 'plugins.greeter.times': Input should be a valid integer"
+    assert refused.stderr == f"tai: error: {problem}\n"
+    mending = run_tai("plugins", cwd=work, env=env)  # while the file is mended: warned
+    assert mending.returncode == 0
+    assert mending.stderr == f"tai: warning: {problem} (its settings are ignored here)\n"
 
 
 class Fields(BaseModel):

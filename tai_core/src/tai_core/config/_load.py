@@ -20,7 +20,15 @@ import attrs
 from tai_core._nearest import aside, did_you_mean
 from tai_core._printable import printable
 from tai_core.config._paths import config_files
-from tai_core.config._schema import ALIASES, CONFIG_SCHEMA, OPEN, Bounded, OneOf, Schema
+from tai_core.config._schema import (
+    ALIASES,
+    CONFIG_SCHEMA,
+    OPEN,
+    Bounded,
+    OneOf,
+    Schema,
+    WebAddress,
+)
 
 _LIST_TYPES = ("strs", "str|strs", "tables")
 
@@ -100,31 +108,55 @@ def read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{error}; TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    checked = _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
-    _check_generator_names(checked.get("generators", []), path)
+    problems: list[str] = []
+    checked: dict[str, Any] = {}
+    try:
+        checked = _check_table(raw, CONFIG_SCHEMA, path, prefix="", aliases=ALIASES)
+    except ConfigError as error:
+        problems += error.problems
+    try:
+        _check_generator_names(raw.get("generators"), path)
+    except ConfigError as error:
+        problems += error.problems
+    if problems:  # in the order of their lines
+        raise ConfigError(*sorted(problems, key=lambda problem: _line(problem, path)))
     return checked
 
 
-def _check_generator_names(generators: list[dict[str, Any]], path: Path) -> None:
+def _line(problem: str, path: Path) -> int:
+    """The line a problem of ``path`` points to (0 when it names none)."""
+    number = problem.removeprefix(f"{path}:").partition(":")[0]
+    return int(number) if number.isdigit() else 0
+
+
+def _check_generator_names(generators: object, path: Path) -> None:
     """Each generator of one file has a name, and another than the file's others: a
     nameless one, or the second of a name, is one ``-model`` can never select. (A nearer
     file's generator of the same name as a farther one's is the override the layering
-    is for.)"""
-    first: dict[str, int] = {}
+    is for.) A ``generators`` that is not a list of tables is the schema's to report."""
+    if not isinstance(generators, list):
+        return
+    problems: list[str] = []
+    first: dict[object, int] = {}
     for index, entry in enumerate(generators):
         key = f"generators[{index}]"
-        name = entry.get("name")
+        name = entry.get("name") if isinstance(entry, dict) else 0
+        if not isinstance(name, str | None):
+            continue  # not a table, a name not a string: the schema says what it must be
         if not name:
-            raise ConfigError(
+            problems.append(
                 f'{at(path, key)}: {key} has no name: give it one (name = "…"), the '
                 "name -model selects it by"
             )
-        if name in first:
-            raise ConfigError(
+        elif name in first:
+            problems.append(
                 f"{at(path, key + '.name')}: {key} is named {name!r} like generators"
                 f"[{first[name]}] of the same file, which -model {name} always selects"
             )
-        first[name] = index
+        else:
+            first[name] = index
+    if problems:
+        raise ConfigError(*problems)
 
 
 def at(path: Path, key: str) -> str:
@@ -145,7 +177,7 @@ def _type_name(kind: Any) -> str:
         "str|strs": "a string or a list of strings",
         "map": "a table",
     }
-    if isinstance(kind, Bounded | OneOf):
+    if isinstance(kind, Bounded | OneOf | WebAddress):
         return kind.description
     if isinstance(kind, tuple):
         return "a list of tables" if kind[0] == "tables" else "a table"
@@ -187,6 +219,12 @@ def _check_value(value: Any, kind: Any, path: Path, key: str) -> Any:
                 f"{where}: key {key!r} must be {kind.description}, not {_shown(value)}"
             )
         return number
+    if isinstance(kind, WebAddress):
+        if not isinstance(value, str) or not kind.accepts(value):
+            raise ConfigError(
+                f"{at(path, key)}: key {key!r} must be {kind.description}, not {_shown(value)}"
+            )
+        return value
     if isinstance(kind, OneOf):
         if value not in kind.choices or not isinstance(value, str):
             near = ""

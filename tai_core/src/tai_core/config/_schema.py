@@ -59,6 +59,28 @@ class OneOf:
         return "one of " + ", ".join(f'"{choice}"' for choice in self.choices)
 
 
+@attrs.frozen
+class WebAddress:
+    """An ``http://`` or ``https://`` address with a host: ``base_url = "127.0.0.1:8000"``
+    (the scheme left out) would otherwise be found unusable only when the first request
+    is sent, as a failed run."""
+
+    description: str = "an http:// or https:// address (http://HOST[:PORT][/PATH])"
+
+    def accepts(self, value: str) -> bool:
+        """True when ``value`` names a scheme tai speaks and a host."""
+        from urllib.parse import urlsplit
+
+        try:
+            address = urlsplit(value)
+        except ValueError:  # an unclosed [ of an IPv6 host
+            return False
+        return address.scheme.lower() in ("http", "https") and bool(address.hostname)
+
+
+#: A web address: the base URL of a model's API, a proxy.
+WEB_ADDRESS = WebAddress()
+
 #: Seconds to wait: finite and above zero (a zero or negative timeout ends everything at once).
 DURATION = Bounded(float, "a finite number of seconds above 0")
 #: Bytes or tokens: a whole number above zero.
@@ -83,7 +105,7 @@ GENERATOR_SCHEMA: Schema = {
     "type": str,
     "model": str,
     "family": str,
-    "base_url": str,
+    "base_url": WEB_ADDRESS,
     "api_key": str,
     "api_version": str,
     "context_tokens": SIZE,
@@ -160,7 +182,7 @@ CONFIG_SCHEMA: Schema = {
     "confidential_mode": bool,
     "review": bool,
     "log_level": str,
-    "proxy": str,
+    "proxy": WEB_ADDRESS,
     "schedule_interval": DURATION,
     # Compaction of long conversations (tai_core.runtime._compaction): on by default; a
     # turn whose request holds threshold_ratio of the window compacts first, to a summary
