@@ -70,6 +70,14 @@ def run_context(host: PluginHost, cwd: Path, *, command: str = "go", config=None
     return Context(cwd, command, dict(config or {}), host.pm.hook)
 
 
+def as_sent(text: str, node: str) -> str:
+    """A user input as the model receives it: closed by the line naming its node in the
+    session tree (``user-input-N``)."""
+    from tai_core.pipeline._notes import input_node_note
+
+    return f"{text.rstrip()}\n\n{input_node_note(node)}"
+
+
 def tai_executable() -> str:
     """The `tai` script of the environment running the tests."""
     return str(Path(sys.executable).with_name("tai"))

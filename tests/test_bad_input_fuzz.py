@@ -121,7 +121,11 @@ def test_fuzzed_configuration(
     data, garbage = config
     work = _fresh(tmp_path, "work")
     (work / "tai.toml").write_bytes(data)
-    _check(_tai(["plugins"], work, isolated_env), garbage)
+    (work / "reply.txt").write_text("")
+    _check(_tai(["parse", "reply.txt"], work, isolated_env), garbage)  # needs the file
+    mending = _tai(["plugins"], work, isolated_env)  # runs while the file is mended
+    assert mending.returncode == 0 and b"Traceback" not in mending.stderr, mending.stderr
+    assert (b"its settings are ignored here" in mending.stderr) is garbage
 
 
 @st.composite

@@ -10,6 +10,7 @@ import pytest
 
 from tests.agents.test_agents_plugin import agent_file
 from tests.commands.test_ai import ai, chat_dir, contents, system_of
+from tests.conftest import as_sent
 from tests.serve.test_serve import Client
 from tests.servers import FakeModelServer, Reply
 
@@ -26,7 +27,7 @@ def test_tai_ai_starts_in_an_agent_with_a_first_prompt(
     assert system.startswith("You are planning a change with the user; you do not make it.")
     assert "The user wants a plan for: add dark mode" in system
     assert "# shell blocks" not in system  # off without -shell: the agent cannot turn it on
-    assert contents(openai_server, 0)[-1].endswith("add dark mode")
+    assert contents(openai_server, 0)[-1].endswith(as_sent("add dark mode", "user-input-1"))
     assert system_of(openai_server, 1) == system  # the agent stays for the next turn
 
 
@@ -76,4 +77,4 @@ def test_serve_switches_and_submits_the_text(
     system = system_of(openai_server, 0)
     assert system.startswith("You are investigating a question about this project")
     assert "The question: where is main?" in system
-    assert contents(openai_server, 0)[-1].endswith("where is main?")
+    assert contents(openai_server, 0)[-1].endswith(as_sent("where is main?", "user-input-1"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands.test_next import configure
-from tests.conftest import run_tai
+from tests.conftest import as_sent, run_tai
 from tests.servers import FakeModelServer, Reply
 
 REMEMBER = "Noted.\n<<松柏 memory\n<memory><memory-item>likes Go</memory-item></memory>\n松柏\n"
@@ -49,8 +49,9 @@ def test_a_chat_remembers_and_goes_on(
     assert out == "Noted.\nYou like Go.\n"  # the memory block is not printed: bookkeeping
     assert len(openai_server.requests) == 2  # blank lines are no prompts
     first, second = contents(openai_server, 0), contents(openai_server, 1)
-    assert first[0].endswith("# Task\n\nI like Go")  # the rules go with the first message
-    assert second == [first[0], REMEMBER, "what do I like?"]
+    first_input = as_sent("I like Go", "user-input-1")
+    assert first[0].endswith(f"# Task\n\n{first_input}")  # the rules go with the first message
+    assert second == [first[0], REMEMBER, as_sent("what do I like?", "user-input-2")]
     assert "# What you know about the user" not in system_of(openai_server, 0)
     assert system_of(openai_server, 1).endswith("# What you know about the user\n\n- likes Go")
     assert "# memory blocks" in system_of(openai_server, 0)
@@ -66,7 +67,7 @@ def test_continue_takes_up_the_last_session_here(
     openai_server.script(Reply(text="First."), Reply(text="Second."))
     ai(chat_dir, isolated_env, "one\n")
     ai(chat_dir, isolated_env, "two\n", "-continue")
-    assert contents(openai_server, 1)[1:] == ["First.", "two"]
+    assert contents(openai_server, 1)[1:] == ["First.", as_sent("two", "user-input-2")]
     listing = run_tai("sessions", cwd=chat_dir, env=isolated_env).stdout.splitlines()
     assert len(listing) == 2 and listing[1].split()[4:7] == ["4", "closed", "ai"]
 
@@ -148,7 +149,7 @@ def test_compact_in_a_chat_replaces_the_conversation_by_its_summary(
     assert rules and last[0] == (
         f"{rules}# Task\n\nConversation summary before compaction:\nThe user counts to two."
     )
-    assert last[2] == "say three"
+    assert last[2] == as_sent("say three", "user-input-3")
 
 
 @pytest.mark.slow

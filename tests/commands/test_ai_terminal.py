@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands.test_next import configure
-from tests.conftest import tai_executable
+from tests.conftest import as_sent, tai_executable
 from tests.servers import FakeModelServer, Reply
 from tests.terminal import Terminal
 
@@ -59,6 +59,6 @@ def test_a_chat_at_the_terminal(
     assert "Traceback" not in screen
     # the cancelled turn is not in the conversation the third request carried
     messages = [m["content"] for m in openai_server.requests[2].body["messages"][1:]]
-    assert messages[1:] == ["Hello from the model.", "again"]
+    assert messages[1:] == ["Hello from the model.", as_sent("again", "user-input-2")]
     history = (Path(isolated_env["TAI_DATA_DIR"]) / "ai-history").read_text()
     assert "+hi" in history and "+tell me more" in history and "+again" in history

@@ -26,11 +26,12 @@ from tai_core.runtime import (
 from tai_core.runtime._compaction import ACKNOWLEDGED, SUMMARY_HEADING
 from tests.servers import FakeModelServer, Reply
 
+from ..conftest import as_sent
 from .conftest import drive_server_session
 
 #: A window of 2,000 tokens (1,500 for a request): two turns of these fill three quarters.
 WINDOW = {"context_tokens": 2000, "max_generate_tokens": 500}
-LONG = "The parser splits lines on CRLF. " * 90  # about 750 tokens
+LONG = "The parser splits lines on CRLF. " * 86  # about 720 tokens (and its node's line)
 
 
 class Watcher:
@@ -85,7 +86,7 @@ def test_a_turn_near_the_window_compacts_first(
     assert messages_of(third)[1:] == [
         ("user", f"{SUMMARY_HEADING}\nObjective: fix CRLF splitting."),
         ("assistant", ACKNOWLEDGED),
-        ("user", "Now fix it."),
+        ("user", as_sent("Now fix it.", "user-input-3")),
     ]
     (compacted,) = [e for e in events if isinstance(e, SessionCompacted)]
     assert (compacted.reason, compacted.messages_before, compacted.messages_after) == (
@@ -125,7 +126,7 @@ def test_the_compact_command_with_the_users_instructions(
     assert messages_of(summary_call)[1][1].endswith("The user adds: keep every number")
     assert [e.reason for e in events if isinstance(e, SessionCompacted)] == ["requested"]
     assert [text for _, text in messages_of(openai_server.requests[3])][1:] == [
-        f"{SUMMARY_HEADING}\nSummary.", ACKNOWLEDGED, "three"]  # fmt: skip
+        f"{SUMMARY_HEADING}\nSummary.", ACKNOWLEDGED, as_sent("three", "user-input-3")]  # fmt: skip
 
 
 def test_a_conversation_too_short_is_kept_and_said(
@@ -280,5 +281,5 @@ def test_the_plans_in_force_stay_pinned_after_compaction(
         "Plans in force (from the session tree; carry on with the pending entries):\n"
         "Plan 'p': fix the parser\n- [pending] s1: write tests\n- [pending] s2: split on CRLF"
     )
-    assert messages_of(after)[-1] == ("user", LONG)
+    assert messages_of(after)[-1] == ("user", as_sent(LONG, "user-input-3"))
     assert estimate_tokens(json.dumps(after.body["messages"])) < WINDOW["context_tokens"]

@@ -21,6 +21,7 @@ from tai_core.runtime import (
     Runtime,
     Submit,
 )
+from tests.conftest import as_sent
 from tests.runtime.conftest import drive_server_session
 from tests.servers import FakeModelServer, Reply
 
@@ -125,7 +126,8 @@ def test_a_plugin_gives_one_call_other_messages(
     drive(host, openai_server, tmp_path, scenario)
     sent = [m["content"] for m in openai_server.requests[1].body["messages"][1:]]
     # the injected pair is in each call, never in the session's own conversation
-    assert sent == [context["text"], understood["text"], "when?", "Mondays.", "sure?"]
+    assert sent == [context["text"], understood["text"], as_sent("when?", "user-input-1"),
+                    "Mondays.", as_sent("sure?", "user-input-2")]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -183,7 +185,8 @@ def test_a_plugin_switches_one_call_to_another_model(
     assert sum(isinstance(e, RunFinished) for e in events) == 3
     # the session's conversation goes on whole, whichever model answered
     assert [m["content"] for m in openai_server.requests[2].body["messages"][1:]] == [
-        "hi", "Quick.", "think hard about it", "Deep.", "bye"]  # fmt: skip
+        as_sent("hi", "user-input-1"), "Quick.", as_sent("think hard about it", "user-input-2"),
+        "Deep.", as_sent("bye", "user-input-3")]  # fmt: skip
 
 
 def test_a_model_that_does_not_resolve_fails_the_run_naming_it(

@@ -111,6 +111,26 @@ def test_text_answers_need_no_summary(replay) -> None:
     assert len(outcome.of(RoundStarted)) == 1
 
 
+def test_a_first_reply_can_answer_its_input_by_name(replay) -> None:
+    """The input names its node, so a response in the very first reply has the parent it
+    needs: one round, the answer recorded under the input."""
+    answer = '<<紫藤 response(parent="user-input-1", name="answer")\nHi.\n紫藤\n'
+    expected = "@@@ expect user: (In the session tree this input is the node user-input-1.)"
+    outcome = replay([f"{expected}\n{answer}", "never sent"], command="next",
+                     require_completion=False)  # fmt: skip
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 1
+    assert outcome.state.tree.get("answer").body == "Hi."
+
+
+def test_a_refused_batch_of_named_blocks_is_said_to_the_user(replay) -> None:
+    answer = '<<紫藤 response(parent="task", name="answer")\nHi.\n紫藤\n'
+    outcome = replay([answer, "Plain."], command="next", require_completion=False)
+    assert len(outcome.of(RoundStarted)) == 2  # the model was asked again
+    warnings = [e.message for e in outcome.of(Notice) if e.level == "warning"]
+    assert any(w.startswith("no block of the reply ran: ") and "'task'" in w for w in warnings)
+
+
 def test_truncation_retries_run_out_and_the_last_reply_is_used(replay) -> None:
     outcome = replay(["cut 1", "cut 2", "cut 3", "cut 4"])
     assert len(outcome.of(RoundStarted)) == 4
@@ -136,7 +156,7 @@ def test_no_request_larger_than_the_window_is_sent(replay) -> None:
     outcome = replay(["never sent"], user="x" * 3000, context_tokens=1000)
     failed = outcome.terminal
     assert isinstance(failed, RunFailed)
-    assert failed.message.startswith("the next request would hold about 752 tokens, more than")
+    assert failed.message.startswith("the next request would hold about 767 tokens, more than")
     assert (
         "the 750 tokens the model's window allows (1000 context_tokens less 250" in failed.message
     )

@@ -46,6 +46,7 @@ from tai_core.runtime import (
     UpdateSession,
 )
 from tai_core.sessions import SessionNotFound, SessionStore
+from tests.conftest import as_sent
 from tests.servers import FakeModelServer, Reply
 
 
@@ -144,8 +145,8 @@ def test_a_session_is_saved_after_each_turn_and_on_close(bench: Bench) -> None:
     stored = SessionStore(bench.cwd / "sessions.db").load("s1")
     assert stored.header.status == "closed"
     assert [(m.role, m.text) for m in stored.messages] == [
-        ("user", "one"), ("assistant", "first answer"), ("user", "two"),
-        ("assistant", "second answer"),
+        ("user", as_sent("one", "user-input-1")), ("assistant", "first answer"),
+        ("user", as_sent("two", "user-input-2")), ("assistant", "second answer"),
     ]  # fmt: skip
     assert stored.header.rounds == 2 and stored.header.cwd == str(bench.cwd)
     assert stored.header.parameters == {"temperature": 0.5}
@@ -155,7 +156,7 @@ def test_a_session_is_saved_after_each_turn_and_on_close(bench: Bench) -> None:
     assert bench.ends.calls == [("s1", None)]
     # the second request carried the first turn
     assert [m["content"] for m in bench.server.requests[1].body["messages"][1:]] == [
-        "one", "first answer", "two"
+        as_sent("one", "user-input-1"), "first answer", as_sent("two", "user-input-2")
     ]  # fmt: skip
 
 
@@ -266,7 +267,8 @@ def test_a_cancelled_or_failed_turns_rounds_keep_their_numbers(bench: Bench) -> 
 
     bench.run(scenario)
     assert [e.round for e in bench.of(RoundStarted)] == [1, 2, 3, 4]
-    assert [m.text for m in bench.store.load("s1").messages] == ["one", "a", "four", "b"]
+    assert [m.text for m in bench.store.load("s1").messages] == [
+        as_sent("one", "user-input-1"), "a", as_sent("four", "user-input-2"), "b"]  # fmt: skip
 
 
 def test_reset_and_update(bench: Bench) -> None:
@@ -282,12 +284,13 @@ def test_reset_and_update(bench: Bench) -> None:
 
     bench.run(scenario)
     second = bench.server.requests[1].body
-    assert [m["content"] for m in second["messages"][1:]] == ["two"]  # reset: the rest gone
+    assert [m["content"] for m in second["messages"][1:]] == [
+        as_sent("two", "user-input-1")]  # reset: the rest gone  # fmt: skip
     assert second["temperature"] == 1.25 and second["max_completion_tokens"] == 99
     (updated,) = bench.of(SessionUpdated)
     assert updated.parameters == {"temperature": 1.25, "max_output_tokens": 99}
     stored = bench.store.load("s1")
-    assert [m.text for m in stored.messages] == ["two", "b"]
+    assert [m.text for m in stored.messages] == [as_sent("two", "user-input-1"), "b"]
     assert stored.header.parameters == updated.parameters
 
 
@@ -333,7 +336,7 @@ def test_list_load_and_continue(bench: Bench) -> None:
     assert isinstance(bench.events[loaded + 1], TreeChanged)
     assert bench.events[loaded + 1].tree.get("user-input-1").body == "one"
     assert [m["content"] for m in bench.server.requests[1].body["messages"][1:]] == [
-        "one", "first answer", "two"
+        as_sent("one", "user-input-1"), "first answer", as_sent("two", "user-input-2")
     ]  # fmt: skip
     stored = bench.store.load("s1")
     assert len(stored.messages) == 4 and stored.header.rounds == 2
@@ -369,7 +372,9 @@ def test_a_new_session_never_replaces_a_kept_one_of_its_id(bench: Bench) -> None
         "not kept: load that id to continue it, or start with another id)"
     ]
     stored = SessionStore(bench.cwd / "sessions.db").load("s1")
-    assert [m.text for m in stored.messages] == ["kept", "kept answer", "on", "continued"]
+    assert [m.text for m in stored.messages] == [
+        as_sent("kept", "user-input-1"), "kept answer", as_sent("on", "user-input-2"),
+        "continued"]  # fmt: skip
 
 
 def test_a_damaged_database_is_answered_with_an_error(bench: Bench) -> None:
@@ -405,7 +410,7 @@ def test_delete_and_export(bench: Bench, tmp_path: Path) -> None:
     bench.run(scenario)
     lines = [json.loads(line) for line in exported.read_text().splitlines()]
     assert lines[0]["id"] == "s1" and lines[1:3] == [
-        {"type": "message", "role": "user", "content": "one"},
+        {"type": "message", "role": "user", "content": as_sent("one", "user-input-1")},
         {"type": "message", "role": "assistant", "content": "answer"},
     ]
     assert [e.session_id for e in bench.of(SessionExported)] == ["s1"]

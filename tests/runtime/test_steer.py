@@ -23,6 +23,7 @@ from tai_core.runtime import (
     Submit,
     TextReceived,
 )
+from tests.conftest import as_sent
 from tests.runtime.conftest import drive_server_session
 from tests.servers import FakeModelServer, Reply
 
@@ -93,7 +94,7 @@ def test_a_streaming_reply_is_interrupted_and_asked_again(
     events = run(host, openai_server, tmp_path, scenario, retries=0)  # steering is no retry
     assert any(isinstance(e, RunFinished) for e in events)
     question, partial, steered = contents(openai_server, 1)
-    assert (question, steered) == ("which language?", "I meant Python")
+    assert (question, steered) == (as_sent("which language?", "user-input-1"), "I meant Python")
     assert partial.startswith("Use Java") and partial.endswith(f"\n\n{INTERRUPTED}")
     assert [n.message for n in events if isinstance(n, Notice)] == [
         "steered: the reply was interrupted"

@@ -23,7 +23,7 @@ from tai_core.serve import BadRequest, Encoder, decode
 from tai_core.serve._wire import Start, SubmitText, Update
 from tai_core.tree import NodeKind, NodeSpec, SessionTree
 from tests.commands.test_next import configure
-from tests.conftest import REPO, tai_executable
+from tests.conftest import REPO, as_sent, tai_executable
 from tests.servers import FakeModelServer, Reply
 
 
@@ -132,8 +132,10 @@ def test_a_session_over_json_lines(client: Client, openai_server: FakeModelServe
     assert any(e["type"] == "session_closed" for e in client.events)
     third = openai_server.requests[2].body
     assert third["temperature"] == 0.25
-    assert [m["content"] for m in third["messages"][2:]] == ["First answer.", "again"]
-    assert third["messages"][1]["content"].endswith("# Task\n\nhello")  # rules go first
+    assert [m["content"] for m in third["messages"][2:]] == [
+        "First answer.", as_sent("again", "user-input-2")]  # fmt: skip
+    first_input = as_sent("hello", "user-input-1")
+    assert third["messages"][1]["content"].endswith(f"# Task\n\n{first_input}")  # rules first
 
 
 def test_errors_are_events_and_the_server_goes_on(client: Client) -> None:
@@ -252,7 +254,7 @@ def test_a_session_started_again_and_a_load_right_before_a_submit(
     status, stderr = client.finish()
     assert status == 0 and "Traceback" not in stderr
     assert [m["content"] for m in openai_server.requests[1].body["messages"][2:]] == [
-        "One.", "again"
+        "One.", as_sent("again", "user-input-2")
     ]  # fmt: skip
 
 
@@ -373,8 +375,9 @@ def test_the_rules_go_with_every_submit_to_an_empty_conversation(
     status, stderr = client.finish()
     assert status == 0, stderr
     first, second, third, fourth = (request.body["messages"] for request in openai_server.requests)
-    rules = first[1]["content"].removesuffix("first")
+    rules = first[1]["content"].removesuffix(as_sent("first", "user-input-1"))
     assert rules.endswith("# Task\n\n") and len(rules) > len("# Task\n\n")
-    assert second[1]["content"] == rules + "second"
-    assert [m["content"] for m in third[1:]] == [rules + "second", "One.", "third"]
-    assert [m["content"] for m in fourth[1:]] == [rules + "fourth"]
+    assert second[1]["content"] == rules + as_sent("second", "user-input-1")
+    second_input, third_input = as_sent("second", "user-input-1"), as_sent("third", "user-input-2")
+    assert [m["content"] for m in third[1:]] == [rules + second_input, "One.", third_input]
+    assert [m["content"] for m in fourth[1:]] == [rules + as_sent("fourth", "user-input-1")]

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from tai_core.sessions import SessionStore
+from tests.conftest import as_sent
 from tests.processes import wait_for
 from tests.servers import FakeModelServer, Reply
 
@@ -69,7 +70,7 @@ def test_a_session_killed_mid_turn_keeps_its_earlier_turns(tmp_path: Path) -> No
     assert process.returncode == -signal.SIGKILL
     stored = SessionStore(database).load("s1")
     assert [(m.role, m.text) for m in stored.messages] == [
-        ("user", "one"), ("assistant", "first answer")
+        ("user", as_sent("one", "user-input-1")), ("assistant", "first answer")
     ]  # fmt: skip
     assert stored.header.status == "streaming"  # how a crash mid-turn is recognised
     assert [node.body for _, node in stored.tree if node.kind == "user-input"] == ["one"]

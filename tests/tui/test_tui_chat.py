@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands.test_next import configure
-from tests.conftest import tai_executable
+from tests.conftest import as_sent, tai_executable
 from tests.processes import wait_for
 from tests.servers import FakeModelServer, Reply
 from tests.terminal import Terminal
@@ -66,7 +66,7 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     terminal.send("Enter")
     terminal.wait_for("Back again.")
     last = openai_server.requests[-1].body["messages"]
-    assert last[-1]["content"] == "again"
+    assert last[-1]["content"] == as_sent("again", "user-input-3")
     terminal.type("/help")
     terminal.send("Enter")
     terminal.send("F3")

@@ -79,7 +79,8 @@ def test_the_reply_streams_through_a_session(tai_plugin, tai_host, tai_project, 
     assert run.finished, run.terminal
     (body,) = server.bodies
     assert body["model"] == "qwen3" and body["stream"] is True
-    assert body["messages"][-1] == {"role": "user", "content": "What does it do?"}
+    last = body["messages"][-1]  # the input, and the line naming its node in the session tree
+    assert last["role"] == "user" and last["content"].startswith("What does it do?\n\n")
     assert body["messages"][0]["role"] == "system"
     assert run.state is not None and "It adds numbers." in run.state.messages[-1].text
 

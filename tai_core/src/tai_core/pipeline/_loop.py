@@ -151,6 +151,9 @@ class Pipeline:
     def with_input(self, state: RunState, text: str, node_body: str) -> RunState:
         """``state`` with a user message ``text``, recorded in the tree as ``node_body``."""
         state, name = self._write(state, NodeSpec(NodeKind.USER_INPUT, body=node_body))
+        # the model names the input as the parent of a response or a plan, from its first
+        # reply on: before the feedback's outline has shown it any name
+        text = f"{text.rstrip()}\n\n{notes.input_node_note(name)}"
         return attrs.evolve(state, messages=(*state.messages, Message("user", text)), anchor=name)
 
     # -- the loop ----------------------------------------------------------------------
@@ -455,7 +458,11 @@ class Pipeline:
         )  # fmt: skip
         feedback: list[str] = []
         state = self._parse_feedback(state, attempt, invalid, feedback)
-        if rejected:
+        if rejected:  # the user is told, as the model is
+            said = "; ".join(rejected)
+            self.emit(
+                Notice(self.options.session_id, "warning", f"no block of the reply ran: {said}")
+            )
             feedback.extend(notes.rejected_batch_note(reason) for reason in rejected)
         else:
             state, results = await self._execute(state, valid, names)

@@ -92,6 +92,13 @@ def unknown_kind_note(block: Block, kinds: Iterable[str]) -> str:
     )
 
 
+def input_node_note(name: str) -> str:
+    """The line that closes a user input: its name in the session tree, the parent a
+    response or a plan that answers it names (one line, not the whole outline, which
+    every feedback shows and a long session would repeat at every input)."""
+    return f"(In the session tree this input is the node {name}.)"
+
+
 def rejected_batch_note(reason: str) -> str:
     """The feedback when the session tree refused the reply's named blocks."""
     return (
