@@ -11,6 +11,7 @@ from tai_core import BlockKind, BlockResult, hookimpl
 from tai_core.runtime import (
     BlockFinished,
     Notice,
+    ParseFailed,
     RoundStarted,
     RunFailed,
     RunFinished,
@@ -129,6 +130,17 @@ def test_a_refused_batch_of_named_blocks_is_said_to_the_user(replay) -> None:
     assert len(outcome.of(RoundStarted)) == 2  # the model was asked again
     warnings = [e.message for e in outcome.of(Notice) if e.level == "warning"]
     assert any(w.startswith("no block of the reply ran: ") and "'task'" in w for w in warnings)
+
+
+def test_a_block_written_with_a_wrong_delimiter_is_said_not_to_have_run(replay) -> None:
+    """``<<EOF shell`` is text to the parser; the model meant a block, and is told, and
+    writes it again."""
+    expected = "@@@ expect user: delimiter 'EOF' is not two Chinese characters"
+    outcome = replay(["<<EOF summary\n- done\nEOF\n", f"{expected}\n{SUMMARY}"])
+    assert isinstance(outcome.terminal, RunFinished)
+    assert len(outcome.of(RoundStarted)) == 2
+    (failed,) = outcome.of(ParseFailed)
+    assert (failed.error.kind, failed.error.line) == ("summary", 1)
 
 
 def test_truncation_retries_run_out_and_the_last_reply_is_used(replay) -> None:

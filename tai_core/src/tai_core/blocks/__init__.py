@@ -12,7 +12,9 @@ This package holds the parts every kind shares and nothing kind-specific:
 * ``_parser`` — the incremental parser. Its invariants: any chunking of a reply gives
   exactly the results of parsing it whole, a result leaves the parser only once no later
   text can change it, and the work is linear in the reply's length (each line is examined
-  once while streaming);
+  once while streaming); ``_near_miss`` — the lines of a whole reply that meant a block
+  of a known kind but missed the delimiter (:func:`misdelimited`), which the parser reads
+  as text;
 * ``_kind`` — the contract a kind fulfils (:class:`BlockKind`) and the values a run
   produces (:class:`BlockResult`);
 * ``_prompts`` — the kind-agnostic format prompt and its restatement, and how the kinds'
@@ -34,6 +36,7 @@ from tai_core.blocks._kind import (
     RunContext,
 )
 from tai_core.blocks._model import Block, BlockParseError
+from tai_core.blocks._near_miss import misdelimited
 from tai_core.blocks._parser import BlockParser, parse_blocks
 from tai_core.blocks._processes import cancellable, running, stop_all
 from tai_core.blocks._prompts import (
@@ -59,6 +62,7 @@ __all__ = [
     "block_prompts",
     "cancellable",
     "disabled_notice",
+    "misdelimited",
     "parse_blocks",
     "process_hook",
     "running",

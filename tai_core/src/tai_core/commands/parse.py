@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import click
 
-from tai_core.blocks import Block, BlockParseError, BlockParser
+from tai_core.blocks import Block, BlockParseError, BlockParser, misdelimited
 from tai_core.plugins import PluginHost
 
 _READ_SIZE = 1 << 16
@@ -60,8 +60,10 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
     """Parse a model's REPLY (a file, or - for stdin) and check every block.
 
     Nothing is run. Each block is reported with its kind's verdict: ok, invalid (with the
-    problems) or unknown (no installed plugin registers that kind). Exits with 1 when a
-    block is malformed, unclosed or invalid, or the reply is not UTF-8.
+    problems) or unknown (no installed plugin registers that kind); a line that opens a
+    block of a known kind without a delimiter of two Chinese characters (read as text) is
+    reported as malformed. Exits with 1 when a block is malformed, unclosed or invalid, or
+    the reply is not UTF-8.
     """
     import io
 
@@ -81,7 +83,10 @@ def parse_command(app: Any, reply: IO[bytes], as_json: bool) -> None:
     entries: list[dict[str, Any]] = []
     # the listing's line of each parse error, by its entry's place (the line named once)
     unusable: dict[int, str] = {}
-    for result in parse_stream(io.StringIO(text, newline="")):
+    results = parse_stream(io.StringIO(text, newline=""))
+    blocks = [result for result in results if isinstance(result, Block)]
+    results += misdelimited(text, host.registry.block_kinds, blocks)  # read as text
+    for result in sorted(results, key=lambda result: result.line):
         if isinstance(result, BlockParseError):
             unusable[len(entries)] = f"line {result.line}: {result.message(at_line=False)}"
             entries.append(

@@ -9,10 +9,17 @@ caller decides whether the attempt succeeded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from tai_core.blocks import Block, BlockKind, BlockNotRunnableError, BlockParseError, BlockParser
+from tai_core.blocks import (
+    Block,
+    BlockKind,
+    BlockNotRunnableError,
+    BlockParseError,
+    BlockParser,
+    misdelimited,
+)
 from tai_core.events import (
     BlockParsed,
     Event,
@@ -125,7 +132,7 @@ class AttemptRunner:
         finish: str | None = None
         current = workspace
 
-        def take(results: list[Block | BlockParseError]) -> None:
+        def take(results: Iterable[Block | BlockParseError]) -> None:
             nonlocal current
             for result in results:
                 if isinstance(result, BlockParseError):
@@ -165,6 +172,7 @@ class AttemptRunner:
                 elif isinstance(event, Finish):
                     finish = event.reason
             take(parser.finish())
+            take(misdelimited("".join(text), self.kinds, blocks))  # meant, not read as blocks
         except (ProviderError, BlockApplyError, RunError) as error:
             failure, current = error, workspace
         except BaseException:

@@ -397,6 +397,8 @@ class Pipeline:
         # a block of a kind no plugin runs may be what the model meant to go on with
         passed_over = [notes.unknown_kind_note(block, self.kinds)
                        for block in attempt.blocks if block.kind not in self.kinds]  # fmt: skip
+        if verdict == "incomplete":  # and so may a block it wrote wrong (a cut one is expected)
+            passed_over += [error.message().partition("\n")[0] for error in attempt.errors]
         if passed_over:
             self.emit(Notice(self.options.session_id, "warning", "; ".join(passed_over)))
         self.emit(Notice(self.options.session_id, "warning", f"{said}; retrying"))
