@@ -69,6 +69,23 @@ def test_a_block_still_malformed_when_the_corrections_ran_out_fails_the_run(
     assert (root / "greeting.txt").read_text() == "hello world\n"
 
 
+def test_a_directory_that_is_no_project_is_told_as_one(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """Notes are not a software project: the prompt speaks of files shown whole, offers no
+    language's kinds and no done (no goal loop would confirm it)."""
+    root = text_project(tmp_path)
+    (root / ".model.replay").write_text(
+        "@@@ reply\n"
+        "@@@ expect system: You are changing the files of a directory\n"
+        "@@@ expect system: - done: the run ends on its own; do not write done blocks.\n"
+        + REPLY.removeprefix("@@@ reply\n")
+    )
+    result = run_tai("-model", "replay:.model.replay", "chat", "Capitalise the greeting",
+                     cwd=root, env=isolated_env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
 def test_no_apply_shows_the_diff_and_writes_nothing(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tai_block_kit.common import CODE_COMMANDS, TREE_PARAMS
+from tai_block_kit.common import ANY_TEXT, GO_COMMANDS, PY_COMMANDS, TREE_PARAMS
 from tai_core import BlockKind, hookimpl
 
 
@@ -17,7 +17,8 @@ class DoneKind(BlockKind):
 
     name = "done"
     params = TREE_PARAMS
-    commands = CODE_COMMANDS
+    #: The goal loops: a run of another command has no loop that would confirm the claim.
+    commands = (GO_COMMANDS | PY_COMMANDS) - {ANY_TEXT}
     runs = False
     prompt_section = """\
 # done blocks

@@ -97,6 +97,13 @@ you need with the fetch blocks before you reason about code or change it, then m
 changes, check them with the tests, and say what you did. Do not guess at code you have not \
 seen. A simple task: do it. A larger one: plan it first."""
 
+THEORY_OF_FILES = """\
+You are changing the files of a directory to accomplish the task at the end of this \
+request. The context shows its files whole, as far as they fit, and lists the others: read \
+what you need of those before you change them, then make precise changes and say what you \
+did. Do not guess at content you have not seen. A simple task: do it. A larger one: plan it \
+first."""
+
 THEORY_OF_GOALS = """\
 # Goal loops
 
@@ -182,11 +189,11 @@ class CodeRun:
         self.written: dict[str, None] = {}
 
     def _base(self) -> str:
-        return (
-            f"{THEORY_OF_CODING}\n\n{THEORY_OF_GOALS}"
-            if self.command in GOAL_COMMANDS
-            else THEORY_OF_CODING
-        )
+        """The opening of the system prompt: a project's goal loops (outlines, fetches,
+        tests), or the files of a directory that is no project (shown whole)."""
+        if self.command in GOAL_COMMANDS:
+            return f"{THEORY_OF_CODING}\n\n{THEORY_OF_GOALS}"
+        return THEORY_OF_FILES
 
     async def session(
         self, task: str, feedback: str, model: Any = None, loop: int = 0
