@@ -117,6 +117,22 @@ def test_policy_check_prints_the_decision(repo: Path, isolated_env: dict[str, st
     assert allowed.stdout.startswith("allowed: ")
 
 
+def test_policy_check_takes_the_words_of_a_command(
+    repo: Path, isolated_env: dict[str, str]
+) -> None:
+    """Unquoted, as a user types it: options are the command's, the words quoted back
+    together as the shell reads them (an argument with a space stays one)."""
+    refused = run_tai("policy", "check", "rm", "-rf", "/", cwd=repo, env=isolated_env)
+    assert (refused.returncode, refused.stdout) == (
+        1, "refused: recursive rm deletes the root directory\n")  # fmt: skip
+    listed = run_tai("policy", "check", "ls", "-la", cwd=repo, env=isolated_env)
+    assert listed.returncode == 0 and listed.stdout.startswith("allowed: ")
+    config = Path(isolated_env["TAI_CONFIG_DIR"]) / "tai.toml"
+    config.write_text("allowed_shell_commands = [\"grep 'a b' notes\"]\n")
+    quoted = run_tai("policy", "check", "grep", "a b", "notes", cwd=repo, env=isolated_env)
+    assert quoted.returncode == 0, quoted.stdout
+
+
 def test_policy_check_reads_the_allowlist(repo: Path, isolated_env: dict[str, str]) -> None:
     config = Path(isolated_env["TAI_CONFIG_DIR"]) / "tai.toml"
     config.write_text('allowed_shell_commands = "make test"\n')

@@ -121,14 +121,21 @@ def policy_command() -> None:
     """The shell policy: which commands a model's shell blocks may run."""
 
 
-@policy_command.command("check")
-@click.argument("command")
+@policy_command.command(
+    "check", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
+)
+@click.argument("words", nargs=-1, required=True, type=click.UNPROCESSED, metavar="COMMAND...")
 @click.pass_obj
-def check_command(app: Any, command: str) -> None:
-    """Say whether COMMAND (one quoted argument) would run as a shell block here, and why.
+def check_command(app: Any, words: tuple[str, ...]) -> None:
+    """Say whether COMMAND would run as a shell block here, and why: one quoted argument
+    (tai policy check 'ls -la | wc -l'), or the words of a simple command (tai policy
+    check ls -la), quoted back together as the shell would read them.
 
     Exit status 0 when it would run, 1 when it would be refused.
     """
+    import shlex
+
+    command = words[0] if len(words) == 1 else shlex.join(words)
     try:
         answer = app.host.pm.hook.tai_shell_policy(command=command, cwd=str(Path.cwd()), ask=None)
     except PluginHookError as error:  # as a shell block: a policy that cannot answer refuses
