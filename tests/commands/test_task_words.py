@@ -48,3 +48,13 @@ def test_chat_words() -> None:
     assert chat_text(["chat", "a", "chat", "b"]) == "a\nb"
     assert chat_text(["clean", "chat", "a"]) == f"a\n\n{CLEANUP_PROMPT}"
     assert chat_text(["chat", "a", "clean"]) == f"a\n\n{CLEANUP_PROMPT}"
+
+
+@pytest.mark.parametrize("words", [["chat", ""], ["chat", "  \n"], ["chat", "", "chat", " "]])
+def test_an_empty_task_is_said_to_be_empty(words: list[str]) -> None:
+    """chat "$TASK" with the variable unset: not 'give the task as chat', which it was."""
+    import click
+
+    with pytest.raises(click.UsageError, match='the task after chat is empty: chat "what to do"'):
+        chat_text(words)
+    assert chat_text(["chat", "", "chat", "b"]) == "\nb"  # one of several may be empty

@@ -141,6 +141,8 @@ def chat_text(words: Sequence[str]) -> str:
             raise click.UsageError('chat needs the task text: chat "what to do"')
         texts.append(_utf8(words[index + 1], "the task"))
         index += 2
+    if texts and not any(text.strip() for text in texts):  # chat "" (a variable left unset)
+        raise click.UsageError('the task after chat is empty: chat "what to do"')
     return "\n\n".join(filter(None, ["\n".join(texts), CLEANUP_PROMPT if clean else ""]))
 
 
