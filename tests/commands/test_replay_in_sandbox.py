@@ -39,3 +39,16 @@ def test_a_missing_transcript_in_the_working_directory_is_only_missing(
         f"tai: error: model 'replay:nope.replay': replay transcript {tmp_path / 'nope.replay'} "
         "does not exist\n"
     )
+
+
+def test_a_missing_transcript_outside_tmp_is_only_missing(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """Outside /tmp and /dev/shm the sandbox shows the file system as it is (read-only):
+    a transcript missing there is missing everywhere."""
+    result = run_tai("next", "-model", "replay:/var/nonexistent/t.replay", "chat", "x",
+                     cwd=tmp_path, env=isolated_env)  # fmt: skip
+    assert (result.returncode, result.stderr) == (2, (
+        "tai: error: model 'replay:/var/nonexistent/t.replay': replay transcript "
+        "/var/nonexistent/t.replay does not exist\n"
+    ))  # fmt: skip

@@ -148,7 +148,8 @@ def transcript_spec(provider: ReplayProvider, name: str, fields: Mapping[str, An
     if not path.is_file():
         hidden = ""
         inside = os.environ.get("TAI_IN_SANDBOX") == "1"  # set by the sandbox plugin inside it
-        if inside and not path.is_relative_to(Path.cwd().resolve()):  # the sandbox hid it
+        private = any(path.is_relative_to(scratch) for scratch in (Path("/tmp"), Path("/dev/shm")))
+        if inside and private and not path.is_relative_to(Path.cwd().resolve()):  # hidden
             hidden = (
                 " here, inside tai's sandbox, whose /tmp is a fresh one: keep the transcript "
                 "in the working directory (or run with -no-sandbox)"
