@@ -86,6 +86,22 @@ def test_a_directory_that_is_no_project_is_told_as_one(
     assert result.returncode == 0, result.stderr
 
 
+def test_stdin_joins_the_task(tmp_path: Path, isolated_env: dict[str, str]) -> None:
+    """git diff | tai -stdin chat "review this": the piped text is part of the task (it was
+    silently dropped by the default command); an empty pipe is warned of."""
+    root = text_project(tmp_path)
+    (root / ".model.replay").write_text(
+        "@@@ reply\n@@@ expect user: Capitalise the greeting\n\nPIPED WORDS\n"
+        + REPLY.removeprefix("@@@ reply\n")
+    )
+    result = run_tai("-model", "replay:.model.replay", "-stdin", "chat", "Capitalise the greeting",
+                     cwd=root, env=isolated_env, stdin="PIPED WORDS\n")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    empty = run_tai("-model", "replay:.model.replay", "-stdin", "-no-apply", "chat", "x",
+                    cwd=root, env=isolated_env, stdin="")  # fmt: skip
+    assert "tai: warning: -stdin: standard input is empty\n" in empty.stderr
+
+
 def test_no_apply_shows_the_diff_and_writes_nothing(
     tmp_path: Path, isolated_env: dict[str, str]
 ) -> None:

@@ -51,7 +51,7 @@ from tai_core.commands._goal import (
     loop_result,
     run_goal,
 )
-from tai_core.commands._options import GenerationFlags, flag_settings
+from tai_core.commands._options import GenerationFlags, flag_settings, task_of
 from tai_core.commands._printer import Printer
 from tai_core.commands._progress import changed, fingerprint
 from tai_core.commands._session import (
@@ -378,8 +378,9 @@ def exit_status_of(result: LoopResult) -> int:
 
 def run_code(app: AppContext, flags: GenerationFlags, options: CodeOptions) -> int:
     """Run the default command; its exit status."""
+    flags = attrs.evolve(flags, chat=task_of(flags))  # -stdin's text joins the task
     if not flags.chat.strip():
-        raise click.UsageError('give the task as chat "…"')
+        raise click.UsageError('give the task as chat "…" (or -stdin)')
     run = CodeRun(app, flags, options)
     try:
         return asyncio.run(run.run())

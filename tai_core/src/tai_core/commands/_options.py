@@ -123,6 +123,20 @@ def stdin_text() -> str:
     return _utf8(sys.stdin.buffer.read().decode("utf-8", "surrogateescape"), "standard input")
 
 
+def task_of(flags: GenerationFlags) -> str:
+    """The task: the ``chat`` texts, then standard input with ``-stdin`` (ignored when it is
+    a terminal, as in the original; an empty one is warned of: a pipe that gave nothing is
+    rarely what was meant)."""
+    import sys
+
+    if not flags.stdin or sys.stdin.isatty():
+        return flags.chat
+    piped = stdin_text()
+    if not piped.strip():
+        click.echo("tai: warning: -stdin: standard input is empty", err=True)
+    return "\n\n".join(filter(None, [flags.chat, piped]))
+
+
 def chat_text(words: Sequence[str]) -> str:
     """The task text of ``[clean] chat TEXT [chat TEXT …]`` (``clean`` adds
     :data:`CLEANUP_PROMPT`); a usage error for anything else (a task left unquoted, a

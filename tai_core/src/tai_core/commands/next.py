@@ -24,7 +24,7 @@ from tai_core.commands._options import (
     flag_settings,
     generation_options,
     parse_flags,
-    stdin_text,
+    task_of,
 )
 
 if TYPE_CHECKING:
@@ -107,9 +107,7 @@ def next_command(app: Any, **params: Any) -> None:
     from tai_core.models import estimate_tokens, window_of
 
     flags = parse_flags(params)
-    task = flags.chat
-    if flags.stdin and not sys.stdin.isatty():
-        task = "\n\n".join(filter(None, [task, stdin_text()]))
+    task = task_of(flags)
     if not task.strip():
         raise click.UsageError('nothing to answer: give the task as chat "…" (or -stdin)')
     cwd, config = Path.cwd(), {**app.config.values, **flag_settings(flags)}
