@@ -42,10 +42,19 @@ def test_list_show_export_delete(tmp_path: Path, isolated_env: dict[str, str]) -
     ask(tmp_path, env)
     listing = run_tai("sessions", cwd=tmp_path, env=env).stdout.splitlines()
     assert listing[0].split() == [
-        "ID", "UPDATED", "ROUNDS", "MESSAGES", "STATUS", "COMMAND", "MODEL", "DIRECTORY"
+        "ID", "UPDATED", "ROUNDS", "MESSAGES", "STATUS", "COMMAND", "MODEL", "TASK", "DIRECTORY"
     ]  # fmt: skip
     (session_id,) = ids(tmp_path, env)
-    assert listing[1].split()[3:8] == ["1", "2", "closed", "next", "replay:run.txt"]
+    assert listing[1].split()[3:11] == [
+        "1",
+        "2",
+        "closed",
+        "next",
+        "replay:run.txt",
+        "what",
+        "is",
+        "it",
+    ]  # what it was asked
     shown = run_tai("sessions", "show", session_id[:5], cwd=tmp_path, env=env)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith(f"session {session_id}: tai next with replay:run.txt in ")

@@ -107,16 +107,26 @@ def export_command(session_id: str, output: Path | None) -> None:
     click.echo(f"wrote session {chosen} to {output}", err=True)
 
 
+#: Characters of a session's task shown in its row.
+TASK_WIDTH = 40
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def session_table(headers: list[SessionHeader]) -> str:
     """The sessions as a table, one line each (as given: newest first)."""
+    from tai_core._printable import printable
     from tai_core._table import clock, table
 
     rows = [
         (h.id, clock(h.updated_at), str(h.rounds), str(h.messages), h.status, h.command,
-         h.model, h.cwd)
+         h.model, _cut(printable(h.task), TASK_WIDTH), h.cwd)
         for h in headers
     ]  # fmt: skip
-    header = ("ID", "UPDATED", "ROUNDS", "MESSAGES", "STATUS", "COMMAND", "MODEL", "DIRECTORY")
+    header = ("ID", "UPDATED", "ROUNDS", "MESSAGES", "STATUS", "COMMAND", "MODEL", "TASK",
+              "DIRECTORY")  # fmt: skip
     return table(header, rows, right={2, 3})
 
 

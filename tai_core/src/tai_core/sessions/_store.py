@@ -99,6 +99,11 @@ class SessionDamaged(ValueError):
     be: its seal does not check (changed outside tai, or saved by a tai that did not seal)."""
 
 
+def _first_line(text: str | None) -> str:
+    """The first non-blank line of ``text``, stripped (``""`` for none)."""
+    return next((line.strip() for line in (text or "").splitlines() if line.strip()), "")
+
+
 @attrs.frozen
 class SessionHeader:
     """What a session is, without its messages and tree (a row of ``tai sessions``)."""
@@ -122,6 +127,8 @@ class SessionHeader:
     cost: float | None = None
     #: How many messages it holds (set when read from the database).
     messages: int = 0
+    #: The first line of its first input, what it was asked (set when listed).
+    task: str = ""
 
 
 @attrs.frozen
@@ -261,8 +268,12 @@ class SessionStore:
         return found is not None
 
     def _upsert(self, db: Connection, header: SessionHeader) -> None:
-        values = attrs.astuple(header, recurse=False)[:-1]  # all but the message count
-        values = (*values[:6], json.dumps(dict(header.parameters)), *values[7:])
+        values = tuple(  # the stored columns (not the counts a listing adds)
+            json.dumps(dict(header.parameters))
+            if column == "parameters"
+            else getattr(header, column)
+            for column in _HEADER_COLUMNS.split(", ")
+        )
         placeholders = ", ".join("?" * len(values))
         updates = ", ".join(
             f"{column} = excluded.{column}"
@@ -314,11 +325,13 @@ class SessionStore:
         ]
         query = (
             f"SELECT {', '.join(columns)}, "
-            "(SELECT count(*) FROM messages m WHERE m.session_id = s.id) "
+            "(SELECT count(*) FROM messages m WHERE m.session_id = s.id), "
+            "(SELECT n.body FROM nodes n WHERE n.session_id = s.id AND n.kind = 'user-input' "
+            "ORDER BY n.seq LIMIT 1) "
             f"FROM sessions s {where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?"
         )
         return [
-            attrs.evolve(_header(row[:-1]), messages=row[-1])
+            attrs.evolve(_header(row[:-2]), messages=row[-2], task=_first_line(row[-1]))
             for row in self._db.execute(query, [*arguments, limit])
         ]
 
