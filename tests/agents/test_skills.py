@@ -87,7 +87,12 @@ deploy
 <<梧桐 skill
 deplyo
 梧桐
+<<银杏 skill(file="scripts/bump.sh")
+deploy
+银杏
 @@@ reply
+@@@ expect user: scripts/bump.sh: No such file or directory in the directory of the skill deploy
+@@@ expect user: whose files are: notes.txt, scripts/ship.sh
 @@@ expect user: echo shipping
 @@@ expect user: ../../../secrets.txt: not a file of the skill deploy
 @@@ expect user: deploy/notes.txt is withheld

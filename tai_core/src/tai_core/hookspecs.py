@@ -449,8 +449,8 @@ def tai_before_model_call(
     :param model: the model name the call will use.
     :param messages: the request's messages (read-only), each ``{"role", "text"}``.
     :return: ``None``, or a mapping with any of the keys ``system_text`` (appended to the
-        system prompt for this call only; the texts of all plugins are joined with
-        newlines), ``headers`` (extra HTTP headers for this call; later plugins win on
+        system prompt for this call only, each after a blank line, as a section of its
+        own), ``headers`` (extra HTTP headers for this call; later plugins win on
         the same header), ``messages`` (the messages this call sends instead, each
         ``{"role": "user" | "assistant", "text": …}``, the last one the user's: a plugin
         injects or removes messages; the session's own conversation is unchanged; the

@@ -69,7 +69,7 @@ its instructions and the list of its files arrive in the next message. Read one 
 files with `file="PATH"` (a path from that list). Load a skill before you act on a task
 it covers."""
     restatement = "skill blocks: body = a skill's name; file=PATH reads one of its files."
-    disabled_notice = "no skill is installed here; work without one."
+    disabled_notice = "skills cannot be loaded now; work without them."
 
     def available(self, config: Mapping[str, Any]) -> bool:
         """Only where some skill is offered: otherwise the kind would cost prompt text."""
@@ -116,8 +116,12 @@ def _file(skill: Skill, wanted: str) -> str | BlockResult:
         return BlockResult("skill", False, f"{wanted}: not a file of the skill {skill.name}")
     try:
         data = path.read_bytes()
-    except OSError as error:
-        return BlockResult("skill", False, f"{wanted}: {error.strerror}")
+    except OSError as error:  # say where it was looked for, and what there is
+        listing = ", ".join(skill.files()) or "none"
+        return BlockResult(
+            "skill", False, f"{wanted}: {error.strerror} in the directory of the skill "
+            f"{skill.name} ({directory}), whose files are: {listing}",
+        )  # fmt: skip
     if b"\0" in data[:8192]:
         return BlockResult("skill", False, f"{wanted}: a binary file is not sent")
     text = data[:FILE_LIMIT].decode("utf-8", errors="replace")

@@ -302,7 +302,7 @@ class Pipeline:
         changes = call_changes(answers, self.resolve_model)
         provider, spec = changes.model or (self.runner.provider, self.spec)
         request = GenerationRequest(
-            system="\n".join([self.system, *changes.system_texts]),
+            system="\n\n".join([self.system, *changes.system_texts]),
             messages=state.messages if changes.messages is None else changes.messages,
             max_output_tokens=spec.max_generate_tokens,
             temperature=spec.temperature,
