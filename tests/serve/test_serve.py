@@ -24,6 +24,7 @@ from tai_core.serve._wire import Start, SubmitText, Update
 from tai_core.tree import NodeKind, NodeSpec, SessionTree
 from tests.commands.test_next import configure
 from tests.conftest import REPO, as_sent, tai_executable
+from tests.sandbox.conftest import namespaces_refused
 from tests.servers import FakeModelServer, Reply
 
 
@@ -272,6 +273,13 @@ def test_kept_sessions_are_named_by_prefixes(
     assert client.until("session_loaded")["session_id"] == "abc123"
     client.send(type="export", session_id="abd", path=str(tmp_path / "out.jsonl"))
     assert client.until("session_exported")["session_id"] == "abd456"
+    if not namespaces_refused():  # outside the working directory the sandbox writes nothing
+        client.send(type="export", session_id="abd", path="/var/tmp/tai-test-export.jsonl")
+        assert client.until("notice")["message"] == (
+            "cannot write /var/tmp/tai-test-export.jsonl: Read-only file system (inside tai's "
+            "sandbox only the working directory and tai's own directories are writable: "
+            "export there)"
+        )
     client.send(type="delete", session_id="ab")
     assert client.until("notice")["message"] == "'ab' names 2 sessions: abc123, abd456"
     client.send(type="load", session_id="zzz")  # no model is needed to say so

@@ -72,6 +72,10 @@ def test_list_show_export_delete(tmp_path: Path, isolated_env: dict[str, str]) -
                     "kind": "user-input", "body": "what is it", "attrs": {}}  # fmt: skip
     printed = run_tai("sessions", "export", session_id, cwd=tmp_path, env=env).stdout
     assert printed == out.read_text()
+    nowhere = tmp_path / "missing" / "export.jsonl"  # named as given, not the temporary file
+    refused = run_tai("sessions", "export", session_id, "-o", str(nowhere), cwd=tmp_path, env=env)
+    assert (refused.returncode, refused.stderr) == (
+        1, f"tai: error: cannot write {nowhere}: No such file or directory\n")  # fmt: skip
     deleted = run_tai("sessions", "delete", session_id, cwd=tmp_path, env=env)
     assert deleted.stderr == f"deleted session {session_id}\n"
     assert ids(tmp_path, env) == []

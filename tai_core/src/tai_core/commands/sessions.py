@@ -102,8 +102,8 @@ def export_command(session_id: str, output: Path | None) -> None:
             return
         try:
             export_to(store, chosen, str(output))
-        except OSError as error:
-            raise click.ClickException(f"cannot write {output}: {error.strerror}") from None
+        except OSError as error:  # it names the path and says why
+            raise click.ClickException(str(error)) from None
     click.echo(f"wrote session {chosen} to {output}", err=True)
 
 

@@ -177,7 +177,19 @@ def session_header(
 
 
 def export_to(store: SessionStore, session_id: str, path: str) -> None:
-    """Write ``session_id``'s JSON lines to ``path``, never half written."""
+    """Write ``session_id``'s JSON lines to ``path``, never half written; an ``OSError``
+    names the path the user gave (not the temporary file beside it) and says why."""
+    import errno
+
     from tai_core.sessions import export_lines
 
-    write_atomically(Path(path), lambda file: file.writelines(export_lines(store, session_id)))
+    try:
+        write_atomically(Path(path), lambda file: file.writelines(export_lines(store, session_id)))
+    except OSError as error:
+        why = error.strerror or str(error)
+        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):  # the sandbox, or the user
+            why += (
+                " (inside tai's sandbox only the working directory and tai's own directories "
+                "are writable: export there)"
+            )
+        raise OSError(f"cannot write {path}: {why}") from None
