@@ -389,3 +389,9 @@ def test_the_rules_go_with_every_submit_to_an_empty_conversation(
     second_input, third_input = as_sent("second", "user-input-1"), as_sent("third", "user-input-2")
     assert [m["content"] for m in third[1:]] == [rules + second_input, "One.", third_input]
     assert [m["content"] for m in fourth[1:]] == [rules + as_sent("fourth", "user-input-1")]
+    # the client's tree follows: the cancelled input was taken back and its name reused
+    trees = [e for e in client.seen if e["type"] == "tree_changed"]
+    inputs = {n["name"]: n["body"] for t in trees for n in t["nodes"] if n["kind"] == "user-input"}
+    assert inputs["user-input-1"] == "fourth" and inputs["user-input-2"] == "third"
+    (replacing,) = [t for t in trees if t["replaced"]]  # a reset starts a new tree instead
+    assert [n["body"] for n in replacing["nodes"] if n["kind"] == "user-input"] == ["second"]

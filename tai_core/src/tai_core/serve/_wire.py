@@ -211,7 +211,10 @@ EVENTS: dict[str, type[Any]] = {}
 WIRE_MEANING = {
     "tree_changed": "The session tree grew: ``nodes`` are the nodes written since this "
     "session's previous ``tree_changed``, in the order written (a parent before its "
-    "children), each ``{name, parent, kind, body, attrs}``.",
+    "children), each ``{name, parent, kind, body, attrs}``. When ``replaced`` is true the "
+    "tree changed otherwise than by growing (a cancelled turn's nodes were taken back, and "
+    "their names may come again for other nodes): ``nodes`` is then the whole tree, which "
+    "replaces the one the client holds.",
 }
 
 
@@ -284,7 +287,8 @@ class Encoder:
     """Events as JSON lines; remembers the tree nodes each session's client has seen."""
 
     def __init__(self) -> None:
-        self._sent: dict[str, set[str]] = {}
+        #: Per session, each node sent by name, with what it was (parent, kind, body).
+        self._sent: dict[str, dict[str, tuple[str, str, str]]] = {}
 
     def encode(self, event: Any) -> str:
         """One event as one line (no newline). A session that starts (again, under its id:
@@ -295,25 +299,33 @@ class Encoder:
         for field in attrs.fields(type(event)):
             value = getattr(event, field.name)
             if isinstance(value, SessionTree):
-                fields["nodes"] = self._new_nodes(event.session_id, value)
+                fields["nodes"], fields["replaced"] = self._new_nodes(event.session_id, value)
             else:
                 fields[field.name] = _plain(value)
         return json.dumps(fields, ensure_ascii=False)
 
-    def _new_nodes(self, session_id: str, tree: SessionTree) -> list[dict[str, Any]]:
-        sent = self._sent.setdefault(session_id, set())
-        found = []
+    def _new_nodes(self, session_id: str, tree: SessionTree) -> tuple[list[dict[str, Any]], bool]:
+        """The nodes of ``tree`` the session's client has not seen, and whether they are
+        the whole tree instead: when a node it saw is gone or is now another."""
+        sent = self._sent.setdefault(session_id, {})
+        nodes: list[tuple[str, Any]] = []
         stack = [(ROOT_NAME, child) for child in reversed(tree.root.children)]
         while stack:
             parent, node = stack.pop()
-            if node.name not in sent:
-                sent.add(node.name)
-                found.append(
-                    {"name": node.name, "parent": parent, "kind": str(node.kind),
-                     "body": node.body, "attrs": dict(node.attrs)}
-                )  # fmt: skip
+            nodes.append((parent, node))
             stack.extend((node.name, child) for child in reversed(node.children))
-        return found
+        now = {node.name: (parent, str(node.kind), node.body) for parent, node in nodes}
+        replaced = any(now.get(name) != seen for name, seen in sent.items())
+        if replaced:
+            sent.clear()
+        found = [
+            {"name": node.name, "parent": parent, "kind": str(node.kind), "body": node.body,
+             "attrs": dict(node.attrs)}
+            for parent, node in nodes
+            if node.name not in sent
+        ]  # fmt: skip
+        sent.update((entry["name"], now[entry["name"]]) for entry in found)
+        return found, replaced
 
 
 def _plain(value: Any) -> Any:

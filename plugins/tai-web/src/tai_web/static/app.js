@@ -186,6 +186,11 @@ const HANDLERS = {
   round_ended: (e, s) => log(s, "round", `round ${e.round}: ${e.outcome}`),
   changes_written: (e, s) => log(s, "written", e.paths.join(", ")),
   tree_changed(e, s) {
+    if (e.replaced) {  // not grown: a cancelled turn's nodes were taken back
+      s.nodes = [...e.nodes];
+      if (s.id === current) { tree.clear(); tree.add(s.nodes); }
+      return;
+    }
     s.nodes.push(...e.nodes);
     if (s.id === current) tree.add(e.nodes);
   },
