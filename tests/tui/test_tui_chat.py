@@ -108,3 +108,28 @@ def test_a_question_is_asked_in_the_ui_when_standard_error_is_redirected(
     assert (
         "deleted: True, colour: blue" in openai_server.requests[1].body["messages"][-1]["content"]
     )
+
+
+@pytest.mark.slow
+def test_a_failed_turn_is_said_in_the_output_and_on_leaving(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """A model that cannot be reached: the error stands under the prompt (not in Logs
+    alone), and again when the chat ends with status 1."""
+    openai_server.script(*(Reply(text="never", fault="500") for _ in range(4)))
+    configure(tmp_path, openai_server)
+    config = tmp_path / "tai.toml"
+    config.write_text(config.read_text() + "retries = 0\n")
+    screen = Terminal([tai_executable(), "ai"], tmp_path,
+                      {**isolated_env, "TERM": "xterm-256color"})  # fmt: skip
+    try:
+        screen.wait_for("ready — Enter sends")
+        screen.type("hello?")
+        screen.send("Enter")
+        shown = screen.wait_for("error: ")
+        assert ">> hello?" in shown
+        screen.send("C-d")
+        left = screen.wait_for("[exited 1]")
+        assert "tai: error: " in left
+    finally:
+        screen.close()

@@ -225,6 +225,10 @@ class TaiApp:
             text = shown("".join(section.text)) + "\n"
             fragments.append(("", text, self._unhover))
             line += text.count("\n")
+            if section.error:
+                said = f"error: {shown(section.error)}\n"
+                fragments.append(("class:log.error", said))
+                line += said.count("\n")
         self._counted(1, line)
         return fragments
 

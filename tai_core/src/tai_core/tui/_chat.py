@@ -147,5 +147,9 @@ async def chat_in_tui(
             sys.stdout.write(f">> {section.prompt}\n")
         if section.text:
             sys.stdout.write(printable_lines("".join(section.text)).rstrip("\n") + "\n")
+        if section.error:  # in its place: the status 1 says why
+            sys.stdout.flush()
+            sys.stderr.write(f"tai: error: {printable_lines(section.error)}\n")
+            sys.stderr.flush()
     sys.stdout.flush()
     return 1 if any(failed) else 0

@@ -46,6 +46,8 @@ class Section:
     folded: bool = True
     #: The chat prompt that started it (the first section of a turn in ``tai ai``).
     prompt: str = ""
+    #: Why the run ended here, when it failed: shown under the text, not in Logs alone.
+    error: str = ""
 
     @property
     def title(self) -> str:
@@ -206,6 +208,11 @@ def _ended(state: UiState, event: RunFinished | RunFailed | RunCancelled) -> Non
     state.question = None
     if isinstance(event, RunFailed):
         state.logs.append(("error", event.message))
+        section = state.section()
+        if section is None:  # it failed before the model said anything
+            section = Section(state.round or 1, 1)
+            state.sections.append(section)
+        section.error, section.folded = event.message, False
 
 
 _HANDLERS: dict[type, Any] = {
