@@ -148,6 +148,9 @@ def test_errors_are_events_and_the_server_goes_on(client: Client) -> None:
     assert client.until("notice")["message"] == "start: only ai sessions are served"
     client.send(type="load", session_id="absent")
     assert client.until("notice", level="error")["message"] == "no session 'absent'"
+    client.send(type="submit", session_id="s9")  # a bad command of a session: answered there
+    unusable = client.until("notice", level="error")
+    assert (unusable["session_id"], unusable["message"]) == ("s9", "submit: text is missing")
     status, _ = client.finish()
     assert status == 0
 

@@ -101,8 +101,8 @@ class Server:
     async def _serve(self, line: str) -> None:
         try:
             request = decode(line)
-        except BadRequest as error:
-            self._error("", str(error))
+        except BadRequest as error:  # answered in the session it names, when it names one
+            self._error(_named_session(line), str(error))
             return
         session_id = getattr(request, "session_id", None) or ""
         try:
@@ -260,3 +260,16 @@ def serve_stdio(app: Any, model: str | None = None) -> int:
 
     server = Server(app, make_runtime(app, answers_prompts=True), model)
     return asyncio.run(run_lines(server, sys.stdin, sys.stdout))
+
+
+def _named_session(line: str) -> str:
+    """The ``session_id`` string a command line that could not be used names (``""`` for
+    none), so that its error goes to that session's client view."""
+    import json
+
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return ""
+    named = data.get("session_id") if isinstance(data, dict) else None
+    return named if isinstance(named, str) else ""
