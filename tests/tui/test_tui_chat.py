@@ -54,14 +54,16 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     wait_for(lambda: len(openai_server.requests) == 2, "the second request")
     terminal.type("and briefly")
     terminal.send("Enter")  # steers the reply in flight
-    terminal.wait_for("Steered answer.")
+    steered = terminal.wait_for("Steered answer.")
+    assert ">> and briefly" in steered  # above the attempt it started
     assert "and briefly" in str(openai_server.requests[-1].body["messages"])
     terminal.type("more")
     terminal.send("Enter")
     terminal.wait_for("Esc cancels, Enter steers")
     wait_for(lambda: len(openai_server.requests) == 4, "the fourth request")  # as above
     terminal.send("Escape")
-    terminal.wait_for("ready — Enter sends")
+    cancelled = terminal.wait_for("ready — Enter sends")
+    assert "cancelled" in cancelled  # where the reply stopped
     terminal.type("again")
     terminal.send("Enter")
     terminal.wait_for("Back again.")

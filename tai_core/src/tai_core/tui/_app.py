@@ -225,6 +225,9 @@ class TaiApp:
             text = shown("".join(section.text)) + "\n"
             fragments.append(("", text, self._unhover))
             line += text.count("\n")
+            if section.cancelled:
+                fragments.append(("class:log.warning", "cancelled\n"))
+                line += 1
             if section.error:
                 said = f"error: {shown(section.error)}\n"
                 fragments.append(("class:log.error", said))

@@ -60,6 +60,7 @@ class ChatLine:
         if line.startswith("/"):
             self._command(line)
         elif running:
+            self.state.prompted = line  # shown above the attempt it starts
             runtime.handle(Steer(session_id, line))
         else:
             text = self.first_text(line) if self.first else line
@@ -147,6 +148,8 @@ async def chat_in_tui(
             sys.stdout.write(f">> {section.prompt}\n")
         if section.text:
             sys.stdout.write(printable_lines("".join(section.text)).rstrip("\n") + "\n")
+        if section.cancelled:
+            sys.stdout.write("(cancelled)\n")
         if section.error:  # in its place: the status 1 says why
             sys.stdout.flush()
             sys.stderr.write(f"tai: error: {printable_lines(section.error)}\n")

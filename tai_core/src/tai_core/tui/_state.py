@@ -48,6 +48,8 @@ class Section:
     prompt: str = ""
     #: Why the run ended here, when it failed: shown under the text, not in Logs alone.
     error: str = ""
+    #: Whether the run was cancelled here (what it said stays on the screen, not kept).
+    cancelled: bool = False
 
     @property
     def title(self) -> str:
@@ -213,6 +215,8 @@ def _ended(state: UiState, event: RunFinished | RunFailed | RunCancelled) -> Non
             section = Section(state.round or 1, 1)
             state.sections.append(section)
         section.error, section.folded = event.message, False
+    elif isinstance(event, RunCancelled) and (section := state.section()) is not None:
+        section.cancelled, section.folded = True, False
 
 
 _HANDLERS: dict[type, Any] = {
