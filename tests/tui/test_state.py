@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tai_core.events import (
     Notice,
     PromptAnswered,
@@ -16,7 +18,7 @@ from tai_core.events import (
     UsageReported,
 )
 from tai_core.models import Usage
-from tai_core.tui._state import UiState
+from tai_core.tui._state import UiState, readable
 
 
 def fold(events: list[Any]) -> UiState:
@@ -62,3 +64,22 @@ def test_a_question_is_open_until_answered_and_a_failure_is_logged() -> None:
     assert state.question is None
     state.apply(RunFailed("s", "the model is gone", ""))
     assert state.logs[-1] == ("error", "the model is gone") and state.running is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "shown"),
+    [
+        ('Sure.\n<<琥珀 response(parent="user-input-1", name="a1")\nThe answer.\n琥珀\n',
+         "Sure.\nThe answer.\n"),
+        ('<<琥珀 response(parent="user-input-1", name="a1")\nA.\n琥珀\n'
+         "<<松柏 memory\n<memory><memory-item>likes Go</memory-item></memory>\n松柏\nBye.\n",
+         "A.\nBye.\n"),
+        ("<<松柏 shell\nls\n松柏\n", "<<松柏 shell\nls\n松柏\n"),  # a command stays as written
+        ('<<琥珀 response(parent="user-input-1", name="a1")\nstill stream',  # not closed yet
+         '<<琥珀 response(parent="user-input-1", name="a1")\nstill stream'),
+        ("Just prose.\n", "Just prose.\n"),
+    ],
+)  # fmt: skip
+def test_a_reply_is_shown_as_a_reader_wants_it(reply: str, shown: str) -> None:
+    """The answer without its block lines, bookkeeping left out, the rest as written."""
+    assert readable(reply) == shown

@@ -135,3 +135,19 @@ def test_a_failed_turn_is_said_in_the_output_and_on_leaving(
         assert "tai: error: " in left
     finally:
         screen.close()
+
+
+@pytest.mark.slow
+def test_an_answer_is_shown_without_its_block_lines(
+    terminal: Terminal, openai_server: FakeModelServer
+) -> None:
+    answer = '<<琥珀 response(parent="user-input-1", name="a1")\nThe answer is 42.\n琥珀\n'
+    openai_server.script(Reply(text=answer))
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("what is it?")
+    terminal.send("Enter")
+    screen = terminal.wait_for("The answer is 42.")
+    assert "response(" not in screen.split("▾ Round 1")[1].split("ready —")[0]
+    terminal.send("C-d")
+    left = terminal.wait_for("[exited 0]")
+    assert "The answer is 42." in left and "琥珀" not in left.split(">> what is it?")[-1]

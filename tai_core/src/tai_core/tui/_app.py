@@ -222,7 +222,7 @@ class TaiApp:
                 thoughts = shown("".join(section.thoughts)) + "\n"
                 fragments.append(("class:thought", thoughts))
                 line += thoughts.count("\n")
-            text = shown("".join(section.text)) + "\n"
+            text = shown(section.readable) + "\n"
             fragments.append(("", text, self._unhover))
             line += text.count("\n")
             if section.cancelled:

@@ -146,8 +146,8 @@ async def chat_in_tui(
     for section in state.sections:  # the conversation stays on the terminal, as in the CLI
         if section.prompt:
             sys.stdout.write(f">> {section.prompt}\n")
-        if section.text:
-            sys.stdout.write(printable_lines("".join(section.text)).rstrip("\n") + "\n")
+        if section.readable.strip():
+            sys.stdout.write(printable_lines(section.readable).rstrip("\n") + "\n")
         if section.cancelled:
             sys.stdout.write("(cancelled)\n")
         if section.error:  # in its place: the status 1 says why

@@ -33,6 +33,31 @@ from tai_core.events import (
     UsageReported,
 )
 
+#: Kinds whose block is shown as its body alone (the answer itself), and kinds left out of
+#: what is shown (bookkeeping); the session tree keeps both as written.
+ANSWER_KINDS = frozenset({"response"})
+UNSHOWN_KINDS = frozenset({"memory"})
+
+
+def readable(text: str) -> str:
+    """A reply as a reader wants it: a response block's answer without the lines that
+    open and close it, a memory block left out, everything else as the model wrote it —
+    other blocks (a shell command, a change) and a block still streaming or malformed
+    included, so that nothing the model said is hidden but its wrapping."""
+    from tai_core.blocks import Block, parse_blocks
+
+    pieces: list[str] = []
+    at = 0
+    for result in parse_blocks(text):
+        if not isinstance(result, Block) or result.kind not in ANSWER_KINDS | UNSHOWN_KINDS:
+            continue
+        pieces.append(text[at : result.start])
+        if result.kind in ANSWER_KINDS and result.body:
+            pieces.append(result.body + "\n")
+        at = result.end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
 
 @attrs.define
 class Section:
@@ -50,6 +75,11 @@ class Section:
     error: str = ""
     #: Whether the run was cancelled here (what it said stays on the screen, not kept).
     cancelled: bool = False
+
+    @property
+    def readable(self) -> str:
+        """Its text as a reader wants it (:func:`readable`)."""
+        return readable("".join(self.text))
 
     @property
     def title(self) -> str:
