@@ -186,3 +186,11 @@ def test_the_rules_and_files_go_with_the_first_turn_that_is_kept(
                      cwd=tmp_path, env=isolated_env, stdin="first\nsecond\n")  # fmt: skip
     assert "401 bad key" in result.stderr and "expected the last user" not in result.stderr
     assert result.stdout.endswith("Fine.\n") and result.returncode == 1  # a turn failed
+
+
+def test_quit_leaves_the_chat(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    openai_server.script(Reply(text="Hi."), Reply(text="never asked"))
+    out = ai(chat_dir, isolated_env, "hello\n/quit\nnot sent\n")
+    assert out == "Hi.\n" and len(openai_server.requests) == 1

@@ -151,3 +151,11 @@ def test_an_answer_is_shown_without_its_block_lines(
     terminal.send("C-d")
     left = terminal.wait_for("[exited 0]")
     assert "The answer is 42." in left and "琥珀" not in left.split(">> what is it?")[-1]
+
+
+@pytest.mark.slow
+def test_quit_leaves_the_ui(terminal: Terminal) -> None:
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("/quit")
+    terminal.send("Enter")
+    terminal.wait_for("[exited 0]")

@@ -53,6 +53,7 @@ from tai_core.runtime import (
 )
 from tai_core.runtime._extensions import typed_command
 from tai_core.textfile import NotUTF8Error, checked_utf8
+from tai_core.tui._state import LEAVE_COMMANDS
 
 #: What the terminal's prompt shows.
 PROMPT = ">> "
@@ -177,6 +178,8 @@ async def chat(
                 print(f"tai: error: {error}; it is not sent", file=sys.stderr, flush=True)
                 failed = True
                 continue
+            if text.strip() in LEAVE_COMMANDS:  # as the end of the input does
+                break
             if text.startswith("/"):
                 text = await _extension(runtime, subscription, session_id, text) or ""
                 if not text.strip():

@@ -31,7 +31,7 @@ from tai_core.runtime import (
 )
 from tai_core.runtime._extensions import typed_command
 from tai_core.tui._app import TaiApp
-from tai_core.tui._state import UiState
+from tai_core.tui._state import LEAVE_COMMANDS, UiState
 
 
 def _said_on_stderr(state: UiState, events: Any = ()) -> None:
@@ -114,7 +114,8 @@ async def chat_in_tui(
     app = TaiApp(
         state, lambda: runtime.handle(Cancel(session_id)),
         lambda prompt_id, answer: runtime.handle(RespondToPrompt(session_id, prompt_id, answer)),
-        thoughts=thoughts, chat=lambda text: line(text, state.running is not None),
+        thoughts=thoughts, chat=lambda text: app.application.exit()
+        if text.strip() in LEAVE_COMMANDS else line(text, state.running is not None),
         **app_options,
     )  # fmt: skip
     app.invalidate()

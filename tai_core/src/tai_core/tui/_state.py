@@ -193,10 +193,15 @@ def _notice(state: UiState, event: Notice) -> None:
     state.logs.append((event.level, event.message))
 
 
+#: The lines that leave a chat, as Ctrl-D does (handled by the chat itself: no session
+#: command).
+LEAVE_COMMANDS = frozenset({"/quit", "/exit"})
+
 #: The chat's own commands, beside what ``/help`` lists of the runtime's.
 CHAT_HELP = (
     "/reload — read the configuration and the installed plugins again",
     "/compact [what to keep] — replace the conversation by its summary",
+    "/quit (or /exit) — leave the chat, as Ctrl-D does",
 )
 
 
