@@ -75,11 +75,17 @@ class Section:
     error: str = ""
     #: Whether the run was cancelled here (what it said stays on the screen, not kept).
     cancelled: bool = False
+    #: :attr:`readable` as of how many pieces of text: a redraw reads every section, and
+    #: only the streaming one changes (its text only grows, a piece at a time).
+    _shown: tuple[int, str] = attrs.field(default=(0, ""), init=False, repr=False, eq=False)
 
     @property
     def readable(self) -> str:
-        """Its text as a reader wants it (:func:`readable`)."""
-        return readable("".join(self.text))
+        """Its text as a reader wants it (:func:`readable`), worked out again only when
+        text came since."""
+        if self._shown[0] != len(self.text):
+            self._shown = (len(self.text), readable("".join(self.text)))
+        return self._shown[1]
 
     @property
     def title(self) -> str:
