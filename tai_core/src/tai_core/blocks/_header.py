@@ -25,10 +25,19 @@ import attrs
 from tai_core.blocks._han import is_han
 
 _WS = " \t"
-_NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_.:-")
+#: The characters of a NAME (a kind, a parameter): the grammar's, for the package.
+NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_.:-")
 _DELIMITER_ENDS = " \t("
 _BARE_ENDS = " \t,)"
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
+
+
+def name_prefix(text: str) -> str:
+    """The longest start of ``text`` made of name characters (what a kind would be)."""
+    end = 0
+    while end < len(text) and text[end] in NAME_CHARS:
+        end += 1
+    return text[:end]
 
 
 class HeaderError(ValueError):
@@ -163,7 +172,7 @@ class _HeaderReader:
 
     def _name(self) -> str:
         start = self.pos
-        while self.pos < self.size and self.text[self.pos] in _NAME_CHARS:
+        while self.pos < self.size and self.text[self.pos] in NAME_CHARS:
             self.pos += 1
         return self.text[start : self.pos]
 

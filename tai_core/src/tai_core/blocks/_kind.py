@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import attrs
 
+from tai_core.blocks._header import NAME_CHARS
+
 if TYPE_CHECKING:
     from tai_core.blocks._model import Block
 
@@ -40,12 +42,10 @@ REQUIRED_MEMBERS: tuple[str, ...] = (
     "execute",
 )
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
-
 
 def is_valid_name(name: str) -> bool:
     """True when ``name`` is usable as a kind or parameter name in a block header."""
-    return bool(name) and all(char in _NAME_CHARS for char in name)
+    return bool(name) and all(char in NAME_CHARS for char in name)
 
 
 @attrs.frozen

@@ -12,20 +12,14 @@ next word is no known kind (the shell's own heredocs) is left alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
-from tai_core.blocks._header import parse_opening
+from tai_core.blocks._header import name_prefix, parse_opening
 from tai_core.blocks._model import Block, BlockParseError
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
-
-
-def _name(text: str) -> str:
-    """The name-character prefix of ``text`` (what a header's kind would be)."""
-    end = 0
-    while end < len(text) and text[end] in _NAME_CHARS:
-        end += 1
-    return text[:end]
+#: A line that starts with ``<<`` (``^`` after ``\n`` only, as the parser ends lines).
+_OPENING = re.compile(r"^<<[^\n]*", re.MULTILINE)
 
 
 def misdelimited(
@@ -37,11 +31,12 @@ def misdelimited(
     missed."""
     covered = [(block.start, block.end) for block in blocks]
     found: list[BlockParseError] = []
-    start = 0
-    for number, whole in enumerate(text.split("\n"), 1):  # lines as the parser counts them
-        offset, start = start, start + len(whole) + 1
-        line = whole.removesuffix("\r")
-        if not line.startswith("<<") or parse_opening(line) is not None:
+    number, counted = 1, 0  # lines as the parser counts them: ended by \n alone
+    for opening in _OPENING.finditer(text):  # only the lines that start with <<
+        offset = opening.start()
+        number, counted = number + text.count("\n", counted, offset), offset
+        line = opening.group().removesuffix("\r")
+        if parse_opening(line) is not None:
             continue
         if any(low <= offset < high for low, high in covered):
             continue
@@ -49,10 +44,10 @@ def misdelimited(
         if not words:
             continue
         first = words[0]
-        if _name(first) in kinds and (len(words) == 1 or "(" in first):
-            delimiter, kind = "", _name(first)  # `<<summary`, `<<change(op=…)`
-        elif len(words) == 2 and _name(words[1]) in kinds:
-            delimiter, kind = first, _name(words[1])
+        if name_prefix(first) in kinds and (len(words) == 1 or "(" in first):
+            delimiter, kind = "", name_prefix(first)  # `<<summary`, `<<change(op=…)`
+        elif len(words) == 2 and name_prefix(words[1]) in kinds:
+            delimiter, kind = first, name_prefix(words[1])
         else:
             continue
         detail = (
