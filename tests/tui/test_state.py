@@ -73,7 +73,8 @@ def test_a_question_is_open_until_answered_and_a_failure_is_logged() -> None:
          "Sure.\nThe answer.\n"),
         ('<<琥珀 response(parent="user-input-1", name="a1")\nA.\n琥珀\n'
          "<<松柏 memory\n<memory><memory-item>likes Go</memory-item></memory>\n松柏\nBye.\n",
-         "A.\nBye.\n"),
+         "A.\n<<松柏 memory\n<memory><memory-item>likes Go</memory-item></memory>\n松柏\n"
+         "Bye.\n"),  # what later sessions will be told is never hidden
         ("<<松柏 shell\nls\n松柏\n", "<<松柏 shell\nls\n松柏\n"),  # a command stays as written
         ('<<琥珀 response(parent="user-input-1", name="a1")\nstill stream',  # not closed yet
          '<<琥珀 response(parent="user-input-1", name="a1")\nstill stream'),
@@ -81,5 +82,5 @@ def test_a_question_is_open_until_answered_and_a_failure_is_logged() -> None:
     ],
 )  # fmt: skip
 def test_a_reply_is_shown_as_a_reader_wants_it(reply: str, shown: str) -> None:
-    """The answer without its block lines, bookkeeping left out, the rest as written."""
+    """The answer without its block lines, the rest (a memory above all) as written."""
     assert readable(reply) == shown

@@ -33,26 +33,26 @@ from tai_core.events import (
     UsageReported,
 )
 
-#: Kinds whose block is shown as its body alone (the answer itself), and kinds left out of
-#: what is shown (bookkeeping); the session tree keeps both as written.
+#: Kinds whose block is shown as its body alone (the answer itself); the session tree keeps
+#: it as written. Every other block is shown whole: a memory block above all, which writes
+#: what every later session's prompt will carry, must stay where the user sees it.
 ANSWER_KINDS = frozenset({"response"})
-UNSHOWN_KINDS = frozenset({"memory"})
 
 
 def readable(text: str) -> str:
     """A reply as a reader wants it: a response block's answer without the lines that
-    open and close it, a memory block left out, everything else as the model wrote it —
-    other blocks (a shell command, a change) and a block still streaming or malformed
-    included, so that nothing the model said is hidden but its wrapping."""
+    open and close it, everything else as the model wrote it — other blocks (a shell
+    command, a change, a memory) and a block still streaming or malformed included, so
+    that nothing the model said or asked for is hidden but an answer's wrapping."""
     from tai_core.blocks import Block, parse_blocks
 
     pieces: list[str] = []
     at = 0
     for result in parse_blocks(text):
-        if not isinstance(result, Block) or result.kind not in ANSWER_KINDS | UNSHOWN_KINDS:
+        if not isinstance(result, Block) or result.kind not in ANSWER_KINDS:
             continue
         pieces.append(text[at : result.start])
-        if result.kind in ANSWER_KINDS and result.body:
+        if result.body:
             pieces.append(result.body + "\n")
         at = result.end
     pieces.append(text[at:])
