@@ -251,8 +251,8 @@ def test_the_launch_cache_cannot_be_planted_from_inside(work: Path, env) -> None
 def test_code_kept_for_the_next_start_cannot_be_planted_from_inside(
     work: Path, env, tmp_path: Path
 ) -> None:
-    """The launch directory also keeps the code attrs compiled for tai's classes, which
-    every full start runs (``tai_core.cli._attrs_code``): planted there, a payload would run
+    """The launch directory also keeps the code compiled for tai's classes, which every
+    full start runs (``tai_core.cli._kept_code``): planted there, a payload would run
     at the user's next tai command, outside the sandbox."""
     import marshal
 
@@ -260,12 +260,15 @@ def test_code_kept_for_the_next_start_cannot_be_planted_from_inside(
     marker = tmp_path / "planted-code-ran"
     trigger = ("plugins", "--hook", "tai_run_block")  # a full start (no kept answer)
     assert run_tai(*trigger, cwd=work, env=env).returncode == 0
-    (kept,) = (work / "cache" / "tai" / "launch").glob("attrs-*.marshal")
+    (kept,) = (work / "cache" / "tai" / "launch").glob("code-*.marshal")
     form, version, entries = marshal.loads(kept.read_bytes())
     payload = f"\n__import__('pathlib').Path({str(marker)!r}).touch()\n"
-    poisoned = {key: marshal.dumps(compile(key[0] + payload, key[1], "exec")) for key in entries}
+    poisoned = {
+        key: marshal.dumps(compile(key[1] + payload, key[2], "exec")) if key[0] == "attrs" else kept
+        for key, kept in entries.items()
+    }
     (work / "poisoned").write_bytes(marshal.dumps((form, version, poisoned)))
-    result = sandboxed(f"cat poisoned > {kept}; cat poisoned > {kept.parent}/attrs-0.marshal",
+    result = sandboxed(f"cat poisoned > {kept}; cat poisoned > {kept.parent}/code-0.marshal",
                        work, env)  # fmt: skip
     assert result.stderr.count("Read-only file system") == 2, result.stderr
     assert run_tai(*trigger, cwd=work, env=env).returncode == 0

@@ -220,10 +220,10 @@ def project_roots(cwd: Path) -> list[Path]:
 @hookimpl
 def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
     """Import what entering will use, before the command line keeps the code of the
-    classes defined so far (``tai_core.cli._attrs_code``): once entered, that cache is
-    read-only, so classes first defined here would be compiled at every start."""
+    classes and patterns compiled so far (``tai_core.cli._kept_code``): once entered, that
+    cache is read-only, so what is first compiled here would be compiled at every start."""
     del cwd, config
-    from tai_sandbox import _mounts, _sweep  # noqa: F401 - imported for their classes
+    from tai_sandbox import _go_env, _mounts, _sweep  # noqa: F401 - for their classes, json's patterns
 
 
 @hookimpl

@@ -30,9 +30,10 @@ sandbox and read only when the user's alone: :mod:`tai_core.config._launch_files
 cache. A cache that cannot be read or written costs nothing but the full run: it is never
 an error.
 
-A full run keeps one more file there: the code attrs compiles for tai's classes
-(:mod:`tai_core.cli._attrs_code`), so that a start defines them without compiling them;
-the same two variables turn it off.
+A full run keeps one more file there: what a start compiles at run time — attrs' and
+dataclasses' generated methods, regular expressions (:mod:`tai_core.cli._kept_code`) — so
+that the next start takes it instead of compiling it again; the same two variables turn it
+off.
 """
 
 from __future__ import annotations
@@ -118,11 +119,11 @@ def _print(answer: str) -> None:
 
 
 def _compile_once() -> None:
-    """For a full run: attrs' generated methods compiled once and kept in the launch
-    directory beside the answers (:mod:`tai_core.cli._attrs_code`)."""
-    from tai_core.cli import _attrs_code
+    """For a full run: what it compiles at run time compiled once and kept in the launch
+    directory beside the answers (:mod:`tai_core.cli._kept_code`)."""
+    from tai_core.cli import _kept_code
 
-    _attrs_code.install(launch_file("attrs", "marshal"))
+    _kept_code.install(launch_file("code", "marshal"))
 
 
 def _stamp(path: str) -> list[object]:

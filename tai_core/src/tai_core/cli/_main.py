@@ -38,12 +38,13 @@ DEFAULT_COMMAND = "code"
 ISOLATED_COMMANDS: frozenset[str | None] = frozenset({None, "code", "ai", "next", "patch", "serve"})
 
 #: The modules every run of those commands (but ``patch``, which runs no session) imports,
-#: imported before the sandbox is entered, where the code attrs compiles for their classes
-#: can still be kept (``_attrs_code``): inside, the launch cache is read-only. One left out
-#: is only compiled at every start.
+#: imported before the sandbox is entered, where the code compiled for their classes and
+#: patterns can still be kept (``_kept_code``): inside, the launch cache is read-only. One
+#: left out is only compiled at every start.
 SESSION_MODULES = (
     "tai_core.commands._session",
     "tai_core.commands._assemble",
+    "tai_core.commands._reload",
     "tai_core.context._compose",
     "tai_core.store._paths",
 )
@@ -241,7 +242,7 @@ def _isolate(app: AppContext, args: Sequence[str], command: str | None) -> AppCo
     import os
     from importlib import import_module
 
-    from tai_core.cli import _attrs_code
+    from tai_core.cli import _kept_code
     from tai_core.plugins import IsolationError, PluginHookError
     from tai_core.plugins._observe import observe
     from tai_core.store import StoreError
@@ -251,7 +252,7 @@ def _isolate(app: AppContext, args: Sequence[str], command: str | None) -> AppCo
         import_module(module)
     cwd, hook = str(Path.cwd()), app.host.pm.hook
     observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values)  # not fatal
-    _attrs_code.save()  # after what the plugins prepared: their classes are kept too
+    _kept_code.save()  # after what the plugins prepared: their classes are kept too
     try:
         journal_key()
     except StoreError as error:

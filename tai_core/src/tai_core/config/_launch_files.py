@@ -1,10 +1,10 @@
 """The files tai keeps for its next start, in the launch directory of its cache.
 
 A start is faster for what an earlier one worked out and kept: the answers of ``tai
---help`` and ``tai plugins`` (``tai_core.cli._launch``), the code attrs compiled for tai's
-classes (``tai_core.cli._attrs_code``), the directories ``go env`` names for the sandbox
-(``tai_sandbox``). What is kept there is acted on later — printed, run, made writable —
-outside the sandbox, so such a file must be tai's own:
+--help`` and ``tai plugins`` (``tai_core.cli._launch``), the code and regular-expression
+programs a start compiles (``tai_core.cli._kept_code``), the directories ``go env`` names
+for the sandbox (``tai_sandbox``). What is kept there is acted on later — printed, run,
+made writable — outside the sandbox, so such a file must be tai's own:
 
 * the directory (:data:`LAUNCH_DIR`) is mounted read-only inside the sandbox, so nothing
   a model runs can write one;
