@@ -12,6 +12,7 @@ and given flags, bytes, a look-behind).
 from __future__ import annotations
 
 import json
+import json.encoder
 import marshal
 import os
 import subprocess
@@ -308,3 +309,7 @@ def test_a_run_keeps_its_classes_before_the_sandbox_is_entered(
     names = {name for _, _, name in entries(cache)}
     assert "<attrs generated methods tai_core.events.TextReceived>" in names
     assert "<attrs generated methods tai_core.runtime._commands.Submit>" in names
+    # attrs' own classes too: the file was in place before the run imported attrs
+    assert "<attrs generated methods attr.validators._InstanceOfValidator>" in names
+    patterns = {pattern for kind, pattern, _ in entries(cache) if kind == "re"}
+    assert json.encoder.ESCAPE.pattern in patterns  # json's: imported before the sandbox

@@ -30,10 +30,10 @@ sandbox and read only when the user's alone: :mod:`tai_core.config._launch_files
 cache. A cache that cannot be read or written costs nothing but the full run: it is never
 an error.
 
-A full run keeps one more file there: what a start compiles at run time — attrs' and
-dataclasses' generated methods, regular expressions (:mod:`tai_core.cli._kept_code`) — so
-that the next start takes it instead of compiling it again; the same two variables turn it
-off.
+A full run keeps two more files there: what a start compiles at run time — attrs' and
+dataclasses' generated methods, regular expressions (:mod:`tai_core.cli._kept_code`) — and
+the installed distributions' entry points, so that the next start takes them instead of
+compiling and reading them again; the same two variables turn them off.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _launch() -> None:
     bypass = any(os.environ.get(var, "") not in ("", "0") for var in _BYPASS)
     if name is None or bypass:
         if not bypass:
-            _compile_once()
+            _keep_between_starts()
         from tai_core.cli._main import main
 
         main(args)
@@ -118,12 +118,17 @@ def _print(answer: str) -> None:
         sys.exit(1)
 
 
-def _compile_once() -> None:
-    """For a full run: what it compiles at run time compiled once and kept in the launch
-    directory beside the answers (:mod:`tai_core.cli._kept_code`)."""
+def _keep_between_starts() -> None:
+    """For a full run: what it compiles at run time compiled once (:mod:`._kept_code`),
+    and what the installed distributions' entry points are read once
+    (:func:`tai_core.plugins._entry_points.keep_between_starts`), both kept in the launch
+    directory beside the answers."""
     from tai_core.cli import _kept_code
 
-    _kept_code.install(launch_file("code", "marshal"))
+    _kept_code.install(launch_file("code", "marshal"))  # before attrs is imported, just below
+    from tai_core.plugins._entry_points import keep_between_starts
+
+    keep_between_starts(launch_file("entry-points", "marshal"))
 
 
 def _stamp(path: str) -> list[object]:
@@ -210,7 +215,7 @@ def _answer_and_keep(args: Sequence[str], path: str) -> None:
     it can be reused."""
     import io
 
-    _compile_once()
+    _keep_between_starts()
     from tai_core.cli._main import main
 
     streams = sys.stdout, sys.stderr

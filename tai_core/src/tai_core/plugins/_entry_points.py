@@ -16,6 +16,7 @@ entry is not a plain directory.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import re
@@ -126,12 +127,41 @@ def _key(name: str) -> str:
     return _NORMALIZE.sub("-", name).lower()
 
 
+#: Each distribution with the text of its ``entry_points.txt``.
+Found = tuple[tuple[Distribution, str], ...]
+#: ``sys.path`` with each entry's modification time (:func:`_path_state`).
+PathState = tuple[tuple[str, int], ...]
+
+#: The file the console script keeps what was read in (:func:`keep_between_starts`).
+_kept_in: str | None = None
+
+#: Bumped when the kept file's layout changes.
+FORMAT = 1
+
+
+def keep_between_starts(path: str) -> None:
+    """Keep what the distributions' files say in the file at ``path`` (one of the launch
+    directory's, :mod:`tai_core.config._launch_files`), and take it from there while
+    ``sys.path`` and the modification times of its directories are unchanged.
+
+    Reading the files costs ~10 ms at every start (a directory listing and a file per
+    installed distribution); the kept answer one small read. What it keys on changes when
+    a distribution is installed, removed or reinstalled (its metadata directory is made
+    anew); a hand edit of an ``entry_points.txt`` in place is not seen —
+    ``TAI_NO_LAUNCH_CACHE=1`` reads the files. For the console script: an embedding
+    application reads them itself."""
+    global _kept_in  # noqa: PLW0603 - one file per process, set by the console script
+    _kept_in = path
+
+
 @functools.lru_cache(maxsize=1)
-def _read_all(state: tuple[tuple[str, int], ...]) -> tuple[tuple[Distribution, str], ...] | None:
+def _read_all(state: PathState) -> Found | None:
     """Each distribution with the text of its ``entry_points.txt``; ``None`` when a
     ``sys.path`` entry is left to ``importlib.metadata``. Read again when ``state``, the
     :func:`_path_state` it is asked for, changes."""
-    del state  # the key of the cache
+    kept = _read_kept(_kept_in, state) if _kept_in is not None else None
+    if kept is not None:
+        return kept
     found: list[tuple[Distribution, str]] = []
     for metadata_dir in _metadata_dirs():
         if metadata_dir is None:
@@ -141,10 +171,43 @@ def _read_all(state: tuple[tuple[str, int], ...]) -> tuple[tuple[Distribution, s
         except OSError:
             continue
         found.append((_distribution(metadata_dir), text))
+    if _kept_in is not None:
+        _keep(_kept_in, state, found)
     return tuple(found)
 
 
-def _path_state() -> tuple[tuple[str, int], ...]:
+def _read_kept(path: str, state: PathState) -> Found | None:
+    """What the file at ``path`` kept for ``state``, or ``None`` (missing, foreign, of
+    another state, or not of the expected shape)."""
+    import marshal
+
+    from tai_core.config._launch_files import read_launch_file
+
+    data = read_launch_file(path)
+    try:
+        form, kept_state, rows = marshal.loads(data) if data is not None else (0, (), ())
+        if form != FORMAT or kept_state != state:
+            return None
+        if not all(type(part) is str for row in rows for part in row):
+            return None
+        return tuple((Distribution(name, version), text) for name, version, text in rows)
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def _keep(path: str, state: PathState, found: list[tuple[Distribution, str]]) -> None:
+    """Write ``found`` for ``state`` to the file at ``path``; a failure costs only the
+    next start's reading."""
+    import marshal
+
+    from tai_core.config._launch_files import write_launch_file
+
+    rows = [(dist.name, dist.version, text) for dist, text in found]
+    with contextlib.suppress(OSError, ValueError):
+        write_launch_file(path, marshal.dumps((FORMAT, state, rows)))
+
+
+def _path_state() -> PathState:
     """``sys.path`` with each entry's modification time: what installing or removing a
     distribution in one of its directories changes."""
     state = []
