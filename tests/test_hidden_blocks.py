@@ -55,3 +55,49 @@ def test_text_streams_as_it_comes_except_where_a_block_may_open() -> None:
     assert hidden.feed("er\n<<甲") == "er\n"  # a line that may open a block waits
     assert hidden.feed("乙 memory\n- x\n") == ""
     assert hidden.feed("甲乙\nafter") == "after"
+
+
+# -- answers unwrapped (tai ai's printer: a response block is the answer) ----------------------
+
+UNWRAPPED = (
+    "You like Go, noted.\n"
+    "<< not a block\n"
+    "Here is the <<甲乙 memory inline mention.\n"
+    "kept\n"
+    "tail without newline"
+)
+
+
+def answered(pieces: list[str], hide: frozenset[str] = frozenset({"memory"})) -> str:
+    shown = HiddenBlocks(hide, unwrapped=frozenset({"response"}))
+    return "".join(shown.feed(piece) for piece in pieces) + shown.flush()
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10_000), max_size=40))
+def test_an_answer_is_printed_without_its_block_lines_however_it_streams(points) -> None:
+    assert answered(cut(REPLY, points)) == UNWRAPPED
+
+
+ANSWERS = [
+    '<<琥珀 response(name="a", parent="user-input-1")\nThe answer\nis two lines.\n琥珀\n',
+    "Before.\n<<琥珀 response\n琥珀 is a word here, not the end\n"
+    "<<琥珀 response\nnested\n琥珀\n琥珀\n",
+    "<<甲乙 response\nShort.\n甲乙\nAfter the answer, a command:\n<<丙丁 shell\nls\n丙丁\n",
+]
+
+
+@given(st.sampled_from(ANSWERS), st.lists(st.integers(min_value=0, max_value=400), max_size=20))
+def test_the_printer_shows_an_answer_as_the_terminal_ui_does(reply: str, points) -> None:
+    from tai_core.tui._state import readable
+
+    assert answered(cut(reply, points), hide=frozenset()) == readable(reply)
+
+
+def test_an_answer_streams_except_where_its_closing_line_may_come() -> None:
+    shown = HiddenBlocks(frozenset(), unwrapped=frozenset({"response"}))
+    assert shown.feed("<<琥珀 resp") == ""
+    assert shown.feed("onse\nThe ans") == "The ans"  # the body streams
+    assert shown.feed("wer.\n琥") == "wer.\n"  # may be the closing line: it waits
+    assert shown.feed("珀\nAfter") == "After"
+    assert shown.feed("\n<<甲 response\nunclosed") == "\nunclosed"
+    assert shown.flush() == ""  # nothing held back at the end

@@ -60,6 +60,18 @@ def test_a_chat_remembers_and_goes_on(
     assert profiles(isolated_env)[0]["Model"] == "local"
 
 
+def test_an_answer_is_printed_without_its_block_lines(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """A response block is the answer: piped (or -cli), the chat prints its text, not the
+    heredoc around it, as the terminal UI does; the session keeps the reply as written."""
+    answer = '<<琥珀 response(name="a", parent="user-input-1")\nTwo lines\nof answer.\n琥珀\n'
+    openai_server.script(Reply(text=answer), Reply(text="Again."))
+    out = ai(chat_dir, isolated_env, "hi\nand?\n")
+    assert out == "Two lines\nof answer.\nAgain.\n"
+    assert contents(openai_server, 1)[1] == answer
+
+
 @pytest.mark.slow
 def test_continue_takes_up_the_last_session_here(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer

@@ -65,6 +65,7 @@ class Printer:
         thoughts: bool = False,
         report: bool = True,
         hide: frozenset[str] = frozenset(),
+        unwrap: frozenset[str] = frozenset(),
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
@@ -74,8 +75,9 @@ class Printer:
         self.thoughts = thoughts
         #: Print the usage table when the run ends (a chat prints none after each turn).
         self.report = report
-        #: Blocks of these kinds are left out of the printed reply (``_hidden``).
-        self._hidden = HiddenBlocks(hide) if hide else None
+        #: Blocks of ``hide``'s kinds are left out of the printed reply, those of
+        #: ``unwrap``'s printed without their first and closing lines (``_hidden``).
+        self._hidden = HiddenBlocks(hide, unwrap) if hide or unwrap else None
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None

@@ -117,8 +117,12 @@ def ai_command(app: Any, **params: Any) -> None:
         return recorder
 
     def new_printer() -> Printer:
-        """The reply is the answer: memory blocks are not printed (their result line is)."""
-        return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}))
+        """The reply is the answer: memory blocks are not printed (their result line is), a
+        response block is printed as its answer, as the terminal UI shows it."""
+        from tai_core.tui._state import ANSWER_KINDS
+
+        return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}),
+                       unwrap=ANSWER_KINDS)  # fmt: skip
 
     text, agent = " ".join(params["text"]), params["agent"] or ""
     if wants_tui(params["tui"], params["cli"]):
