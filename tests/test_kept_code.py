@@ -313,3 +313,8 @@ def test_a_run_keeps_its_classes_before_the_sandbox_is_entered(
     assert "<attrs generated methods attr.validators._InstanceOfValidator>" in names
     patterns = {pattern for kind, pattern, _ in entries(cache) if kind == "re"}
     assert json.encoder.ESCAPE.pattern in patterns  # json's: imported before the sandbox
+    # the providers' protocol too (tai_prepare_isolation), whatever the run's model: h11's
+    import h11._readers
+
+    assert h11._readers.status_line_re.pattern in patterns
+    assert any(kind == "exec" for kind, _, _ in entries(cache))  # its events' dataclasses

@@ -571,7 +571,9 @@ def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
     commands, and also when the run goes without isolation. Inside the sandbox the
     directory of the helper programs tai installs is read-only, so a program a plugin
     will run (goimports, any helper) is installed here, where it can be, and never by a
-    process a model controls.
+    process a model controls. The same holds for the launch directory, where a start keeps
+    what it compiled for the next (attrs' classes, regular expressions): a module the run
+    will import anyway, imported here, is compiled once and not at every start.
 
     :param cwd: the working directory of the run.
     :param config: the merged configuration.
@@ -579,7 +581,8 @@ def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
         plugin then fails later, where it needs the program, with its own message.
 
     Where it may be implemented: plugins that run programs they install themselves (the
-    ``change`` plugin installs goimports in a Go module).
+    ``change`` plugin installs goimports in a Go module); plugins whose modules every run
+    imports after entering (the sandbox's own, a provider's protocol).
 
     Failure rule: if an implementation raises, the failure is one warning naming the
     plugin and the hook; the other plugins are still called and the run goes on.

@@ -26,6 +26,7 @@ class OpenAICompatibleProvider(ProviderBase):
     """A service reached through ``POST {base_url}/chat/completions``."""
 
     speaks_http: bool = True
+    protocol: str | None = "tai_provider_kit._openai_wire"
     #: The body field of the output limit.
     max_tokens_key: str = "max_tokens"
     #: Send the reasoning effort as ``reasoning: {effort}`` (OpenRouter).

@@ -35,6 +35,7 @@ class GeminiProvider(ProviderBase):
     """Gemini's ``streamGenerateContent`` API."""
 
     speaks_http: bool = True
+    protocol: str | None = "tai_provider_gemini._wire"
 
     def spec(
         self,

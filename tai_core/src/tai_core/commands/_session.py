@@ -192,11 +192,11 @@ def run_session(
 def compaction_settings(config: Config) -> CompactionSettings:
     """``[auto_compact]`` of ``config``; a target ratio not below the threshold is a usage
     error naming the file and line that set it."""
-    from tai_core.config._lines import located
-
     try:
         return CompactionSettings.of(config.values)
     except ValueError as error:
+        from tai_core.config._lines import located  # the error's line: only then
+
         where = next(
             (found for path in config.files
              if (found := located(path, "auto_compact.target_ratio"))),
