@@ -15,6 +15,7 @@ import pytest
 from tai_core import BlockKind, BlockResult, hookimpl
 from tai_core.pipeline._steer import INTERRUPTED, STEERED_HEADING
 from tai_core.runtime import (
+    Cancel,
     Event,
     Notice,
     RunFinished,
@@ -133,3 +134,22 @@ def test_nothing_running_is_nothing_to_steer(
         "nothing runs to steer; submit it instead"
     ]
     assert openai_server.requests == []
+
+
+def test_nothing_running_is_nothing_to_cancel(
+    host: Any, tmp_path: Path, openai_server: FakeModelServer
+) -> None:
+    """A cancel that finds nothing running is answered (a client waiting on it would not
+    know whether it was lost), and leaves the session as it was: the next turn runs."""
+    openai_server.script(Reply(text="Ran."))
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(Cancel("s"))
+        runtime.handle(Submit("s", "go"))
+        await runtime.wait("s")
+
+    events = run(host, openai_server, tmp_path, scenario)
+    notices = [(e.level, e.message) for e in events if isinstance(e, Notice)]
+    assert notices == [("warning", "nothing runs to cancel")]
+    assert len(openai_server.requests) == 1
+    assert any(isinstance(e, RunFinished) for e in events)

@@ -78,7 +78,8 @@ class Steer:
 
 @attrs.frozen
 class Cancel:
-    """Stop the session's running submit; nothing of the interrupted round is applied."""
+    """Stop the session's running submit; nothing of the interrupted round is applied.
+    With nothing running (and no question open) it is answered by a warning notice."""
 
     session_id: str
 

@@ -92,13 +92,14 @@ class Prompts:
         answer.set_result(command.answer)
         self.bus.publish(PromptAnswered(command.session_id, command.prompt_id, command.answer))
 
-    def cancel(self, session_id: str) -> None:
+    def cancel(self, session_id: str) -> int:
         """Give every open question of session ``session_id``, and every one its turn asks
-        from now on, its default (the turn is being cancelled)."""
+        from now on, its default (the turn is being cancelled); how many were open."""
         self._cancelled.add(session_id)
-        for owner, _, answer in list(self._open.values()):
-            if owner == session_id:
-                answer.cancel()
+        open_now = [answer for owner, _, answer in self._open.values() if owner == session_id]
+        for answer in open_now:
+            answer.cancel()
+        return len(open_now)
 
     def close(self) -> None:
         """Nobody can answer any more (the front-end's input ended): every open question,

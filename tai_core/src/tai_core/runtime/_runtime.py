@@ -161,9 +161,11 @@ class Runtime:
                 self.prompts.reopen(command.session_id)
                 self._submit(session, command)
             elif isinstance(command, Cancel):
-                self.prompts.cancel(command.session_id)
+                asked = self.prompts.cancel(command.session_id)
                 if session.task is not None and not session.task.done():
                     session.task.cancel()
+                elif not asked:  # answered, so that a client knows it was not lost
+                    self._warn(command.session_id, "nothing runs to cancel")
             elif isinstance(command, RespondToPrompt):
                 self.prompts.respond(command)
             elif isinstance(command, RunExtensionCommand) and (
