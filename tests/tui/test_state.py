@@ -84,3 +84,42 @@ def test_a_question_is_open_until_answered_and_a_failure_is_logged() -> None:
 def test_a_reply_is_shown_as_a_reader_wants_it(reply: str, shown: str) -> None:
     """The answer without its block lines, the rest (a memory above all) as written."""
     assert readable(reply) == shown
+
+
+def test_a_command_run_while_a_reply_streams_is_shown_apart() -> None:
+    from tai_core.events import ExtensionCommandFinished
+
+    state = fold([
+        SessionStarted("s", "ai", "flash"), RoundStarted("s", 1, 1),
+        TextReceived("s", 1, "Half "), ExtensionCommandFinished("s", "help", "/help — this list"),
+        TextReceived("s", 1, "and the rest."), RunFailed("s", "the model went away"),
+    ])  # fmt: skip
+    reply, helped = state.sections
+    assert "".join(reply.text) == "Half and the rest." and reply.error  # the reply's own
+    assert helped.title == "/help" and not helped.folded and not helped.error
+    assert helped.readable.splitlines()[0] == "/help — this list"
+    assert any("/quit" in line for line in helped.readable.splitlines())  # the chat's too
+
+
+def test_a_loaded_session_shows_its_turns_from_its_tree() -> None:
+    from tai_core.events import SessionLoaded, TreeChanged
+    from tai_core.tree import NodeKind, NodeSpec, SessionTree
+
+    tree, first = SessionTree().add(NodeSpec(NodeKind.USER_INPUT, body="what is it?"))
+    answer = '<<琥珀 response(name="a")\nIt is 42.\n琥珀\n'
+    tree, reply = tree.add(NodeSpec(NodeKind.RESPONSE, parent=first, body=answer))
+    tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, parent=first, name="a", body="It is 42.",
+                                attrs={"kind": "response"}))  # fmt: skip
+    tree, feedback = tree.add(NodeSpec(NodeKind.FEEDBACK, parent=reply, body="ran"))
+    tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, parent=feedback, body="Checked: 42."))
+    tree, second = tree.add(NodeSpec(NodeKind.USER_INPUT, body="sure?"))
+    tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, parent=second, body="Yes."))
+    state = fold([SessionLoaded("s", 6), TreeChanged("s", tree)])
+    shown = [(s.prompt, s.title, s.readable.strip()) for s in state.sections]
+    assert shown == [
+        ("what is it?", "Round 1", "It is 42."),
+        ("", "Round 2", "Checked: 42."),
+        ("sure?", "Round 3", "Yes."),
+    ]
+    later = fold([SessionStarted("s", "ai", "m"), TreeChanged("s", tree)])
+    assert later.sections == []  # a new session's tree is no history

@@ -71,11 +71,14 @@ def test_a_chat_in_the_ui(terminal: Terminal, openai_server: FakeModelServer) ->
     assert last[-1]["content"] == as_sent("again", "user-input-3")
     terminal.type("/help")
     terminal.send("Enter")
+    helped = terminal.wait_for("/help — this list")  # in the Output tab, where it was typed
+    assert "▾ /help" in helped
     terminal.send("F3")
     terminal.wait_for("command: /help — this list")
     terminal.send("C-d")
     screen = terminal.wait_for("[exited 0]")
     assert ">> again" in screen and "Back again." in screen  # the conversation stays
+    assert "this list" not in screen.split("Back again.")[-1]  # a command's output does not
 
 
 @pytest.mark.slow
@@ -159,3 +162,29 @@ def test_quit_leaves_the_ui(terminal: Terminal) -> None:
     terminal.type("/quit")
     terminal.send("Enter")
     terminal.wait_for("[exited 0]")
+
+
+def test_a_continued_chat_opens_with_its_conversation(
+    terminal: Terminal, openai_server: FakeModelServer, tmp_path: Path, isolated_env
+) -> None:
+    answer = '<<琥珀 response(parent="user-input-1", name="a1")\nIt is 42.\n琥珀\n'
+    openai_server.script(Reply(text=answer), Reply(text="Still 42."))
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("what is it?")
+    terminal.send("Enter")
+    terminal.wait_for("It is 42.")
+    terminal.send("C-d")
+    terminal.wait_for("[exited 0]")
+    again = Terminal([tai_executable(), "ai", "-continue"], tmp_path,
+                     {**isolated_env, "TERM": "xterm-256color"})  # fmt: skip
+    try:
+        opened = again.wait_for("ready — Enter sends")
+        assert ">> what is it?" in opened and "It is 42." in opened  # the turn so far
+        assert "琥珀" not in opened.split(">> what is it?")[-1]  # shown as it was
+        again.type("sure?")
+        again.send("Enter")
+        screen = again.wait_for("Still 42.")
+        assert screen.index("It is 42.") < screen.index(">> sure?") < screen.index("Still 42.")
+        assert "Round 2" in screen  # the session's rounds go on from there
+    finally:
+        again.close()

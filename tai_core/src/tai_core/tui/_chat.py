@@ -2,8 +2,9 @@
 
 A line is what the plain chat makes of it (:mod:`tai_core.commands._chat`), sent as runtime
 commands: text submits a turn — or, while a reply streams, steers it — ``/reload``,
-``/compact`` and the plugins' and agent commands run (their output goes to the Logs tab;
-an agent command's text is submitted once the switch is made). Esc cancels the reply in
+``/compact`` and the plugins' and agent commands run (their output is shown under the
+command's name in the Output tab, and in Logs; an agent command's text is submitted once
+the switch is made). Esc cancels the reply in
 flight, Ctrl-C too (and leaves when none is), Ctrl-D on an empty line leaves. The session
 is closed when the UI is, so ``tai ai -continue`` takes it up again.
 """
@@ -144,7 +145,16 @@ async def chat_in_tui(
         subscription.close()
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
-    for section in state.sections:  # the conversation stays on the terminal, as in the CLI
+    _leave_conversation(state)
+    return 1 if any(failed) else 0
+
+
+def _leave_conversation(state: UiState) -> None:
+    """The conversation stays on the terminal, as in the CLI: each turn's prompt and
+    answers, a cancel where it was, a failure on standard error in its place."""
+    for section in state.sections:
+        if section.command:  # a command's output is no part of it
+            continue
         if section.prompt:
             sys.stdout.write(f">> {section.prompt}\n")
         if section.readable.strip():
@@ -156,4 +166,3 @@ async def chat_in_tui(
             sys.stderr.write(f"tai: error: {printable_lines(section.error)}\n")
             sys.stderr.flush()
     sys.stdout.flush()
-    return 1 if any(failed) else 0

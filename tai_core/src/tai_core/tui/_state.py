@@ -26,6 +26,7 @@ from tai_core.events import (
     RunFailed,
     RunFinished,
     SessionCompacted,
+    SessionLoaded,
     SessionStarted,
     TextReceived,
     ThoughtReceived,
@@ -75,6 +76,8 @@ class Section:
     error: str = ""
     #: Whether the run was cancelled here (what it said stays on the screen, not kept).
     cancelled: bool = False
+    #: The session command (``/help``) whose output this is, when it is no round's.
+    command: str = ""
     #: :attr:`readable` as of how many pieces of text: a redraw reads every section, and
     #: only the streaming one changes (its text only grows, a piece at a time).
     _shown: tuple[int, str] = attrs.field(default=(0, ""), init=False, repr=False, eq=False)
@@ -89,7 +92,9 @@ class Section:
 
     @property
     def title(self) -> str:
-        """Its heading: ``Round N`` (``, attempt M`` after the first)."""
+        """Its heading: ``Round N`` (``, attempt M`` after the first), or the command."""
+        if self.command:
+            return self.command
         return f"Round {self.round}" + (f", attempt {self.attempt}" if self.attempt > 1 else "")
 
 
@@ -128,6 +133,8 @@ class UiState:
     question: Any = None
     #: A chat prompt sent, waiting for the round it starts.
     prompted: str = ""
+    #: A saved session was loaded: its turns are shown from the tree that comes next.
+    history_due: bool = False
     #: Bumped by every change, so views know when to lay out again.
     version: int = 0
 
@@ -143,8 +150,10 @@ class UiState:
         return True
 
     def section(self) -> Section | None:
-        """The section output goes to now."""
-        return self.sections[-1] if self.sections else None
+        """The section output goes to now: the last round's (a command's output shown
+        since, while a reply streams, is not where the reply goes on)."""
+        return next((section for section in reversed(self.sections) if not section.command),
+                    None)  # fmt: skip
 
     def elapsed(self, now: float | None = None) -> float:
         """Seconds the running thing has run (0 when nothing runs)."""
@@ -212,9 +221,12 @@ CHAT_HELP = (
 
 
 def _said(state: UiState, event: ExtensionCommandFinished) -> None:
-    state.logs += [("command", line) for line in event.output.splitlines()]
-    if event.name == "help":
-        state.logs += [("command", line) for line in CHAT_HELP]
+    """A session command's output, in the Output tab where it was typed, and in Logs."""
+    lines = event.output.splitlines() + (list(CHAT_HELP) if event.name == "help" else [])
+    state.logs += [("command", line) for line in lines]
+    if lines:
+        state.sections.append(Section(state.round, 1, ["\n".join(lines)], folded=False,
+                                      command=f"/{event.name}"))  # fmt: skip
 
 
 def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
@@ -232,8 +244,38 @@ def _compacted(state: UiState, event: SessionCompacted) -> None:
     state.logs.append(("compacted", f"{event.messages_before} messages into a summary"))
 
 
+def _loaded(state: UiState, event: SessionLoaded) -> None:
+    state.history_due = True
+
+
 def _tree(state: UiState, event: TreeChanged) -> None:
     state.tree = event.tree
+    if state.history_due and event.tree is not None:
+        state.history_due = False
+        if not state.sections:  # a resumed chat opens with its conversation so far
+            state.sections = history(event.tree)
+            state.round = len(state.sections)
+
+
+def history(tree: Any) -> list[Section]:
+    """The sections of a saved session's turns, from its tree: each input's replies (the
+    response nodes the loop records a round's whole reply in, not the ``response`` blocks
+    inside them, which carry their block's kind), the first under the input's text."""
+    from tai_core.tree import NodeKind
+
+    sections: list[Section] = []
+    for turn in tree.root.children:
+        if turn.kind is not NodeKind.USER_INPUT:
+            continue
+        prompt, stack = turn.body, list(reversed(turn.children))
+        while stack:
+            node = stack.pop()
+            stack.extend(reversed(node.children))
+            if node.kind is NodeKind.RESPONSE and "kind" not in node.attrs:
+                sections.append(Section(len(sections) + 1, 1, [node.body], prompt=prompt,
+                                        folded=False))  # fmt: skip
+                prompt = ""
+    return sections
 
 
 def _asked(state: UiState, event: PromptRequested) -> None:
@@ -266,5 +308,5 @@ _HANDLERS: dict[type, Any] = {
     UsageReported: _usage, Notice: _notice, TreeChanged: _tree, RunFinished: _ended,
     RunFailed: _ended, RunCancelled: _ended, PromptRequested: _asked,
     PromptAnswered: _answered, ExtensionCommandFinished: _said, AgentActivated: _switched,
-    SessionCompacted: _compacted, ExtensionsReloaded: _reloaded,
+    SessionCompacted: _compacted, ExtensionsReloaded: _reloaded, SessionLoaded: _loaded,
 }  # fmt: skip
