@@ -147,3 +147,15 @@ def test_keys_typed_before_a_tab_is_drawn_move_from_its_end() -> None:
         app.move(2, -1)
         app.move(2, -1)
     assert app.cursor[2] == 2 and not app.following[2]
+
+
+def test_the_status_line_names_the_agent_the_turns_run_under() -> None:
+    from tai_core.events import AgentActivated
+
+    state = UiState("s")
+    state.apply(AgentActivated("s", "plan", "flash", ("response",)))
+    app = TaiApp(state, lambda: None, lambda prompt_id, answer: None, output=DummyOutput())
+    line = "".join(text for _, text, *_ in app._status())
+    assert " · /plan · flash · round 0" in line
+    state.apply(AgentActivated("s", "", "pro", ("response", "shell")))
+    assert "/plan" not in "".join(text for _, text, *_ in app._status())

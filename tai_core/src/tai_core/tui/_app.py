@@ -290,7 +290,8 @@ class TaiApp:
             doing = f"{type(state.outcome).__name__.removeprefix('Run').lower()} — q quits"
         else:
             doing = "waiting"
-        return [("", f" {doing} · {state.model or '-'} · round {state.round} · tokens "
+        mode = f"/{state.agent} · " if state.agent else ""  # the agent its turns run under
+        return [("", f" {doing} · {mode}{state.model or '-'} · round {state.round} · tokens "
                      f"{state.prompt_tokens} in{cached}, {state.cached_tokens} cached, "
                      f"{state.completion_tokens} out{cost} ")]  # fmt: skip
 

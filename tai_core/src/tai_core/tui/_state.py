@@ -112,6 +112,8 @@ class UiState:
 
     session_id: str
     model: str = ""
+    #: The agent command the session's turns run under (``/plan``), ``""`` for its own.
+    agent: str = ""
     round: int = 0
     tree: Any = None
     sections: list[Section] = attrs.Factory(list)
@@ -236,7 +238,7 @@ def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
 
 def _switched(state: UiState, event: AgentActivated) -> None:
     mode = f"/{event.name}" if event.name else "the session's own prompt"
-    state.model = event.model
+    state.model, state.agent = event.model, event.name
     state.logs.append(("agent", f"{mode} (kinds: {', '.join(event.kinds)})"))
 
 
