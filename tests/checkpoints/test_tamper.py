@@ -79,7 +79,7 @@ def test_a_poisoned_stat_cache_does_not_hide_a_change(tree: Path, env, plant: st
     assert (tree / "auth.txt").read_text() == "user=model\n"
     listing = run_tai("checkpoints", cwd=tree, env=env)
     before_programs = listing.stdout.splitlines()[-3]  # up to the end of the run: auth.txt
-    assert "before programs" in before_programs and before_programs.split()[-1] == "1"
+    assert before_programs.split("before programs")[1].split()[0] == "1"  # changed, then task
     result = run_tai("undo", cwd=tree, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (tree / "auth.txt").read_text() == "user=alice\n"

@@ -176,3 +176,22 @@ def test_a_damaged_store_is_refused_not_restored(tree: Path, env, isolated_env) 
     assert result.returncode == 1
     assert "was altered" in result.stdout
     assert (tree / "a.txt").read_text() == "changed\n"
+
+
+def test_the_checkpoints_list_says_each_runs_task(tree: Path, env) -> None:
+    """Runs could be told apart only by their ids: each line names the run's task (from
+    the sessions kept), cut to the column; a patch, which keeps no session, shows ``-``."""
+    replay(tree, "Editing.\n" + change("a.txt", "by the run\n") + DONE)
+    long_task = "rename the configuration loader and update every caller of it"
+    result = run_tai("-model", "replay:.model.replay", "chat", long_task, cwd=tree, env=env)
+    assert result.returncode == 0, result.stderr
+    (tree / "fix.ai").write_text(change("b.txt", "patched\n"))
+    assert run_tai("patch", "fix.ai", cwd=tree, env=env).returncode == 0
+    listing = run_tai("checkpoints", cwd=tree, env=env)
+    assert listing.returncode == 0, listing.stderr
+    lines = listing.stdout.splitlines()
+    assert lines[0].split()[-1] == "task"
+    ran = [line for line in lines if "rename the" in line]
+    assert ran and all(line.endswith("  rename the configuration loader and upd…") for line in ran)
+    patched = [line for line in lines[1:] if not line.startswith("(") and line not in ran]
+    assert patched and all(line.endswith("  -") for line in patched)

@@ -242,10 +242,38 @@ def undo_command(app: Any, round_number: int | None, run_id: str | None) -> None
     sys.exit(1 if outcome.kept else 0)
 
 
+#: Characters of a run's task shown in ``tai checkpoints``.
+TASK_WIDTH = 40
+
+#: Kept sessions looked up for their tasks (the newest first).
+_SESSIONS_LOOKED_UP = 500
+
+
+def _tasks() -> dict[str, str]:
+    """The task (first line of its first input) of each run the sessions database keeps,
+    by session id; none when there is no database or it cannot be read (``tai patch`` and
+    runs with ``keep_sessions = false`` have none: their task shows as ``-``)."""
+    import sqlite3
+
+    from tai_core.sessions import SessionStore, sessions_path
+
+    path = sessions_path()
+    if not path.is_file():
+        return {}  # never make a database to read nothing from it
+    try:
+        store = SessionStore(path, read_only=True)
+        try:
+            return {header.id: header.task for header in store.list(_SESSIONS_LOOKED_UP)}
+        finally:
+            store.close()
+    except (sqlite3.Error, ValueError, OSError):  # damaged, too new: the tasks go unsaid
+        return {}
+
+
 @click.command("checkpoints")
 def checkpoints_command() -> None:
     """List the checkpoints of the working directory, oldest first: run, round, time,
-    reason and how many files changed between it and the next one."""
+    reason, how many files changed between it and the next one, and the run's task."""
     store = CheckpointStore(Path.cwd())
     entries = _log(store)
     if not entries:
@@ -261,7 +289,8 @@ def checkpoints_command() -> None:
                 return None
         return manifests[digest]
 
-    click.echo(f"{'run':<14}{'round':>5}  {'time':<19}  {'reason':<17}{'changed':>8}")
+    tasks = _tasks()
+    click.echo(f"{'run':<14}{'round':>5}  {'time':<19}  {'reason':<17}{'changed':>8}  task")
     good = [entry for entry in entries if entry["problem"] is None]
     refused = 0
     for entry in entries:
@@ -280,8 +309,11 @@ def checkpoints_command() -> None:
         reason = _REASONS.get(entry["reason"], entry["reason"])
         if entry["problem"] is not None:
             reason = "NOT TAI'S"
+        task = printable(tasks.get(entry["session"], "-"))
+        task = task if len(task) <= TASK_WIDTH else task[: TASK_WIDTH - 1] + "…"
         click.echo(
-            f"{entry['session'][:13]:<14}{entry['round']:>5}  {when:<19}  {reason:<17}{changed:>8}"
+            f"{entry['session'][:13]:<14}{entry['round']:>5}  {when:<19}  {reason:<17}"
+            f"{changed:>8}  {task}"
         )
     click.echo(f"(checkpoints of {store.root}; 'changed' counts files up to the next one)")
     if refused:
