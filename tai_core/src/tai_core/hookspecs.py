@@ -564,7 +564,7 @@ def tai_schedule_tick(now: float) -> None:
 
 
 @hookspec
-def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
+def tai_prepare_isolation(cwd: str, config: Mapping[str, Any], session: bool) -> None:
     """Prepare, outside the sandbox, what must not be writable inside it.
 
     Called by the command line right before :func:`tai_enter_isolation`, for the same
@@ -577,6 +577,9 @@ def tai_prepare_isolation(cwd: str, config: Mapping[str, Any]) -> None:
 
     :param cwd: the working directory of the run.
     :param config: the merged configuration.
+    :param session: whether the command runs a session with a model (every command
+        isolated but ``patch``, which only applies a file of blocks): what only a
+        session uses is imported only then.
     :return: nothing. An exception is reported as a warning and the run goes on; the
         plugin then fails later, where it needs the program, with its own message.
 

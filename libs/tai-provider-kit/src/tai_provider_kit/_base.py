@@ -47,12 +47,13 @@ class ProviderPlugin:
         register(self.provider)
 
     @hookimpl
-    def tai_prepare_isolation(self) -> None:
+    def tai_prepare_isolation(self, session: bool) -> None:
         """Import the provider's protocol (:attr:`ProviderBase.protocol`) before the sandbox
-        is entered: a run's first call imports it anyway, and what importing compiles (h11's
-        patterns and dataclasses, ~10 ms) is kept for the next start only out here
-        (``tai_core.cli._kept_code``); inside, the launch directory is read-only."""
-        if self.provider.protocol:
+        is entered, for a command that runs a session: its first call imports it anyway,
+        and what importing compiles (h11's patterns and dataclasses, ~10 ms) is kept for
+        the next start only out here (``tai_core.cli._kept_code``); inside, the launch
+        directory is read-only."""
+        if session and self.provider.protocol:
             import_module(self.provider.protocol)
 
 

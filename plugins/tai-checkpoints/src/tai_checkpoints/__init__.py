@@ -49,7 +49,7 @@ from tai_core import hookimpl
 UNDO = "Restore the working tree as it was before the last run (or one of its rounds)."
 CHECKPOINTS = (
     "List the checkpoints of the working directory, oldest first: run, round, time, "
-    "reason and how many files changed between it and the next one."
+    "reason, how many files changed between it and the next one, and the run's task."
 )
 #: Sessions of this process that have a checkpoint, so an "end" is only recorded for runs
 #: that changed something.

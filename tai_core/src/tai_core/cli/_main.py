@@ -248,10 +248,13 @@ def _isolate(app: AppContext, args: Sequence[str], command: str | None) -> AppCo
     from tai_core.store import StoreError
     from tai_core.store._key import journal_key
 
-    for module in SESSION_MODULES if command != "patch" else ():
+    session = command != "patch"
+    for module in SESSION_MODULES if session else ():
         import_module(module)
     cwd, hook = str(Path.cwd()), app.host.pm.hook
-    observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values)  # not fatal
+    # a failure to prepare is not fatal
+    observe(hook.tai_prepare_isolation, _warn, cwd=cwd, config=app.config.values,
+            session=session)  # fmt: skip
     _kept_code.save()  # after what the plugins prepared: their classes are kept too
     try:
         journal_key()
