@@ -120,3 +120,18 @@ def test_what_is_not_given_adds_nothing(host) -> None:
     system, restatement = block_prompts(kinds, "go", ())
     assert built.system == f"BASE\n\n{system.strip()}"
     assert built.user == f"{restatement}\n\n# Task\n\nfix it"
+
+
+def test_a_standing_text_goes_with_its_plugins_kinds(host) -> None:
+    """A plugin's standing text documents its kinds (the skills index, the skill kind): it
+    is left out when every kind its plugin registers is off, kept while one is on; a text
+    of a plugin that registers none stands whatever is off."""
+    standing = [
+        ("# Skills\n\n- review", frozenset({"skill"})),
+        ("# Two kinds", frozenset({"shell", "ingest"})),
+        ("# Project rules", frozenset()),
+    ]
+    on = prompt(host, standing=standing, disabled=["shell"]).system
+    assert all(text in on for text, _ in standing)
+    off = prompt(host, standing=standing, disabled=["shell", "skill", "ingest"]).system
+    assert "# Skills" not in off and "# Two kinds" not in off and "# Project rules" in off

@@ -31,6 +31,21 @@ def test_tai_ai_starts_in_an_agent_with_a_first_prompt(
     assert system_of(openai_server, 1) == system  # the agent stays for the next turn
 
 
+def test_an_agent_without_the_skill_kind_is_not_shown_the_skills(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """The skills index tells the model to load a skill with a skill block: under an agent
+    whose kinds leave the skill kind out, the index goes too."""
+    from tests.agents.test_skills import skill
+
+    skill(chat_dir / ".tai" / "skills", "release", "how a release is cut")
+    openai_server.script(Reply(text="Hi."), Reply(text="A plan."))
+    ai(chat_dir, isolated_env, "hello\n/plan add dark mode\n")
+    own, planning = system_of(openai_server, 0), system_of(openai_server, 1)
+    assert "# Skills" in own and "- release — how a release is cut" in own
+    assert "# Skills" not in planning and "release" not in planning
+
+
 @pytest.mark.slow
 def test_typed_agent_commands_switch_and_go_back(
     chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer

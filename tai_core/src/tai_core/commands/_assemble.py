@@ -24,7 +24,7 @@ from tai_core.context import (
     ContextTooLarge,
     SecretCheck,
 )
-from tai_core.context._prompt import Prompt
+from tai_core.context._prompt import Prompt, Standing
 from tai_core.models import Window, estimate_tokens
 
 
@@ -181,11 +181,12 @@ def within_window(
 
 def standing_texts(
     app: AppContext, command: str, cwd: Path, config: Mapping[str, Any]
-) -> tuple[str, ...]:
+) -> tuple[Standing, ...]:
     """The plugins' standing texts for the system prompt (``tai_system_prompt``), in
-    plugin-name order. A plugin that fails is left out with one warning; so is a text that
-    holds a secret (asked of ``tai_secret_file`` like any file: the text goes to the model
-    as a file would)."""
+    plugin-name order, each with the block kinds its plugin registers (the prompt leaves
+    a text out with its kinds, :func:`~tai_core.context._prompt.build_prompt`). A plugin
+    that fails is left out with one warning; so is a text that holds a secret (asked of
+    ``tai_secret_file`` like any file: the text goes to the model as a file would)."""
     import click
 
     from tai_core.context import hook_check
@@ -204,5 +205,7 @@ def standing_texts(
         if reason:
             warn(f"plugin {plugin!r}: its standing text is left out of the prompt: {reason}")
         elif text:
-            texts.append(text)
+            record = app.host.record(plugin)
+            kinds = record.registers.get("block_kinds", ()) if record is not None else ()
+            texts.append((text, frozenset(kinds)))
     return tuple(texts)

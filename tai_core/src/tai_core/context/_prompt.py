@@ -25,6 +25,10 @@ from tai_core.blocks import BlockKind, block_prompts
 from tai_core.context._contract import ContextPart
 from tai_core.context._secrets import withheld_section
 
+#: A plugin's standing text (``tai_system_prompt``) and the block kinds its plugin
+#: registers (none: it stands whatever kinds are in force).
+Standing = tuple[str, frozenset[str]]
+
 #: What opens the line of the prompt that tells the time.
 CLOCK_PREFIX = "Current time: "
 #: What opens the task in a first message: all before it is the rules and the files that
@@ -96,11 +100,15 @@ def build_prompt(
     family: str = "",
     feedback: str = "",
     now: str = "",
-    standing: Sequence[str] = (),
+    standing: Sequence[Standing] = (),
 ) -> Prompt:
     """The prompt of a request; see the module docstring for the layout. ``standing`` are
-    the plugins' standing texts (``tai_system_prompt``: project instructions, skills)."""
+    the plugins' standing texts (``tai_system_prompt``: project instructions, skills),
+    each with the block kinds its plugin registers: a text whose kinds are all disabled
+    is left out with them (the skills index, where the skill kind is off)."""
     settings = config or {}
+    off = set(disabled)
+    texts = [text for text, kinds in standing if not kinds or not kinds <= off]
     files = [part.path for part in parts if part.path]
     blocks_system, restatement = block_prompts(kinds, command, disabled, files)
     system = "\n\n".join(
@@ -109,7 +117,7 @@ def build_prompt(
             base,
             blocks_system,
             _read_only_section(parts),
-            *standing,
+            *texts,
             *extra_system_prompts(settings, family, command),
         )
         if text and text.strip()
