@@ -198,6 +198,24 @@ def test_the_rules_and_files_go_with_the_first_turn_that_is_kept(
                      cwd=tmp_path, env=isolated_env, stdin="first\nsecond\n")  # fmt: skip
     assert "401 bad key" in result.stderr and "expected the last user" not in result.stderr
     assert result.stdout.endswith("Fine.\n") and result.returncode == 1  # a turn failed
+    assert "was not kept" not in result.stderr  # the second turn was answered
+
+
+def test_a_chat_whose_turns_all_failed_says_it_was_not_kept(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """The opening line promises the session's id for -resume once a turn is answered:
+    when none was, the chat says so as it ends, and -resume finds nothing."""
+    (tmp_path / "r.replay").write_text("@@@ reply\n@@@ error 401 bad key\n")
+    result = run_tai("ai", "-no-memory", "-model", "replay:r.replay",
+                     cwd=tmp_path, env=isolated_env, stdin="first\n")  # fmt: skip
+    assert result.returncode == 1
+    session = result.stderr.split("tai: new session ")[1].split()[0]
+    assert "kept once a turn is answered" in result.stderr
+    assert f"tai: session {session} was not kept: no turn was answered" in result.stderr
+    again = run_tai("ai", "-no-memory", "-model", "replay:r.replay", "-resume", session,
+                    cwd=tmp_path, env=isolated_env, stdin="")  # fmt: skip
+    assert again.returncode == 1 and "no sessions kept yet" in again.stderr
 
 
 def test_quit_leaves_the_chat(

@@ -165,7 +165,7 @@ async def chat(
     if on_open is not None:
         on_open()
     first = not opened
-    failed = False
+    failed = asked = False
     try:
         pending = await _extension(runtime, subscription, session_id, agent) if agent else ""
         if pending is None:
@@ -189,6 +189,7 @@ async def chat(
             recording = (asyncio.create_task(recorder.follow(runtime.bus.subscribe(), session_id))
                          if recorder is not None else None)  # fmt: skip
             runtime.handle(Submit(session_id, first_text(text) if first else text, text))
+            asked = True
             # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
             # installs its own while it reads and removes it after
             with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
@@ -206,6 +207,9 @@ async def chat(
         await runtime.settle()
         _warnings(subscription, session_id)  # the last save's failure comes after the turn
         subscription.close()
+    if first and asked and runtime.keeper.keeps:  # the opening said it would be kept
+        print(f"tai: session {session_id} was not kept: no turn was answered",
+              file=sys.stderr, flush=True)  # fmt: skip
     return 1 if failed else 0
 
 

@@ -153,13 +153,13 @@ def _check_agent(app: Any, name: str) -> None:
 
 
 def _announce(session_id: str, *, resumed: bool) -> None:
-    """Say which session the chat is (a new one is kept once a turn has ended), once it
+    """Say which session the chat is (a new one is kept once a turn is answered), once it
     is open: a session that cannot be resumed is refused without being called resumed."""
     if resumed:
         click.echo(f"tai: resumed session {session_id} (tai ai -resume {session_id})", err=True)
     else:
-        click.echo(f"tai: new session {session_id} (kept once a turn has ended: tai ai -resume "
-                   f"{session_id})", err=True)  # fmt: skip
+        click.echo(f"tai: new session {session_id} (kept once a turn is answered: tai ai "
+                   f"-resume {session_id})", err=True)  # fmt: skip
 
 
 @attrs.frozen
