@@ -62,3 +62,32 @@ def test_a_chat_at_the_terminal(
     assert messages[1:] == ["Hello from the model.", as_sent("again", "user-input-2")]
     history = (Path(isolated_env["TAI_DATA_DIR"]) / "ai-history").read_text()
     assert "+hi" in history and "+tell me more" in history and "+again" in history
+
+
+@pytest.mark.slow
+def test_text_typed_while_a_reply_streams_waits_for_the_next_prompt(
+    tmp_path: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """What the user types ahead is neither echoed into the reply nor lost: it is the
+    start of the next prompt."""
+    configure(tmp_path, openai_server)  # read_timeout 2 s: the stalled reply fails then
+    openai_server.script(Reply(text="Half an answer", fault="stall"),
+                         Reply(text="Recovered."), Reply(text="Next one."))  # fmt: skip
+    env = {**isolated_env, "TERM": "xterm-256color"}
+    terminal = Terminal([tai_executable(), "ai", "-cli"], tmp_path, env)
+    try:
+        terminal.wait_for(">>")
+        terminal.type("first")
+        terminal.send("Enter")
+        terminal.wait_for("Half")
+        terminal.type("typed ahead")
+        screen = terminal.wait_for("Recovered.")  # after the stall, the retry's answer
+        reply = screen.split(">> first")[1].split("Recovered.")[0]
+        assert "Half" in reply and "typed ahead" not in reply  # not echoed into the reply
+        terminal.wait_for(">> typed ahead")  # waiting in the next prompt, not sent
+        assert len(openai_server.requests) == 2
+        terminal.send("Enter")
+        terminal.wait_for("Next one.")
+        assert openai_server.requests[-1].body["messages"][-1]["content"].startswith("typed ahead")
+    finally:
+        terminal.close()

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from tai_core._printable import printable, shown_on
 from tai_core.commands._printer import Printer
 from tai_core.commands._session import cancelling_on_ctrl_c
-from tai_core.commands._terminal import answering
+from tai_core.commands._terminal import answering, typing_held
 from tai_core.runtime import (
     ActivateAgent,
     AgentActivated,
@@ -192,7 +192,7 @@ async def chat(
             asked = True
             # Ctrl-C cancels the turn; the handler is the turn's own, since the prompt
             # installs its own while it reads and removes it after
-            with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))):
+            with cancelling_on_ctrl_c(lambda: runtime.handle(Cancel(session_id))), typing_held():
                 async with answering(runtime, session_id):
                     await printer.follow(subscription, session_id)
                     await runtime.wait(session_id)

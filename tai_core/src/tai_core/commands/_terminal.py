@@ -14,6 +14,12 @@ The terminal is read on a daemon thread: a question still open when the turn is 
 End of input or Ctrl-C at the question answers with its default, which is the safe one.
 Elsewhere (a pipe, a script, CI) nothing is asked and every question takes its default at
 once.
+
+While a chat's turn runs (:func:`typing_held`), the terminal does not echo what is typed:
+the reply streams undisturbed, and the text waits in the terminal's input for the next
+prompt, which shows it. A question asks with the echo back on, and with what was typed
+ahead dropped first: a line typed for the next prompt must not answer whether a command
+runs.
 """
 
 from __future__ import annotations
@@ -21,8 +27,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import click
@@ -45,9 +51,46 @@ def answers_questions(*, tui: bool, cli: bool) -> bool:
     return wants_tui(tui, cli) or on_terminal()
 
 
+@contextmanager
+def _echoing(echo: bool, *, drop_typed: bool = False) -> Iterator[None]:
+    """While inside, the terminal on standard input echoes what is typed (``echo``) or
+    not, and when ``drop_typed`` what was typed before is dropped; nothing changes where
+    standard input is no terminal."""
+    import termios
+
+    try:
+        descriptor = sys.stdin.fileno()
+        before = termios.tcgetattr(descriptor) if sys.stdin.isatty() else None
+    except (OSError, ValueError, termios.error):  # closed, replaced, not a terminal
+        before = None
+    if before is None:
+        yield
+        return
+    changed = list(before)
+    changed[3] = before[3] | termios.ECHO if echo else before[3] & ~termios.ECHO
+    if drop_typed:
+        termios.tcflush(descriptor, termios.TCIFLUSH)
+    termios.tcsetattr(descriptor, termios.TCSANOW, changed)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(descriptor, termios.TCSANOW, before)
+
+
+def typing_held() -> Any:
+    """A context in which a chat's turn runs: what the user types is not echoed into the
+    reply, and waits for the next prompt."""
+    return _echoing(False)
+
+
 def ask_terminal(question: PromptRequested) -> Any:
     """The user's answer to ``question``, read from the terminal (its default on end of
-    input or Ctrl-C)."""
+    input or Ctrl-C), with the echo on and what was typed ahead dropped."""
+    with _echoing(True, drop_typed=True):
+        return _ask(question)
+
+
+def _ask(question: PromptRequested) -> Any:
     message = printable_lines(question.message)
     try:
         if question.kind == "confirm":
