@@ -102,7 +102,7 @@ class Server:
         try:
             request = decode(line)
         except BadRequest as error:  # answered in the session it names, when it names one
-            self._error(_named_session(line), str(error))
+            self._error(error.session_id, str(error))
             return
         session_id = getattr(request, "session_id", None) or ""
         try:
@@ -260,16 +260,3 @@ def serve_stdio(app: Any, model: str | None = None) -> int:
 
     server = Server(app, make_runtime(app, answers_prompts=True), model)
     return asyncio.run(run_lines(server, sys.stdin, sys.stdout))
-
-
-def _named_session(line: str) -> str:
-    """The ``session_id`` string a command line that could not be used names (``""`` for
-    none), so that its error goes to that session's client view."""
-    import json
-
-    try:
-        data = json.loads(line)
-    except ValueError:
-        return ""
-    named = data.get("session_id") if isinstance(data, dict) else None
-    return named if isinstance(named, str) else ""

@@ -25,7 +25,12 @@ from tai_core.tree import ROOT_NAME, SessionTree
 
 
 class BadRequest(ValueError):
-    """A line that is not a command this protocol knows, with the reason."""
+    """A line that is not a command this protocol knows, with the reason; ``session_id``
+    is the session the line names when it names one (its error is that session's)."""
+
+    def __init__(self, message: str, session_id: str = "") -> None:
+        super().__init__(message)
+        self.session_id = session_id
 
 
 def _at_least_one(instance: Any, attribute: attrs.Attribute[int], value: int) -> None:
@@ -235,6 +240,15 @@ def decode(line: str) -> Request:
         raise BadRequest(f"not JSON: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("a command is a JSON object")
+    named = data.get("session_id")
+    try:
+        return _request(data)
+    except BadRequest as error:
+        raise BadRequest(str(error), named if isinstance(named, str) else "") from None
+
+
+def _request(data: dict[str, Any]) -> Request:
+    """The command a line's JSON object is; :class:`BadRequest` when it is none."""
     kind = data.pop("type", None)
     known = ", ".join(sorted(REQUESTS))
     if kind is None:
