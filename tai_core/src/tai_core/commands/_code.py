@@ -311,7 +311,7 @@ class CodeRun:
             )
             status = goal.exit_code
         else:
-            status = exit_status_of(await self.session(task, ""))
+            status = reported_exit_status(await self.session(task, ""))
         if status == 0 and self.options.review:
             status = await self._review(task)
         return status
@@ -324,7 +324,7 @@ class CodeRun:
         if self.options.review_model:
             model = resolve(self.app, self.options.review_model, confidential=False)
         result = await self.session(REVIEW_TASK.format(task=task, diff=diff), "", model)
-        return exit_status_of(result)
+        return reported_exit_status(result)
 
     def diff(self, color: bool) -> str:
         """The unified diff of everything this command changed, over all its sessions."""
@@ -361,10 +361,10 @@ def _pending_diff(workspace: Any) -> str:
     return pending_diff(workspace, sys.stderr.isatty())
 
 
-def exit_status_of(result: LoopResult) -> int:
-    """The exit status of a single session's :class:`LoopResult`: a session that finished
-    with blocks still malformed when the corrections ran out failed (what they asked for
-    was not done), and says so."""
+def reported_exit_status(result: LoopResult) -> int:
+    """The exit status of a single session's :class:`LoopResult`, once its failure is
+    said on standard error: a session that finished with blocks still malformed when the
+    corrections ran out failed (what they asked for was not done)."""
     if result.outcome == "finished" and result.parse_errors:
         count = len(result.parse_errors)
         click.echo(
