@@ -46,7 +46,9 @@ def test_a_chat_remembers_and_goes_on(
 ) -> None:
     openai_server.script(Reply(text=REMEMBER), Reply(text="You like Go."))
     out = ai(chat_dir, isolated_env, "I like Go\n\n   \nwhat do I like?\n")
-    assert out == "Noted.\nYou like Go.\n"  # the memory block is not printed: bookkeeping
+    # the memory block is printed as written: what every later chat's prompt will carry
+    # is never saved out of the user's sight (the terminal UI shows it the same way)
+    assert out == REMEMBER + "You like Go.\n"
     assert len(openai_server.requests) == 2  # blank lines are no prompts
     first, second = contents(openai_server, 0), contents(openai_server, 1)
     first_input = as_sent("I like Go", "user-input-1")

@@ -1,10 +1,11 @@
 """Leaving blocks of some kinds out of the reply as it is printed, and the wrapping of others.
 
-In a chat the reply is the answer. A ``memory`` block in it is bookkeeping between the
-model and tai (its result is shown on its own line): printing its heredoc would show the
-user the protocol instead of the answer. A ``response`` block *is* the answer: its body is
+In a chat the reply is the answer. A ``response`` block *is* the answer: its body is
 printed, the lines that open and close it are not (the terminal UI shows answers the same
-way, ``tai_core.tui._state.readable``). The reply streams in arbitrary pieces, so the
+way, ``tai_core.tui._state.readable``). Blocks of other kinds may be left out whole, for a
+front-end that shows what they did on lines of its own (``tai ai`` leaves none out: a
+``memory`` block writes what every later chat's prompt carries, and nothing else would
+show the user what was remembered). The reply streams in arbitrary pieces, so the
 filter works on lines: a complete line is printed or held back whole, and a partial line is
 printed at once unless it could still become a block's first line (it starts with ``<``)
 or the closing line of the block being unwrapped, so the text streams as before except at

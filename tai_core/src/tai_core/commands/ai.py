@@ -117,12 +117,12 @@ def ai_command(app: Any, **params: Any) -> None:
         return recorder
 
     def new_printer() -> Printer:
-        """The reply is the answer: memory blocks are not printed (their result line is), a
-        response block is printed as its answer, as the terminal UI shows it."""
+        """The reply is the answer: a response block is printed as its answer, every other
+        block as written, as the terminal UI shows them — a memory block above all, which
+        writes what every later chat's prompt carries and has no result line of its own."""
         from tai_core.tui._state import ANSWER_KINDS
 
-        return Printer(thoughts=params["thoughts"], report=False, hide=frozenset({"memory"}),
-                       unwrap=ANSWER_KINDS)  # fmt: skip
+        return Printer(thoughts=params["thoughts"], report=False, unwrap=ANSWER_KINDS)
 
     text, agent = " ".join(params["text"]), params["agent"] or ""
     if wants_tui(params["tui"], params["cli"]):
