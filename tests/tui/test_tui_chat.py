@@ -136,6 +136,7 @@ def test_a_failed_turn_is_said_in_the_output_and_on_leaving(
         screen.send("C-d")
         left = screen.wait_for("[exited 1]")
         assert "tai: error: " in left
+        assert "was not kept: no turn was answered" in left  # the opening promised its id
     finally:
         screen.close()
 

@@ -53,7 +53,7 @@ from tai_core.runtime import (
 )
 from tai_core.runtime._extensions import typed_command
 from tai_core.textfile import NotUTF8Error, checked_utf8
-from tai_core.tui._state import LEAVE_COMMANDS
+from tai_core.tui._state import LEAVE_COMMANDS, not_kept
 
 #: What the terminal's prompt shows.
 PROMPT = ">> "
@@ -208,8 +208,7 @@ async def chat(
         _warnings(subscription, session_id)  # the last save's failure comes after the turn
         subscription.close()
     if first and asked and runtime.keeper.keeps:  # the opening said it would be kept
-        print(f"tai: session {session_id} was not kept: no turn was answered",
-              file=sys.stderr, flush=True)  # fmt: skip
+        print(not_kept(session_id), file=sys.stderr, flush=True)
     return 1 if failed else 0
 
 

@@ -24,6 +24,7 @@ from tai_core.runtime import (
     Command,
     RespondToPrompt,
     RunFailed,
+    RunFinished,
     Runtime,
     SessionLoaded,
     SessionStarted,
@@ -32,7 +33,7 @@ from tai_core.runtime import (
 )
 from tai_core.runtime._extensions import typed_command
 from tai_core.tui._app import TaiApp
-from tai_core.tui._state import LEAVE_COMMANDS, UiState
+from tai_core.tui._state import LEAVE_COMMANDS, UiState, not_kept
 
 
 def _said_on_stderr(state: UiState, events: Any = ()) -> None:
@@ -54,6 +55,8 @@ class ChatLine:
         self.session_id = state.session_id
         self.first_text = first_text
         self.first = first
+        #: Whether a turn was submitted.
+        self.asked = False
 
     def __call__(self, line: str, running: bool) -> None:
         """Act on ``line``; ``running``: a reply streams now (the line steers it)."""
@@ -68,6 +71,7 @@ class ChatLine:
             self.first = False
             self.state.prompted = line  # shown above the reply it starts
             runtime.handle(Submit(session_id, text, line))
+            self.asked = True
 
     def _command(self, line: str) -> None:
         runtime, session_id = self.runtime, self.session_id
@@ -112,6 +116,7 @@ async def chat_in_tui(
         on_open()
     line = ChatLine(runtime, state, first_text, first=not loaded)
     failed: list[bool] = []
+    answered: list[bool] = []
     app = TaiApp(
         state, lambda: runtime.handle(Cancel(session_id)),
         lambda prompt_id, answer: runtime.handle(RespondToPrompt(session_id, prompt_id, answer)),
@@ -125,6 +130,7 @@ async def chat_in_tui(
         async for event in subscription:
             if state.apply(event):
                 failed.append(isinstance(event, RunFailed))
+                answered.append(isinstance(event, RunFinished))
                 app.invalidate()
 
     if agent:
@@ -146,6 +152,8 @@ async def chat_in_tui(
         runtime.handle(CloseSession(session_id))
         await runtime.settle()
     _leave_conversation(state)
+    if not loaded and line.asked and not any(answered) and runtime.keeper.keeps:
+        sys.stderr.write(not_kept(session_id) + "\n")  # the opening said it would be kept
     return 1 if any(failed) else 0
 
 

@@ -214,6 +214,13 @@ def _notice(state: UiState, event: Notice) -> None:
 #: command).
 LEAVE_COMMANDS = frozenset({"/quit", "/exit"})
 
+
+def not_kept(session_id: str) -> str:
+    """What a chat says as it ends when its new session was not kept: its opening line
+    promised the id for ``-resume`` once a turn is answered, and none was."""
+    return f"tai: session {session_id} was not kept: no turn was answered"
+
+
 #: The chat's own commands, beside what ``/help`` lists of the runtime's.
 CHAT_HELP = (
     "/reload — read the configuration and the installed plugins again",
