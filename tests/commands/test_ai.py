@@ -226,3 +226,20 @@ def test_quit_leaves_the_chat(
     openai_server.script(Reply(text="Hi."), Reply(text="never asked"))
     out = ai(chat_dir, isolated_env, "hello\n/quit\nnot sent\n")
     assert out == "Hi.\n" and len(openai_server.requests) == 1
+
+
+def test_a_kept_session_is_taken_up_with_its_own_model(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    """-continue and -resume need no -model where none is configured: the session keeps
+    the one it ran with; a session that is not there is said before any model is."""
+    (tmp_path / "r.replay").write_text("@@@ reply\nFirst.\n")
+    started = run_tai("ai", "-no-memory", "-model", "replay:r.replay",
+                      cwd=tmp_path, env=isolated_env, stdin="hi\n")  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    again = run_tai("ai", "-no-memory", "-continue", cwd=tmp_path, env=isolated_env,
+                    stdin="again\n")  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "tai: resumed session" in again.stderr and again.stdout == "First.\n"
+    missing = run_tai("ai", "-resume", "nosuchsession", cwd=tmp_path, env=isolated_env, stdin="")
+    assert missing.returncode == 1 and "no session" in missing.stderr, missing.stderr

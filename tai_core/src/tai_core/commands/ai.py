@@ -86,13 +86,16 @@ def ai_command(app: Any, **params: Any) -> None:
     memory = not (params["no_memory"] or app.config.get("no_memory"))
     if params["trust_memory"]:
         _trust_memory()
+    taken = _taken_up(params["resume"], params["continue_"], Path.cwd())
+    chosen, model = taken if taken else (None, params["model"])
+    if taken and (params["model"] or app.config.get("model")):
+        model = params["model"]  # the model named now, or tai.toml's, over the kept one's
     chat_setup = make_chat_setup(
-        app, params["model"], shell=params["shell"], memory=memory, files=params["files"],
+        app, model, shell=params["shell"], memory=memory, files=params["files"],
         confidential=params["confidential"], summarize_thoughts=params["summarize_thoughts"],
         fast_model=params["fast_model"],
     )  # fmt: skip
     setup = chat_setup.setup
-    chosen = _taken_up(params["resume"], params["continue_"], Path.cwd())
     session_id = chosen or setup.options.session_id
     opening = LoadSession(chosen, setup) if chosen else StartSession(setup)
     if memory:
@@ -236,8 +239,10 @@ def remember(app: Any, session_id: str) -> None:
     app.host.register(memory, name)
 
 
-def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> str | None:
-    """The id of the kept session to take up (``-resume``, ``-continue``), or ``None``."""
+def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> tuple[str, str] | None:
+    """The id and the model of the kept session to take up (``-resume``, ``-continue``),
+    or ``None``: the session is the one asked for, so it is found before anything else
+    (a model), and its model is the chat's unless another is named or configured."""
     if resume is None and not last_here:
         return None
     from tai_core.commands.sessions import opened_store, resolved
@@ -247,11 +252,12 @@ def _taken_up(resume: str | None, last_here: bool, cwd: Path) -> str | None:
         raise click.ClickException(f"no kept session in {cwd} to continue")
     with opened_store() as store:
         if resume:
-            return resolved(store, resume)
-        found = store.list(1, cwd=str(cwd))
-    if not found:
+            found = store.header(resolved(store, resume))
+            return found.id, found.model
+        last = store.list(1, cwd=str(cwd))
+    if not last:
         raise click.ClickException(f"no kept session in {cwd} to continue")
-    return found[0].id
+    return last[0].id, last[0].model
 
 
 def _trust_memory() -> None:
