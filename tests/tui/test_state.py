@@ -123,3 +123,22 @@ def test_a_loaded_session_shows_its_turns_from_its_tree() -> None:
     ]
     later = fold([SessionStarted("s", "ai", "m"), TreeChanged("s", tree)])
     assert later.sections == []  # a new session's tree is no history
+
+
+def test_a_refused_command_is_shown_where_it_was_typed() -> None:
+    from tai_core.events import AgentActivated
+
+    state = UiState("s")
+    state.commanded = "/nosuch"
+    state.apply(Notice("s", "error", "no command /nosuch (/help lists them)"))
+    (refused,) = state.sections
+    assert refused.title == "/nosuch" and refused.readable.startswith("error: no command")
+    state.commanded = "/plan"
+    state.apply(AgentActivated("s", "plan", "m", ("response",)))
+    state.apply(Notice("s", "error", "a later error of a turn"))
+    assert len(state.sections) == 1  # the command was answered: the error is no refusal
+    assert state.logs[-1] == ("error", "a later error of a turn")
+    state.commanded = "/reload"
+    state.apply(RoundStarted("s", 2, 1))  # anything but a notice answers it
+    state.apply(RunFailed("s", "the model went away"))
+    assert [section.command for section in state.sections] == ["/nosuch", ""]

@@ -189,3 +189,11 @@ def test_a_continued_chat_opens_with_its_conversation(
         assert "Round 2" in screen  # the session's rounds go on from there
     finally:
         again.close()
+
+
+def test_a_mistyped_command_is_answered_in_the_output(terminal: Terminal) -> None:
+    terminal.wait_for("ready — Enter sends")
+    terminal.type("/hepl")
+    terminal.send("Enter")
+    screen = terminal.wait_for("error: no command /hepl")
+    assert "▾ /hepl" in screen  # under its name, where it was typed, not in Logs alone

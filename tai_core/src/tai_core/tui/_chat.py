@@ -76,6 +76,7 @@ class ChatLine:
     def _command(self, line: str) -> None:
         runtime, session_id = self.runtime, self.session_id
         command = typed_command(runtime.extensions.agents, session_id, line)
+        self.state.commanded = line.split(maxsplit=1)[0]  # a refusal is shown where typed
         runtime.handle(command)  # a switch is carried out at once: AgentActivated, or an error
         switched = isinstance(command, ActivateAgent) and command.name and (
             runtime.agent(session_id) == command.name)  # fmt: skip

@@ -137,6 +137,9 @@ class UiState:
     prompted: str = ""
     #: A saved session was loaded: its turns are shown from the tree that comes next.
     history_due: bool = False
+    #: The session command just typed (``/nosuch``), until it is answered: an error then
+    #: is its refusal, shown in the Output tab under its name as its output would be.
+    commanded: str = ""
     #: Bumped by every change, so views know when to lay out again.
     version: int = 0
 
@@ -148,6 +151,8 @@ class UiState:
         if handler is None:
             return False
         handler(self, event)
+        if not isinstance(event, Notice):
+            self.commanded = ""  # what came since answered it; a later error is no refusal
         self.version += 1
         return True
 
@@ -208,6 +213,8 @@ def _usage(state: UiState, event: UsageReported) -> None:
 
 def _notice(state: UiState, event: Notice) -> None:
     state.logs.append((event.level, event.message))
+    if state.commanded and event.level == "error":
+        _show_command(state, state.commanded, [f"error: {event.message}"])
 
 
 #: The lines that leave a chat, as Ctrl-D does (handled by the chat itself: no session
@@ -234,8 +241,15 @@ def _said(state: UiState, event: ExtensionCommandFinished) -> None:
     lines = event.output.splitlines() + (list(CHAT_HELP) if event.name == "help" else [])
     state.logs += [("command", line) for line in lines]
     if lines:
-        state.sections.append(Section(state.round, 1, ["\n".join(lines)], folded=False,
-                                      command=f"/{event.name}"))  # fmt: skip
+        _show_command(state, f"/{event.name}", lines)
+    state.commanded = ""
+
+
+def _show_command(state: UiState, command: str, lines: list[str]) -> None:
+    """A session command's output (or refusal) in the Output tab, under its name."""
+    state.commanded = ""
+    state.sections.append(Section(state.round, 1, ["\n".join(lines)], folded=False,
+                                  command=command))  # fmt: skip
 
 
 def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
@@ -244,6 +258,7 @@ def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
 
 
 def _switched(state: UiState, event: AgentActivated) -> None:
+    state.commanded = ""
     mode = f"/{event.name}" if event.name else "the session's own prompt"
     state.model, state.agent = event.model, event.name
     state.logs.append(("agent", f"{mode} (kinds: {', '.join(event.kinds)})"))
