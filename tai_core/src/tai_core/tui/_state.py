@@ -242,7 +242,6 @@ def _said(state: UiState, event: ExtensionCommandFinished) -> None:
     state.logs += [("command", line) for line in lines]
     if lines:
         _show_command(state, f"/{event.name}", lines)
-    state.commanded = ""
 
 
 def _show_command(state: UiState, command: str, lines: list[str]) -> None:
@@ -258,7 +257,6 @@ def _reloaded(state: UiState, event: ExtensionsReloaded) -> None:
 
 
 def _switched(state: UiState, event: AgentActivated) -> None:
-    state.commanded = ""
     mode = f"/{event.name}" if event.name else "the session's own prompt"
     state.model, state.agent = event.model, event.name
     state.logs.append(("agent", f"{mode} (kinds: {', '.join(event.kinds)})"))
