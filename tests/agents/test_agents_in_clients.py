@@ -10,7 +10,7 @@ import pytest
 
 from tests.agents.test_agents_plugin import agent_file
 from tests.commands.test_ai import ai, chat_dir, contents, system_of
-from tests.conftest import as_sent
+from tests.conftest import as_sent, run_tai
 from tests.serve.test_serve import Client
 from tests.servers import FakeModelServer, Reply
 
@@ -44,6 +44,21 @@ def test_an_agent_without_the_skill_kind_is_not_shown_the_skills(
     own, planning = system_of(openai_server, 0), system_of(openai_server, 1)
     assert "# Skills" in own and "- release — how a release is cut" in own
     assert "# Skills" not in planning and "release" not in planning
+
+
+@pytest.mark.slow
+def test_a_session_taken_up_says_it_left_its_agent(
+    chat_dir: Path, isolated_env: dict[str, str], openai_server: FakeModelServer
+) -> None:
+    """The agent is no part of what a kept session restores: taking it up says so, and
+    how to switch again, instead of going on under the session's own prompt unsaid."""
+    openai_server.script(Reply(text="A plan."), Reply(text="Own prompt."))
+    ai(chat_dir, isolated_env, "", "-agent", "plan", "add dark mode")
+    result = run_tai("ai", "-continue", cwd=chat_dir, env=isolated_env, stdin="and now?\n")
+    assert result.returncode == 0, result.stderr
+    assert ("tai: warning: the session ran under /plan; it is taken up with its own prompt "
+            "(/plan switches to it again)") in result.stderr  # fmt: skip
+    assert not system_of(openai_server, 1).startswith("You are planning")
 
 
 @pytest.mark.slow

@@ -271,6 +271,7 @@ def _opened(subscription: Subscription, session_id: str) -> bool | None:
             opened = True
         elif isinstance(event, SessionStarted) and event.session_id == session_id:
             opened = bool(opened)
-        elif isinstance(event, Notice) and event.level == "error":
-            sys.stderr.write(f"tai: error: {shown_on(sys.stderr)(event.message)}\n")
+        elif isinstance(event, Notice) and event.level in ("error", "warning"):
+            said = shown_on(sys.stderr)(event.message)
+            sys.stderr.write(f"tai: {event.level}: {said}\n")
     return opened

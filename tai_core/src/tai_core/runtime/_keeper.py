@@ -148,9 +148,12 @@ def session_header(
     error: BaseException | None,
     created_at: str,
     earlier: tuple[int, int, float | None],
+    agent: str = "",
 ) -> SessionHeader:
     """The header of a session run by ``setup`` with ``spec``, in ``state`` now;
-    ``earlier`` are the tokens and cost of turns run before this process loaded it."""
+    ``earlier`` are the tokens and cost of turns run before this process loaded it;
+    ``agent`` the agent command its turns run under (kept with the call parameters, so
+    that taking the session up can say it is not under it any more)."""
     from tai_core.sessions import SessionHeader
 
     input_tokens, output_tokens, cost = earlier
@@ -163,7 +166,7 @@ def session_header(
         model=spec.name,
         cwd=str(getattr(setup.context, "cwd", "")),
         system_prompt=setup.system,
-        parameters=parameters(spec),
+        parameters={**parameters(spec), **({"agent": agent} if agent else {})},
         status=status,
         created_at=created_at,
         updated_at=now(),

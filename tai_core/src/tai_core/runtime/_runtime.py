@@ -332,7 +332,7 @@ class Runtime:
         header = session_header(
             session.setup, session.pipeline.runner.spec, session.state,
             status=session.status, error=session.error, created_at=session.created_at,
-            earlier=session.earlier,
+            earlier=session.earlier, agent=session.agent,
         )  # fmt: skip
         self.keeper.save(header, session.state.messages, session.state.tree, new=unwritten)
 
@@ -406,6 +406,9 @@ class Runtime:
         session.written = True
         self.bus.publish(SessionLoaded(command.session_id, len(stored.messages)))
         self.bus.publish(TreeChanged(command.session_id, state.tree))  # for its clients' views
+        if (agent := header.parameters.get("agent")) and isinstance(agent, str):
+            self._warn(command.session_id, f"the session ran under /{agent}; it is taken up "
+                       f"with its own prompt (/{agent} switches to it again)")  # fmt: skip
         self._save(session)
 
     async def _delete(self, session_id: str) -> None:
