@@ -24,7 +24,7 @@ import sys
 from typing import TextIO
 
 from tai_core._printable import shown_on
-from tai_core.commands._hidden import HiddenBlocks
+from tai_core.commands._answers import UnwrappedAnswers
 from tai_core.runtime import (
     BlockFinished,
     BlockStarted,
@@ -64,7 +64,6 @@ class Printer:
         *,
         thoughts: bool = False,
         report: bool = True,
-        hide: frozenset[str] = frozenset(),
         unwrap: frozenset[str] = frozenset(),
     ) -> None:
         self.out = out or sys.stdout
@@ -75,9 +74,9 @@ class Printer:
         self.thoughts = thoughts
         #: Print the usage table when the run ends (a chat prints none after each turn).
         self.report = report
-        #: Blocks of ``hide``'s kinds are left out of the printed reply, those of
-        #: ``unwrap``'s printed without their first and closing lines (``_hidden``).
-        self._hidden = HiddenBlocks(hide, unwrap) if hide or unwrap else None
+        #: Blocks of these kinds are printed without their first and closing lines
+        #: (``_answers``).
+        self._answers = UnwrappedAnswers(unwrap) if unwrap else None
         self._line_open = False
         #: The terminal event of the run, once it came.
         self.outcome: RunFinished | RunFailed | RunCancelled | None = None
@@ -124,7 +123,7 @@ class Printer:
     def show(self, event: Event) -> None:
         """Render one event."""
         if isinstance(event, TextReceived):
-            text = self._hidden.feed(event.text) if self._hidden else event.text
+            text = self._answers.feed(event.text) if self._answers else event.text
             if text:
                 self._write(self._out_text(text))
                 self._line_open = not text.endswith("\n")
@@ -177,7 +176,7 @@ class Printer:
     def finish(self, event: RunFinished | RunFailed | RunCancelled) -> None:
         """Write the end of the run: the rest of the reply, the diff, the report, and the
         error or what a cancel left."""
-        if self._hidden is not None and (rest := self._hidden.flush()):
+        if self._answers is not None and (rest := self._answers.flush()):
             self._write(self._out_text(rest))
             self._line_open = not rest.endswith("\n")
         self._end_line()
