@@ -87,9 +87,9 @@ def ai_command(app: Any, **params: Any) -> None:
     if params["trust_memory"]:
         _trust_memory()
     taken = _taken_up(params["resume"], params["continue_"], Path.cwd())
-    chosen, model = taken if taken else (None, params["model"])
-    if taken and (params["model"] or app.config.get("model")):
-        model = params["model"]  # the model named now, or tai.toml's, over the kept one's
+    chosen = taken[0] if taken else None
+    kept_model = taken[1] if taken and not app.config.get("model") else None
+    model = params["model"] or kept_model  # named now, else tai.toml's, else the kept one's
     chat_setup = make_chat_setup(
         app, model, shell=params["shell"], memory=memory, files=params["files"],
         confidential=params["confidential"], summarize_thoughts=params["summarize_thoughts"],
