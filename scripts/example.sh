@@ -14,14 +14,19 @@ set -euo pipefail
 which=${1:-all}
 case "$which" in all|go|py) ;; *) echo "usage: scripts/example.sh [go|py]" >&2; exit 2 ;; esac
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
+# the Go helpers are built now, beside the compiling, rather than in the middle of the run
+if [ "$which" != py ]; then
+  source scripts/_go_helpers.sh
+  start_go_helpers
+fi
+compile_environment
 repo=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TAI_CONFIG_DIR="$work/config"
 
 if [ "$which" != py ]; then
-  # the Go helpers are built now, rather than in the middle of the run
-  source scripts/_go_helpers.sh
+  wait_go_helpers
   task="stats.Mean is wrong: the mean of 1, 2, 3 and 6 must be 3. Fix it and prove it with the tests."
   echo "== tai on a copy of examples/calc with the replay model (offline): tai -model replay:fix-mean.replay chat \"$task\""
   cp -r "$repo/examples/calc" "$work/calc"

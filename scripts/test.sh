@@ -6,6 +6,8 @@
 # more than half the suite's time in some 150 tests (tests/quick_set.py names the unmarked
 # ones that take long). Extra arguments go to pytest.
 source "$(dirname "${BASH_SOURCE[0]}")/_uv.sh"
+source scripts/_go_helpers.sh
+start_go_helpers
 # One check per line: set -e ends the script at a failing command, but not at one that
 # fails inside an `a && b && c` list (only the last of such a list counts).
 echo "== ruff"
@@ -15,7 +17,6 @@ echo "== hook, protocol and API references"
 uv run --no-sync python scripts/hook_docs.py --check
 uv run --no-sync python scripts/protocol_docs.py --check
 uv run --no-sync python scripts/api_docs.py --check
-source scripts/_go_helpers.sh
 # Two tests make a project's own virtual environment and install pytest into it with
 # `uv pip install --offline`, which needs the registry's data for pytest in uv's cache:
 # `uv sync` installs from the lock's URLs and leaves none, so on a fresh machine pytest is
@@ -25,6 +26,7 @@ scratch=$(mktemp -d)
 uv venv --quiet "$scratch/venv"
 uv pip install --quiet --python "$scratch/venv/bin/python" pytest
 rm -rf "$scratch"
+wait_go_helpers
 selection=(-m "not slow")
 what="the quick set: -m 'not slow'; --all or CI=true runs every test"
 if [ "${1:-}" = "--all" ]; then
