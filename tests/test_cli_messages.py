@@ -384,3 +384,42 @@ def test_parse_on_a_terminal_says_it_reads_the_reply_from_it(
         "a file)\n"
     )
     assert out == "0 block(s), 0 problem(s)\n"
+
+
+#: Runs ``tai`` in this process, saying on fd 2 whether it prepared the run's isolation
+#: (``_main._isolate``: the session's modules imported, the sandbox entered) and whether the
+#: session module was imported by the time it ended.
+ISOLATION_PROBE = """
+import atexit, os, sys
+from tai_core.cli import _main
+def isolate(*args, **kwargs):
+    os.write(2, b"ISOLATING\\n")
+    return original(*args, **kwargs)
+original, _main._isolate = _main._isolate, isolate
+session = "tai_core.commands._session"
+atexit.register(lambda: os.write(2, b"SESSION %d\\n" % (session in sys.modules)))
+_main.main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "isolated"),
+    [
+        (["-frobnicate"], False),
+        (["chat", "fix", "the", "bug"], False),
+        (["next", "-frob", "chat", "x"], False),
+        (["next", "chat", "x", "y"], False),
+        (["-model", "nosuch", "chat", "x"], True),  # read: the model is resolved in the run
+    ],
+)
+def test_a_command_line_tai_cannot_read_ends_before_the_run_is_isolated(
+    args: list[str], isolated: bool, tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    import sys
+
+    env = {**isolated_env, "TAI_NO_SANDBOX": "1"}
+    result = subprocess.run([sys.executable, "-c", ISOLATION_PROBE, *args], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == USAGE, result.stderr
+    assert ("ISOLATING\n" in result.stderr) is isolated
+    assert f"SESSION {int(isolated)}\n" in result.stderr

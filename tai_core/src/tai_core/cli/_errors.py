@@ -12,10 +12,11 @@ a command's return value is never taken for its exit status (click's own rule).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NoReturn
 
 import click
@@ -52,12 +53,58 @@ def run(
     spellings that ask for it (the default command, run alone, is no child of the group
     that would give it the group's), ``tai`` the group, whose own options given after a
     command's name are named as tai's."""
+    with (
+        _ending(command, args, commands, help_command, tai),
+        command.make_context(
+            "tai", list(args), obj=obj, help_option_names=list(help_options)
+        ) as context,
+    ):
+        command.invoke(context)
+    sys.exit(0)
+
+
+def check(
+    command: click.Command,
+    args: Sequence[str],
+    obj: object,
+    *,
+    commands: Iterable[str] = (),
+    help_command: str = "tai --help",
+    help_options: Sequence[str] = ("--help",),
+    tai: click.Group | None = None,
+) -> None:
+    """Read ``args`` as :func:`run` would, down to the named command's own options and
+    words, running nothing: a command line tai cannot use ends here with the line
+    :func:`run` would print, before anything is prepared for the run (the sandbox is not
+    entered, the session's modules are not imported). The parameters are :func:`run`'s."""
+    with _ending(command, args, commands, help_command, tai):
+        if not isinstance(command, click.Group):
+            command.make_context("tai", list(args), obj=obj, help_option_names=list(help_options))
+            return
+        # the group's own options, then the named command's, as click's run reads them
+        context = click.Context(
+            command, info_name="tai", obj=obj, help_option_names=list(help_options)
+        )
+        with context.scope(cleanup=False):
+            rest = click.Command.parse_args(command, context, list(args))
+        if rest:
+            name, named, words = command.resolve_command(context, rest)
+            if named is not None and name is not None:
+                named.make_context(name, words, parent=context)
+
+
+@contextlib.contextmanager
+def _ending(
+    command: click.Command,
+    args: Sequence[str],
+    commands: Iterable[str],
+    help_command: str,
+    tai: click.Group | None,
+) -> Iterator[None]:
+    """End tai with its status and one line for whatever ``command`` raises in the block
+    (the parameters are :func:`run`'s)."""
     try:
-        help_option_names = list(help_options)
-        with command.make_context(
-            "tai", list(args), obj=obj, help_option_names=help_option_names
-        ) as context:
-            command.invoke(context)
+        yield
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.exceptions.NoArgsIsHelpError as error:
@@ -78,7 +125,6 @@ def run(
         sys.exit(FAILURE)  # the reader went away (tai plugins | head): nothing to say
     except PluginHookError as error:  # a plugin failed where no rule catches it: one line
         fail(str(error), FAILURE)
-    sys.exit(0)
 
 
 def _command_missing(context: click.Context | None) -> str:

@@ -320,28 +320,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     app.host.warn_failures()
     from tai_core.cli import _errors
 
-    if implied:  # the group is never run: its own options (-approve MODE) are read here
+    target: click.Command = group
+    target_args, help_command = args, "tai --help"
+    if implied:
+        # the group is never run: its own options (-p, -approve MODE) are read here, and
+        # the default command stands for tai itself: its help and errors say tai, not tai code
         _errors.check_options(group, args[: args.index(DEFAULT_COMMAND)], app)
+        from tai_core.commands._lazy_command import real_command
+
+        target = real_command(group.commands[DEFAULT_COMMAND])
+        target_args, help_command = args[args.index(DEFAULT_COMMAND) + 1 :], "tai chat --help"
+    commands = sorted(group.commands)
     isolated, command = isolated_command(group, args)
-    if isolated:
+    if isolated:  # a command line tai cannot use ends before the sandbox is entered
+        _errors.check(target, target_args, app, commands=commands, help_command=help_command,
+                      help_options=HELP_OPTIONS, tai=group)  # fmt: skip
         app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())
     from tai_core.cli import _startup_gc
 
     _startup_gc.resume()  # start-up is over: the command runs with the collector on
-    commands = sorted(group.commands)
-    if not implied:
-        _errors.run(group, args, app, commands=commands, help_options=HELP_OPTIONS, tai=group)
-    # the default command stands for tai itself: its help and errors say tai, not tai code
-    # (tai's own options before its name, -p and -approve, have been read above)
-    from tai_core.commands._lazy_command import real_command
-
-    _errors.run(
-        real_command(group.commands[DEFAULT_COMMAND]),
-        args[args.index(DEFAULT_COMMAND) + 1 :],
-        app,
-        commands=commands,
-        help_command="tai chat --help",
-        help_options=HELP_OPTIONS,
-        tai=group,
-    )
+    _errors.run(target, target_args, app, commands=commands, help_command=help_command,
+                help_options=HELP_OPTIONS, tai=group)  # fmt: skip

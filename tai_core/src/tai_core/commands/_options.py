@@ -71,7 +71,8 @@ FLAGS: dict[str, Callable[[F], F]] = {
 
 def generation_options(command: F) -> F:
     """Decorate ``command`` with the flags of a generating command and the chat words."""
-    decorators = [*FLAGS.values(), click.argument("words", nargs=-1, metavar='chat "TASK"')]
+    words = click.argument("words", nargs=-1, metavar='chat "TASK"', callback=_checked_words)
+    decorators = [*FLAGS.values(), words]
     for decorator in reversed(decorators):
         command = decorator(command)
     return command
@@ -158,6 +159,15 @@ def chat_text(words: Sequence[str]) -> str:
     if texts and not any(text.strip() for text in texts):  # chat "" (a variable left unset)
         raise click.UsageError('the task after chat is empty: chat "what to do"')
     return "\n\n".join(filter(None, ["\n".join(texts), CLEANUP_PROMPT if clean else ""]))
+
+
+def _checked_words(context: click.Context, param: click.Parameter,
+                   words: tuple[str, ...]) -> tuple[str, ...]:  # fmt: skip
+    """The chat words, refused as the usage error :func:`chat_text` finds in them while
+    the command line is read (before the sandbox is entered for the run)."""
+    del context, param
+    chat_text(words)
+    return words
 
 
 def parse_flags(params: dict[str, Any]) -> GenerationFlags:
