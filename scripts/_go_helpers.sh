@@ -4,6 +4,8 @@
 # takes over a second; already built, each says where it is at once).
 #   start_go_helpers: starts both builds.
 #   wait_go_helpers: waits for both; a failed build ends the script (set -e).
+# A script that ends before it waits (a failing check) leaves them to finish: each build
+# goes into place whole, for the next run.
 start_go_helpers() {
   echo "== Go helpers: goimports and the go doc helper, built side by side in the background the first time"
   uv run --no-sync python -m tai_changes.goimports --install &
