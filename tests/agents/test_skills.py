@@ -96,7 +96,7 @@ deploy
 @@@ expect user: echo shipping
 @@@ expect user: ../../../secrets.txt: not a file of the skill deploy
 @@@ expect user: deploy/notes.txt is withheld
-@@@ expect user: no skill 'deplyo'; did you mean deploy?
+@@@ expect user: no skill 'deplyo'; did you mean 'deploy'?
 Done.
 <<杉柏 summary
 - read the deploy skill

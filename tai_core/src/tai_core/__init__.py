@@ -9,7 +9,9 @@ starts and says what is missing.
 
 The public API for plugin authors is what this module exports: the ``hookimpl`` marker,
 the block-kind contract and the parser's values, and how text from outside tai (a model's
-words, a path it chose) is shown on a terminal (``shown_on``, ``printable``). They are
+words, a path it chose) is shown on a terminal (``shown_on``, ``printable``), and the one
+rule by which a name tai does not know is answered with the nearest it does
+(``did_you_mean``). They are
 imported on first use (:mod:`tai_core._lazy`), so that importing any part of tai — the
 command line's launch above all — costs only what that part uses.
 """
@@ -18,6 +20,7 @@ from tai_core._lazy import lazy_exports
 
 TYPE_CHECKING = False  # not typing's: importing it would cost more than the rest (_lazy)
 if TYPE_CHECKING:
+    from tai_core._nearest import did_you_mean
     from tai_core._printable import printable, printable_lines, shown_on
     from tai_core.blocks import (
         Block,
@@ -49,6 +52,7 @@ __all__ = [
     "PluginHost",
     "Provider",
     "RunContext",
+    "did_you_mean",
     "hookimpl",
     "parse_blocks",
     "printable",
@@ -65,5 +69,6 @@ __getattr__, __dir__ = lazy_exports(
         "tai_core.models": ["Provider"],
         "tai_core.plugins": ["IsolationError", "PluginHost", "hookimpl"],
         "tai_core._printable": ["printable", "printable_lines", "shown_on"],
+        "tai_core._nearest": ["did_you_mean"],
     },
 )  # fmt: skip

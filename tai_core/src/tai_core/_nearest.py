@@ -50,8 +50,10 @@ def did_you_mean(
     n: int = 2,
     same: Callable[[str], Hashable] | None = None,
 ) -> str:
-    """``did you mean 'x' or 'y'?`` with the :func:`nearest` names (each as ``shown``
-    gives it), or ``""`` when none is near."""
+    """``did you mean 'x' or 'y'?`` for the names of ``choices`` nearest to ``word`` — at
+    most ``n``, the nearest first, each as ``shown`` gives it, and of names that ``same``
+    maps to one thing only the nearest — or ``""`` when none is near (at least
+    :data:`CUTOFF` similar): the rule of every message of tai, for plugins' names too."""
     return offer(nearest(word, choices, n, same=same), shown)
 
 

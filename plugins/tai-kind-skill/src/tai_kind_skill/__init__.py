@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from tai_core import Block, BlockKind, BlockResult, Param, RunContext, hookimpl
+from tai_core import Block, BlockKind, BlockResult, Param, RunContext, did_you_mean, hookimpl
 from tai_core.blocks import COMMANDS
 from tai_kind_skill._skills import Skill, applying
 
@@ -82,10 +82,8 @@ it covers."""
         skills = _offered(context.cwd)
         skill = skills.get(name)
         if skill is None:
-            import difflib  # only for a name that is not a skill
-
-            near = difflib.get_close_matches(name, list(skills), n=3)
-            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            hint = did_you_mean(name, skills)
+            hint = f"; {hint}" if hint else ""
             known = ", ".join(sorted(skills)) or "none"
             return BlockResult(self.name, False, f"no skill {name!r}{hint} (skills: {known})")
         wanted = block.params.get("file", "")

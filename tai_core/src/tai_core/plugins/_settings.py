@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tai_core._nearest import aside, did_you_mean, nearest
+from tai_core._nearest import aside, did_you_mean
 from tai_core.config import ConfigError
 
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def configure(
             raise ConfigError(f"{_where(files, key)}: key '{key}' must be a table")
         record = host.record(name)
         if record is None:
-            near = nearest(name, [r.name for r in host.records], n=1)
-            meant = f"; did you mean [plugins.{near[0]}]?" if near else " (see tai plugins)"
+            near = did_you_mean(name, [r.name for r in host.records], "[plugins.{}]".format)
+            meant = f"; {near}" if near else " (see tai plugins)"
             warn(f"[{key}] is set, but no plugin {name!r} is installed{meant}")
         elif record.status == "loaded" and name not in host.registry.settings:
             raise ConfigError(f"{_where(files, key)}: plugin {name!r} has no settings")
