@@ -103,3 +103,12 @@ def test_without_the_overlay_commands_are_switched_off(
     assert result.returncode == 0, result.stderr
     assert not (tmp_path / "new.txt").exists()
     assert "+x" in result.stderr
+
+
+def test_a_dry_run_that_did_not_start_says_only_why(
+    tmp_path: Path, isolated_env: dict[str, str]
+) -> None:
+    result = run_tai("-no-apply", "chat", "hi", cwd=tmp_path, env=isolated_env)
+    assert result.returncode == 2
+    assert result.stderr.startswith("tai: error: no model")
+    assert result.stderr.count("\n") == 1  # no note on what a run that never began changed

@@ -32,8 +32,8 @@ def outer(pid="self"):
         fields = dict(line.split(":", 1) for line in status)
     return int(fields["NSpid"].split()[0]), int(fields["PPid"])
 
-def on_exit():
-    print("on_exit in the first process:", os.getpid() == first, flush=True)
+def on_exit(status):
+    print("on_exit in the first process:", os.getpid() == first, "status", status, flush=True)
 
 def start():
     result = enter(os.getpid, on_exit)
@@ -125,13 +125,16 @@ def finish(process: subprocess.Popen[str]) -> list[str]:
 
 def test_tai_carries_on_as_pid_2_and_its_exit_status_comes_back() -> None:
     process = drive("start()\nsys.exit(7)")
-    assert finish(process) == ["setup ran as 1 tai runs as 2", "on_exit in the first process: True"]
+    assert finish(process) == [
+        "setup ran as 1 tai runs as 2",
+        "on_exit in the first process: True status 7",
+    ]
     assert process.returncode == 7
 
 
 def test_a_fatal_signal_ends_the_first_process_alike() -> None:
     process = drive("start()\nos.kill(os.getpid(), signal.SIGTERM)\ntime.sleep(60)")
-    assert finish(process)[-1] == "on_exit in the first process: True"
+    assert finish(process)[-1] == f"on_exit in the first process: True status {-signal.SIGTERM}"
     assert process.returncode == -signal.SIGTERM
 
 
@@ -274,7 +277,7 @@ def test_init_killed_from_outside_ends_tai_with_the_signal_s_status() -> None:
     line = Lines(process)
     line()
     os.kill(int(line()), signal.SIGKILL)
-    assert line.rest() == ["on_exit in the first process: True"]
+    assert line.rest() == [f"on_exit in the first process: True status {128 + signal.SIGKILL}"]
     assert process.returncode == 128 + signal.SIGKILL  # as a shell reports a killed command
 
 
@@ -330,7 +333,7 @@ def test_a_failed_setup_leaves_the_first_process_as_it_was() -> None:
         "unavailable: the sandbox's init ended",
         "as before: True True",
         "setup ran as 1 tai runs as 2",
-        "on_exit in the first process: True",
+        "on_exit in the first process: True status 0",
     ]
     assert process.returncode == 0
 
@@ -397,5 +400,5 @@ def test_a_kernel_without_landlock_scopes_is_noted_and_tai_still_runs() -> None:
     assert finish(process) == [
         "setup ran as 1 tai runs as 2",
         "unscoped: ['[Errno 95] Landlock scopes need ABI 6, the kernel has 4']",
-        "on_exit in the first process: True",
+        "on_exit in the first process: True status 0",
     ]

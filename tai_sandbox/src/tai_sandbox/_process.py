@@ -186,13 +186,13 @@ def _exit_like(code: int) -> NoReturn:
     os._exit(code)
 
 
-def enter(setup: Callable[[], T], on_exit: Callable[[], None] | None = None) -> T:
+def enter(setup: Callable[[], T], on_exit: Callable[[int], None] | None = None) -> T:
     """Run the rest of this process in new namespaces; ``setup`` builds them from inside.
 
     ``setup`` runs as PID 1 of the new PID namespace, in the new mount namespace with full
     capabilities there; its result is returned in the process that carries on as tai. The
     calling process never returns on success: when tai and every process of the sandbox
-    have ended, it calls ``on_exit`` and exits with tai's status. On failure it raises
+    have ended, it calls ``on_exit`` with tai's exit status and exits with it. On failure it raises
     :class:`SandboxUnavailable` and is unchanged.
     """
     if sys.platform != "linux":
@@ -235,6 +235,7 @@ def enter(setup: Callable[[], T], on_exit: Callable[[], None] | None = None) -> 
             raise SandboxUnavailable(said.get("fail", "the sandbox's init ended"))
         status = _supervise(p1, reap_all=False, forward_to=int(said["pid"]))
         last = reports.readline().split()
+    ended = int(last[1]) if last[:1] == ["status"] else os.waitstatus_to_exitcode(status)
     if on_exit is not None:
-        on_exit()
-    _exit_like(int(last[1]) if last[:1] == ["status"] else os.waitstatus_to_exitcode(status))
+        on_exit(ended)
+    _exit_like(ended)

@@ -162,9 +162,15 @@ def _layers(writable: WritableSet, cache: Path, dry_run: bool) -> tuple[Path, li
     return run, layers
 
 
-def _show_dry_run(upper: Path, writable: WritableSet) -> None:
-    """After a dry run, outside: the diff of everything it would change, from the layer
-    its writes went to (change blocks, commands, builds alike)."""
+#: tai's exit status for a command line or configuration it cannot use (the README's
+#: exit statuses): the run did not start.
+_NOT_STARTED = 2
+
+
+def _show_dry_run(upper: Path, writable: WritableSet, status: int) -> None:
+    """After a dry run that ended with ``status``, outside: the diff of everything it would
+    change, from the layer its writes went to (change blocks, commands, builds alike); of a
+    run that did not start (no model, say) and changed nothing, nothing is said."""
     from tai_core.store import render_diff
     from tai_sandbox._dryrun import layer_changes
 
@@ -174,6 +180,8 @@ def _show_dry_run(upper: Path, writable: WritableSet) -> None:
         diff = render_diff(layer_changes(upper, writable.cwd, tuple(own)), sys.stderr.isatty())
     except OSError as error:
         click.echo(f"tai: dry run: the changes cannot be shown: {error}", err=True)
+        return
+    if not diff and status == _NOT_STARTED:
         return
     if diff:
         click.echo(diff.rstrip("\n"), err=True)
@@ -253,10 +261,10 @@ def tai_enter_isolation(argv: Sequence[str], cwd: str, config: Mapping[str, Any]
     except OSError as error:
         raise IsolationError(f"the sandbox cannot be set up: {error}; {_OPT_OUT_HINT}") from None
 
-    def on_exit() -> None:
+    def on_exit(status: int) -> None:
         _report(sweep(inventory))
         if dry:
-            _show_dry_run(layers[0].upper, writable)
+            _show_dry_run(layers[0].upper, writable, status)
         _remove_tree(run)
 
     from tai_core.config import user_config_dir
