@@ -23,7 +23,9 @@ compile_environment
 repo=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export TAI_CONFIG_DIR="$work/config"
+# tai's configuration and data (the sessions, the undo checkpoints) of the example stay in
+# the scratch directory, removed at the end: the user's own are neither read nor added to
+export TAI_CONFIG_DIR="$work/config" TAI_DATA_DIR="$work/data"
 
 if [ "$which" != py ]; then
   wait_go_helpers

@@ -53,6 +53,18 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
             USAGE,
         ),
         (
+            ["plan", "add", "dark", "mode"],  # an agent command is a mode of tai ai
+            "tai has no command 'plan': /plan is an agent command, a mode of the chat: "
+            'tai ai -agent plan "add dark mode" (or /plan in tai ai)',
+            USAGE,
+        ),
+        (
+            ["init"],
+            "tai has no command 'init': /init is an agent command, a mode of the chat: "
+            "tai ai -agent init (or /init in tai ai)",
+            USAGE,
+        ),
+        (
             ["-model", "m", "fix", "the", "bug"],  # the options typed are kept
             "unexpected 'fix': the task follows the word chat: tai -model m chat \"fix the bug\"",
             USAGE,

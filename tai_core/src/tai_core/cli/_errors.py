@@ -182,13 +182,27 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
                 f"command); see tai {word} --help")  # fmt: skip
     if path == "tai" and error.index == 0 and word in _OPTIONS_NOT_COMMANDS:
         return f"tai has no command {word!r}: {_OPTIONS_NOT_COMMANDS[word]}"
+    rest = " ".join(error.words[error.index + 1 :])
+    if path == "tai" and error.index == 0 and _is_agent_command(error.ctx, word):
+        text = f' "{rest}"' if rest else ""  # tai plan add dark mode: a mode of tai ai
+        return (f"tai has no command {word!r}: /{word} is an agent command, a mode of the "
+                f"chat: tai ai -agent {word}{text} (or /{word} in tai ai)")  # fmt: skip
     near = aside(did_you_mean(word, commands, str, 3)) if path == "tai" else ""
     if near:
         return f"unknown command {word!r}{near}; see tai --help"
-    rest = " ".join(error.words[error.index + 1 :])
     if rest and nearest(word, ["chat"]):  # tai chta fix it
         return f'unexpected {word!r} (did you mean chat?): {typed} chat "{rest}"'
     return f'unexpected {word!r}: the task follows the word chat: {typed} chat "{task}"'
+
+
+def _is_agent_command(context: click.Context | None, word: str) -> bool:
+    """Whether ``word`` names an agent command users may invoke (``/plan`` of ``tai ai``),
+    as the plugins of the run in ``context`` declare them."""
+    host = getattr(context.obj, "host", None) if context is not None else None
+    if host is None:
+        return False
+    agent = host.declared("agent_commands").get(word)
+    return agent is not None and agent.user_invocable
 
 
 #: Words tried as commands that are options of tai, with what to type instead.

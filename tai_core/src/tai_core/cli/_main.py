@@ -136,7 +136,8 @@ def make_group() -> click.Group:
         Plugins add block kinds, providers, context providers and commands; `tai plugins`
         lists what is installed. Environment: TAI_LOAD_PLUGINS=a,b loads only those
         plugins, TAI_STRICT_PLUGINS=1 makes a broken plugin fatal, TAI_TRACE_PLUGINS=1
-        traces every hook call to stderr, TAI_CONFIG_DIR moves the user configuration.
+        traces every hook call to stderr, TAI_CONFIG_DIR moves the user configuration,
+        TAI_DATA_DIR tai's data (sessions, undo checkpoints).
 
         Exit status: 0 done, 1 a command failed, 2 a command line or configuration tai
         cannot use, 130 interrupted.
