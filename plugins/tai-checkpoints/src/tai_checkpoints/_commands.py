@@ -26,9 +26,14 @@ _REASONS = {
 }  # fmt: skip
 
 
-def _fail(message: str) -> None:
+#: tai's exit statuses: a command that failed (nothing to undo, a log that cannot be
+#: trusted), and a command line naming what is not there (a run id, a round).
+_FAILURE, _USAGE = 1, 2
+
+
+def _fail(message: str, status: int = _FAILURE) -> None:
     click.echo(f"tai: error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(status)
 
 
 def _command_of(entry: dict[str, Any]) -> str:
@@ -39,7 +44,7 @@ def _command_of(entry: dict[str, Any]) -> str:
 def _last_command(store: CheckpointStore, run_id: str | None = None) -> list[list[dict[str, Any]]]:
     """The checkpoints of the last tai command's runs (its goal loops; most commands run
     one), or of the command of the run whose id starts with ``run_id``, run by run in
-    order, each checkpoint tai's and none missing; or exit 2 saying why. A line of those
+    order, each checkpoint tai's and none missing; or exit 1 saying why. A line of those
     runs that is not tai's is named on stderr and not used. Runs that changed nothing
     (a line saying so, no checkpoint) are left out; when the command's runs all did, the
     undo ends here, saying so (exit 0: the tree is as that command left it)."""
@@ -81,17 +86,18 @@ def _last_command(store: CheckpointStore, run_id: str | None = None) -> list[lis
 
 
 def _named_run(store: CheckpointStore, ours: list[dict[str, Any]], run_id: str) -> dict[str, Any]:
-    """The last of tai's lines of the run whose id starts with ``run_id``; or exit 2."""
+    """The last of tai's lines of the run whose id starts with ``run_id``; or exit 2 (the
+    command line names no run)."""
     found = {entry["session"]: entry for entry in ours if entry["session"].startswith(run_id)}
     if len(found) != 1:
         which = "no run" if not found else f"{len(found)} runs"
         _fail(f"{which} of {store.root} has an id starting with {run_id!r} (tai checkpoints "
-              "lists them)")  # fmt: skip
+              "lists them)", _USAGE)  # fmt: skip
     return next(iter(found.values()))
 
 
 def _run(store: CheckpointStore, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The good checkpoints of one run (``lines``, its lines of the log); or exit 2."""
+    """The good checkpoints of one run (``lines``, its lines of the log); or exit 1."""
     session = lines[0]["session"]
     good, seen = [], set()
     for entry in lines:
@@ -146,7 +152,8 @@ def _target(runs: list[list[dict[str, Any]]], round_number: int | None) -> dict[
         rounds = ", ".join(sorted({str(entry["round"]) for entry in points}))
         _fail(
             f"run {run[0]['session']} has no checkpoint at or after round {round_number} "
-            f"(checkpointed rounds: {rounds})"
+            f"(checkpointed rounds: {rounds})",
+            _USAGE,
         )
     return later[0]
 
