@@ -39,11 +39,12 @@ def api_key(
             return environ[variable]
     if not provider.needs_key or _on_this_machine(fields.get("base_url")):
         return None  # a server on this machine (llama.cpp, vLLM, …) rarely asks for one
-    places = ["api_key in its generator"]
-    if provider.key_config:
-        places.append(f"{provider.key_config} in tai.toml")
+    places = []  # the newcomer's way first
     if provider.key_env:
         places.append(f"the environment variable {' or '.join(provider.key_env)}")
+    if provider.key_config:
+        places.append(f"{provider.key_config} in tai.toml")
+    places.append("api_key in its [[generators]] table of tai.toml")
     raise ModelConfigError(
         f"model {name!r} ({provider.name}) has no API key: set {', '.join(places[:-1])} "
         f"or {places[-1]}"
