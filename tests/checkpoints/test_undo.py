@@ -195,3 +195,16 @@ def test_the_checkpoints_list_says_each_runs_task(tree: Path, env) -> None:
     assert ran and all(line.endswith("  rename the configuration loader and upd…") for line in ran)
     patched = [line for line in lines[1:] if not line.startswith("(") and line not in ran]
     assert patched and all(line.endswith("  -") for line in patched)
+
+
+def test_a_second_undo_says_the_files_already_are_as_before(tree: Path, env) -> None:
+    replay(tree, "Changing.\n" + change("a.txt", "changed\n") + DONE)
+    run(tree, env)
+    first = run_tai("undo", cwd=tree, env=env)
+    assert first.returncode == 0 and "1 restored" in first.stderr
+    assert "undone already?" not in first.stderr
+    again = run_tai("undo", cwd=tree, env=env)
+    assert again.returncode == 0
+    assert again.stderr.rstrip().endswith(
+        "0 restored, 0 removed, 0 kept (the files already are as they were before: undone already?)"
+    )

@@ -244,8 +244,10 @@ def undo_command(app: Any, round_number: int | None, run_id: str | None) -> None
     for path, why in outcome.kept:
         click.echo(f"kept {printable(str(path))}: {why}")
     counts = f"{len(outcome.restored)} restored, {len(outcome.removed)} removed"
-    click.echo(f"undo of {_undone(runs, round_number)}: {counts}, {len(outcome.kept)} kept",
-               err=True)  # fmt: skip
+    same = "" if outcome.restored or outcome.removed or outcome.kept else (
+        " (the files already are as they were before: undone already?)")  # fmt: skip
+    click.echo(f"undo of {_undone(runs, round_number)}: {counts}, {len(outcome.kept)} kept"
+               f"{same}", err=True)  # fmt: skip
     sys.exit(1 if outcome.kept else 0)
 
 
