@@ -43,6 +43,11 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         ),
         (["pign"], "unknown command 'pign' (did you mean ping?); see tai --help", USAGE),
         (
+            ["sessions", "rm", "x"],  # the shell's word
+            "unknown command 'rm' (did you mean delete?); see tai sessions --help",
+            USAGE,
+        ),
+        (
             ["chat", "fix", "the", "bug"],
             "unexpected 'the': the task is one argument, so quote it: tai chat \"fix the bug\"",
             USAGE,

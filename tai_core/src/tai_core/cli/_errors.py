@@ -205,6 +205,11 @@ def _is_agent_command(context: click.Context | None, word: str) -> bool:
     return agent is not None and agent.user_invocable
 
 
+#: The shell's words for what tai's sub-commands call otherwise, offered when a command
+#: line uses them and nothing is near: ``tai sessions rm ID`` means ``delete``.
+_SHELL_VERBS = {"rm": "delete", "remove": "delete", "del": "delete", "ls": "list",
+                "cat": "show", "view": "show"}  # fmt: skip
+
 #: Words tried as commands that are options of tai, with what to type instead.
 _OPTIONS_NOT_COMMANDS = {
     "help": "tai --help lists the commands, tai COMMAND --help the options of each",
@@ -354,8 +359,11 @@ def _usage(
     if context is not None and isinstance(context.command, click.Group):
         name = _unknown_command(message)
         if name is not None:
-            meant = aside(did_you_mean(name, context.command.commands, str, 3))
-            return f"unknown command {name!r}{meant}; see {where}"
+            names = context.command.commands
+            meant = did_you_mean(name, names, str, 3)
+            if not meant and _SHELL_VERBS.get(name) in names:  # tai sessions rm ID
+                meant = f"did you mean {_SHELL_VERBS[name]}?"
+            return f"unknown command {name!r}{aside(meant)}; see {where}"
     extra = _EXTRA.fullmatch(message.strip())
     if extra and context is not None:  # tai undo 3: the value of an option, without it
         meant = [f"{name} {extra[1]}" for name in _takers(context.command, extra[1])]
