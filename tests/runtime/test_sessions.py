@@ -74,7 +74,7 @@ class Bench:
     ends: Ends
     events: list[Event] = attrs.field(factory=list)
 
-    def setup(self, session_id: str | None = None) -> Any:
+    def setup(self, session_id: str | None = None, command: str = "next") -> Any:
         config = {
             "generators": [
                 {"name": "local", "type": "openai", "model": "m",
@@ -84,7 +84,7 @@ class Bench:
         spec = resolve_model("local", config, self.host.registry.providers, {})
         setup = make_setup(
             self.host, config, (self.host.registry.providers[spec.provider], spec),
-            command="next", system="SYSTEM", require_completion=False, cwd=self.cwd,
+            command=command, system="SYSTEM", require_completion=False, cwd=self.cwd,
         )  # fmt: skip
         if session_id is not None:
             setup = attrs.evolve(setup, options=attrs.evolve(setup.options, session_id=session_id))
@@ -439,3 +439,27 @@ def test_a_runtime_without_a_store_says_so(host: Any) -> None:
         ("Notice", "sessions are not kept by this runtime")
     ]
     assert not any(isinstance(e, TERMINAL_EVENTS) for e in events)
+
+
+def test_a_cancelled_turn_reports_the_usage_of_its_ended_attempts(bench: Bench) -> None:
+    """What the run spent before the cancel is said as a finished run's is: the table of
+    the attempts that ended (here round 1; round 2 was cut while it waited)."""
+    bench.server.script(
+        Reply(text="Part one.\n<<甲乙 continue\nthe rest\n甲乙\n"), Reply(fault="stall")
+    )
+
+    async def scenario(runtime: Runtime) -> None:
+        runtime.handle(StartSession(bench.setup("s1", command="any")))  # rounds go on
+        runtime.handle(Submit("s1", "do it"))
+        async with asyncio.timeout(20):
+            while len(bench.server.requests) < 2:  # round 2's request reached the server
+                await asyncio.sleep(0.01)
+        runtime.handle(Cancel("s1"))
+        await runtime.wait("s1")
+
+    bench.run(scenario)
+    (cancelled,) = bench.of(RunCancelled)
+    rows = [line.split() for line in cancelled.report.splitlines()]
+    assert rows[0][:2] == ["Round", "Try"]
+    assert [row[:2] for row in rows[1:-1]] == [["1", "1"]]
+    assert rows[-1][0] == "total"

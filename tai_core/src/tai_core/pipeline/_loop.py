@@ -125,6 +125,9 @@ class Pipeline:
         self._plan_feeds: dict[str, int] = {}
         #: What the user steers with while the run goes (:mod:`._steer`).
         self.steering = Steering()
+        #: The usage rows of the attempts that have ended, the running run's last, for
+        #: the report of a run cancelled in between (:meth:`report_so_far`).
+        self._rows_so_far: tuple[UsageRow, ...] = ()
 
     @property
     def spec(self) -> ModelSpec:
@@ -158,8 +161,14 @@ class Pipeline:
 
     # -- the loop ----------------------------------------------------------------------
 
+    def report_so_far(self) -> str:
+        """The usage table as a run's report would give it now — the attempts that ended,
+        the running run's last — for a run cancelled before its own report."""
+        return usage_table(self._rows_so_far)
+
     async def run(self, state: RunState) -> RunResult:
         """Rounds from ``state`` (whose last message is the user's) until the run ends."""
+        self._rows_so_far = state.usage_rows
         try:
             while True:
                 if self.options.max_rounds and state.round >= self.options.max_rounds:
@@ -338,6 +347,7 @@ class Pipeline:
             finish_reason=outcome, usage=attrs.asdict(usage) if usage else {},
         )  # fmt: skip
         state = attrs.evolve(state, usage_rows=(*state.usage_rows, row))
+        self._rows_so_far = state.usage_rows
         for summary in attempt.thought_summaries:
             state = self._event(state, summary, event="thought-summary")
         counts = {name: str(value) for name, value in attrs.asdict(usage).items()} if usage else {}

@@ -442,7 +442,7 @@ class Runtime:
             finished = await self._finished_run(session, command)
         except asyncio.CancelledError as cancelled:
             self._ended(session, "idle", cancelled, "cancelled")
-            self.bus.publish(RunCancelled(session_id))
+            self.bus.publish(RunCancelled(session_id, session.pipeline.report_so_far()))
             return
         except RunFailure as failure:
             self._ended(session, "error", failure, "failed")
