@@ -44,6 +44,7 @@ from tai_core.runtime import (
     Submit,
     TreeChanged,
     UpdateSession,
+    UsageReported,
 )
 from tai_core.sessions import SessionNotFound, SessionStore
 from tests.conftest import as_sent
@@ -331,7 +332,11 @@ def test_list_load_and_continue(bench: Bench) -> None:
     bench.run(later)
     (listed,) = bench.of(SessionsListed)
     assert [(h.id, h.messages, h.status) for h in listed.sessions] == [("s1", 2, "closed")]
-    assert bench.of(SessionLoaded)[0].messages == 2
+    (first_usage,) = bench.of(UsageReported)[:1]  # the first turn's, by the first runtime
+    taken_up = bench.of(SessionLoaded)[0]
+    assert taken_up.messages == 2
+    spent = (taken_up.input_tokens, taken_up.output_tokens)
+    assert spent == (first_usage.usage.input, first_usage.usage.output) and spent[0] > 0
     loaded = bench.events.index(bench.of(SessionLoaded)[0])  # its tree follows, for the views
     assert isinstance(bench.events[loaded + 1], TreeChanged)
     assert bench.events[loaded + 1].tree.get("user-input-1").body == "one"

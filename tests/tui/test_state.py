@@ -114,7 +114,9 @@ def test_a_loaded_session_shows_its_turns_from_its_tree() -> None:
     tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, parent=feedback, body="Checked: 42."))
     tree, second = tree.add(NodeSpec(NodeKind.USER_INPUT, body="sure?"))
     tree, _ = tree.add(NodeSpec(NodeKind.RESPONSE, parent=second, body="Yes."))
-    state = fold([SessionLoaded("s", 6), TreeChanged("s", tree)])
+    state = fold([SessionLoaded("s", 6, 1200, 80, 0.25), TreeChanged("s", tree)])
+    # the status goes on from what the earlier turns spent
+    assert (state.prompt_tokens, state.completion_tokens, state.cost) == (1200, 80, 0.25)
     shown = [(s.prompt, s.title, s.readable.strip()) for s in state.sections]
     assert shown == [
         ("what is it?", "Round 1", "It is 42."),

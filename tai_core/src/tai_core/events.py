@@ -252,10 +252,14 @@ class SessionsListed:
 @attrs.frozen
 class SessionLoaded:
     """A saved session is live again under its id, with ``messages`` messages (its tree
-    follows as a :class:`TreeChanged`)."""
+    follows as a :class:`TreeChanged`); ``input_tokens``, ``output_tokens`` and ``cost``
+    are what its turns so far spent (``cost`` ``None`` when no price was known)."""
 
     session_id: str
     messages: int
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost: float | None = None
 
 
 @attrs.frozen

@@ -404,7 +404,7 @@ class Runtime:
         session.created_at = header.created_at
         session.earlier = (header.input_tokens, header.output_tokens, header.cost)
         session.written = True
-        self.bus.publish(SessionLoaded(command.session_id, len(stored.messages)))
+        self.bus.publish(SessionLoaded(command.session_id, len(stored.messages), *session.earlier))
         self.bus.publish(TreeChanged(command.session_id, state.tree))  # for its clients' views
         if (agent := header.parameters.get("agent")) and isinstance(agent, str):
             self._warn(command.session_id, f"the session ran under /{agent}; it is taken up "

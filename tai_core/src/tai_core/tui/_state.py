@@ -268,6 +268,9 @@ def _compacted(state: UiState, event: SessionCompacted) -> None:
 
 def _loaded(state: UiState, event: SessionLoaded) -> None:
     state.history_due = True
+    # the status counts from what the session's earlier turns spent, as a report does
+    state.prompt_tokens, state.completion_tokens = event.input_tokens, event.output_tokens
+    state.cost = event.cost
 
 
 def _tree(state: UiState, event: TreeChanged) -> None:
