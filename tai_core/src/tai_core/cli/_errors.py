@@ -17,7 +17,7 @@ import itertools
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 import click
 
@@ -37,56 +37,49 @@ def fail(message: str, status: int = FAILURE) -> NoReturn:
     sys.exit(status)
 
 
-def run(
-    command: click.Command,
-    args: Sequence[str],
-    obj: object,
-    *,
-    commands: Iterable[str] = (),
-    help_command: str = "tai --help",
-    help_options: Sequence[str] = ("--help",),
-    tai: click.Group | None = None,
-) -> NoReturn:
-    """Run ``command`` (the ``tai`` group, or the default command standing for it) with
-    ``args`` and exit with its status; ``commands`` are tai's command names (for the
+class CommandLine(NamedTuple):
+    """A command line as tai reads it: ``command`` (the ``tai`` group, or the default
+    command standing for it) with ``args``; ``commands`` are tai's command names (for the
     nearest ones), ``help_command`` the help of ``command`` itself, ``help_options`` the
     spellings that ask for it (the default command, run alone, is no child of the group
     that would give it the group's), ``tai`` the group, whose own options given after a
     command's name are named as tai's."""
+
+    command: click.Command
+    args: Sequence[str]
+    commands: Iterable[str] = ()
+    help_command: str = "tai --help"
+    help_options: Sequence[str] = ("--help",)
+    tai: click.Group | None = None
+
+
+def run(line: CommandLine, obj: object) -> NoReturn:
+    """Run ``line`` with the context object ``obj`` and exit with its status."""
+    command = line.command
     with (
-        _ending(command, args, commands, help_command, tai),
+        _ending(line),
         command.make_context(
-            "tai", list(args), obj=obj, help_option_names=list(help_options)
+            "tai", list(line.args), obj=obj, help_option_names=list(line.help_options)
         ) as context,
     ):
         command.invoke(context)
     sys.exit(0)
 
 
-def check(
-    command: click.Command,
-    args: Sequence[str],
-    obj: object,
-    *,
-    commands: Iterable[str] = (),
-    help_command: str = "tai --help",
-    help_options: Sequence[str] = ("--help",),
-    tai: click.Group | None = None,
-) -> None:
-    """Read ``args`` as :func:`run` would, down to the named command's own options and
+def check(line: CommandLine, obj: object) -> None:
+    """Read ``line`` as :func:`run` would, down to the named command's own options and
     words, running nothing: a command line tai cannot use ends here with the line
     :func:`run` would print, before anything is prepared for the run (the sandbox is not
-    entered, the session's modules are not imported). The parameters are :func:`run`'s."""
-    with _ending(command, args, commands, help_command, tai):
+    entered, the session's modules are not imported)."""
+    command, args, help_options = line.command, list(line.args), list(line.help_options)
+    with _ending(line):
         if not isinstance(command, click.Group):
-            command.make_context("tai", list(args), obj=obj, help_option_names=list(help_options))
+            command.make_context("tai", args, obj=obj, help_option_names=help_options)
             return
         # the group's own options, then the named command's, as click's run reads them
-        context = click.Context(
-            command, info_name="tai", obj=obj, help_option_names=list(help_options)
-        )
+        context = click.Context(command, info_name="tai", obj=obj, help_option_names=help_options)
         with context.scope(cleanup=False):
-            rest = click.Command.parse_args(command, context, list(args))
+            rest = click.Command.parse_args(command, context, args)
         if rest:
             name, named, words = command.resolve_command(context, rest)
             if named is not None and name is not None:
@@ -94,15 +87,9 @@ def check(
 
 
 @contextlib.contextmanager
-def _ending(
-    command: click.Command,
-    args: Sequence[str],
-    commands: Iterable[str],
-    help_command: str,
-    tai: click.Group | None,
-) -> Iterator[None]:
-    """End tai with its status and one line for whatever ``command`` raises in the block
-    (the parameters are :func:`run`'s)."""
+def _ending(line: CommandLine) -> Iterator[None]:
+    """End tai with its status and one line for whatever the command of ``line`` raises in
+    the block."""
     try:
         yield
     except click.exceptions.Exit as done:
@@ -111,10 +98,10 @@ def _ending(
         click.echo(error.format_message(), err=True)  # a group alone: its help, and why
         fail(_command_missing(error.ctx), USAGE)
     except TaskNotQuoted as error:
-        fail(_task_hint(error, commands), USAGE)
+        fail(_task_hint(error, line.commands), USAGE)
     except click.UsageError as error:
-        where = _help_of(command, error, args, help_command)
-        fail(_usage(error, args, where, tai), USAGE)
+        where = _help_of(line.command, error, line.args, line.help_command)
+        fail(_usage(error, line.args, where, line.tai), USAGE)
     except click.ClickException as error:
         fail(error.format_message(), error.exit_code or FAILURE)
     except (click.Abort, KeyboardInterrupt, EOFError):

@@ -331,15 +331,14 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         target = real_command(group.commands[DEFAULT_COMMAND])
         target_args, help_command = args[args.index(DEFAULT_COMMAND) + 1 :], "tai chat --help"
-    commands = sorted(group.commands)
+    line = _errors.CommandLine(target, target_args, sorted(group.commands), help_command,
+                               HELP_OPTIONS, group)  # fmt: skip
     isolated, command = isolated_command(group, args)
     if isolated:  # a command line tai cannot use ends before the sandbox is entered
-        _errors.check(target, target_args, app, commands=commands, help_command=help_command,
-                      help_options=HELP_OPTIONS, tai=group)  # fmt: skip
+        _errors.check(line, app)
         app = _isolate(app, args, command)
         _recover_interrupted_flush(Path.cwd())
     from tai_core.cli import _startup_gc
 
     _startup_gc.resume()  # start-up is over: the command runs with the collector on
-    _errors.run(target, target_args, app, commands=commands, help_command=help_command,
-                help_options=HELP_OPTIONS, tai=group)  # fmt: skip
+    _errors.run(line, app)
