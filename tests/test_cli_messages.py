@@ -19,6 +19,14 @@ from .conftest import run_tai, tai_executable
 USAGE = 2
 
 
+#: The end of the line for a model tai does not know (the installed providers' built-ins:
+#: the gemini plugin's).
+UNKNOWN = (
+    "not a configured generator (none configured), not PREFIX:MODEL of an installed provider, "
+    "not a built-in name (flash, gemini, gemini-flash, gemini-pro, pro); see `tai plugins` for "
+    "installed providers"
+)
+
 #: Every hook of tai, as ``tai plugins --hook`` lists them when a name is not near one.
 HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai_")))
 
@@ -98,9 +106,8 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         ),
         (
             ["next", "-model", "openai", "chat", "hi"],  # a provider, without its model
-            "unknown model 'openai' (a provider: give the model after it, openai:MODEL): not a "
-            "configured generator (none configured), not PREFIX:MODEL of an installed "
-            "provider, not a built-in name; see `tai plugins` for installed providers",
+            "unknown model 'openai' (a provider: give the model after it, openai:MODEL): "
+            + UNKNOWN,
             USAGE,
         ),
         (
@@ -116,16 +123,13 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         ),
         (
             ["next", "-model", "gpt-4o", "chat", "hi"],  # a model an installed provider knows
-            "unknown model 'gpt-4o' (did you mean 'openai:gpt-4o'?): not a configured "
-            "generator (none configured), not PREFIX:MODEL of an installed provider, not a "
-            "built-in name; see `tai plugins` for installed providers",
+            f"unknown model 'gpt-4o' (did you mean 'openai:gpt-4o'?): {UNKNOWN}",
             USAGE,
         ),
         (
             ["next", "-model", "glm-4.6", "chat", "hi"],  # known to two: both, typed to run
             "unknown model 'glm-4.6' (did you mean 'opencode-go:glm-4.6' or 'zhipu:glm-4.6'?): "
-            "not a configured generator (none configured), not PREFIX:MODEL of an installed "
-            "provider, not a built-in name; see `tai plugins` for installed providers",
+            + UNKNOWN,
             USAGE,
         ),
         (
@@ -229,23 +233,17 @@ HOOKS = ", ".join(sorted(name for name in dir(hookspecs) if name.startswith("tai
         ),
         (
             ["next", "-model", "nosuch", "chat", "hi"],
-            "unknown model 'nosuch': not a configured generator (none configured), not "
-            "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "
-            "for installed providers",
+            f"unknown model 'nosuch': {UNKNOWN}",
             USAGE,
         ),
         (
             ["next", "-model", "opnai:gpt-4o", "chat", "hi"],  # a provider's prefix misspelt
-            "unknown model 'opnai:gpt-4o' (did you mean 'openai:gpt-4o'?): not a configured "
-            "generator (none configured), not PREFIX:MODEL of an installed provider, not a "
-            "built-in name; see `tai plugins` for installed providers",
+            f"unknown model 'opnai:gpt-4o' (did you mean 'openai:gpt-4o'?): {UNKNOWN}",
             USAGE,
         ),
         (
             ["web", "-model", "nosuch:x"],  # refused before serving, not at each session
-            "unknown model 'nosuch:x': not a configured generator (none configured), not "
-            "PREFIX:MODEL of an installed provider, not a built-in name; see `tai plugins` "
-            "for installed providers",
+            f"unknown model 'nosuch:x': {UNKNOWN}",
             USAGE,
         ),
     ],

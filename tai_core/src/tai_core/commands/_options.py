@@ -43,7 +43,10 @@ def _flag(*names: str, **kwargs: Any) -> Callable[[F], F]:
 
 #: The flags of the generating commands, by parameter name (``tai ai`` takes some of them).
 FLAGS: dict[str, Callable[[F], F]] = {
-    "model": _flag("-model", "--model", "model", metavar="NAME", help="The model to use."),
+    "model": _flag("-model", "--model", "model", metavar="NAME",
+                   help="The model: a [[generators]] name of tai.toml, PREFIX:MODEL of an "
+                        "installed provider (openai:gpt-4o), or a provider's built-in name "
+                        "(an unknown name lists them); default: tai.toml's model."),
     "fast_model": _flag("-fast-model", "--fast-model", "fast_model", metavar="NAME",
                         help="The model for handoffs and summaries."),
     "files": _flag("-file", "--file", "files", multiple=True, metavar="PATTERN",

@@ -149,11 +149,13 @@ def resolve_model(
             fields = dict(short[name])
     if fields is None:
         configured = sorted(str(g.get("name")) for g in _generators(config))
+        built_in = sorted({n for provider in providers.values() for n in provider.short_names})
         raise ModelConfigError(
             f"unknown model {name!r}{_meant(name, configured, providers)}: not a configured "
             "generator "
             f"({', '.join(configured) or 'none configured'}), not PREFIX:MODEL of an installed "
-            "provider, not a built-in name; see `tai plugins` for installed providers"
+            f"provider, not a built-in name ({', '.join(built_in) or 'none installed'}); see "
+            "`tai plugins` for installed providers"
         )
     type_name = str(fields.get("type") or "").lower()
     provider = by_type.get(type_name)
