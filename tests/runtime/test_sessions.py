@@ -42,6 +42,7 @@ from tai_core.runtime import (
     SessionUpdated,
     StartSession,
     Submit,
+    TextReceived,
     TreeChanged,
     UpdateSession,
     UsageReported,
@@ -446,11 +447,13 @@ def test_a_runtime_without_a_store_says_so(host: Any) -> None:
     assert not any(isinstance(e, TERMINAL_EVENTS) for e in events)
 
 
-def test_a_cancelled_turn_reports_the_usage_of_its_ended_attempts(bench: Bench) -> None:
+@pytest.mark.parametrize("cut", ["", "Part two, half wr"])
+def test_a_cancelled_turn_reports_the_usage_of_its_attempts(bench: Bench, cut: str) -> None:
     """What the run spent before the cancel is said as a finished run's is: the table of
-    the attempts that ended (here round 1; round 2 was cut while it waited)."""
+    the attempts that ended (round 1), and of round 2's when the model had begun to write
+    (billed all the same: estimated, marked ~)."""
     bench.server.script(
-        Reply(text="Part one.\n<<甲乙 continue\nthe rest\n甲乙\n"), Reply(fault="stall")
+        Reply(text="Part one.\n<<甲乙 continue\nthe rest\n甲乙\n"), Reply(text=cut, fault="stall")
     )
 
     async def scenario(runtime: Runtime) -> None:
@@ -459,6 +462,8 @@ def test_a_cancelled_turn_reports_the_usage_of_its_ended_attempts(bench: Bench) 
         async with asyncio.timeout(20):
             while len(bench.server.requests) < 2:  # round 2's request reached the server
                 await asyncio.sleep(0.01)
+            while cut and not [e for e in bench.of(TextReceived) if e.round == 2]:
+                await asyncio.sleep(0.01)  # half the words reached it (then the server stalls)
         runtime.handle(Cancel("s1"))
         await runtime.wait("s1")
 
@@ -466,5 +471,10 @@ def test_a_cancelled_turn_reports_the_usage_of_its_ended_attempts(bench: Bench) 
     (cancelled,) = bench.of(RunCancelled)
     rows = [line.split() for line in cancelled.report.splitlines()]
     assert rows[0][:2] == ["Round", "Try"]
-    assert [row[:2] for row in rows[1:-1]] == [["1", "1"]]
+    assert rows[1][:2] == ["1", "1"] and rows[1][-1] == "stop"
     assert rows[-1][0] == "total"
+    if not cut:  # nothing written yet: nothing billed for round 2
+        assert len(rows) == 3
+    else:
+        assert rows[2][:3] == ["2", "1", "~" + rows[2][2][1:]] and rows[2][-1] == "cancelled"
+        assert int(rows[2][4].lstrip("~")) > 0  # the words written, estimated

@@ -128,6 +128,8 @@ class Pipeline:
         #: The usage rows of the attempts that have ended, the running run's last, for
         #: the report of a run cancelled in between (:meth:`report_so_far`).
         self._rows_so_far: tuple[UsageRow, ...] = ()
+        #: The attempt streaming now: its round, number, request, model and start.
+        self._in_flight: tuple[int, int, GenerationRequest, ModelSpec, float] | None = None
 
     @property
     def spec(self) -> ModelSpec:
@@ -163,12 +165,22 @@ class Pipeline:
 
     def report_so_far(self) -> str:
         """The usage table as a run's report would give it now — the attempts that ended,
-        the running run's last — for a run cancelled before its own report."""
-        return usage_table(self._rows_so_far)
+        the running run's last — for a run cancelled before its own report; an attempt
+        cut while the model wrote is billed all the same, so it has a row too, estimated
+        (outcome ``cancelled``)."""
+        rows = self._rows_so_far
+        streamed = "".join(self.runner.streamed)
+        if self._in_flight is not None and streamed:
+            round_no, attempt_no, request, spec, started = self._in_flight
+            guess = Usage(input=request_tokens(request), output=estimate_tokens(streamed))
+            seconds = time.perf_counter() - started
+            rows = (*rows, UsageRow(round_no, attempt_no, guess, guess.cost(spec.prices), seconds,
+                                    "cancelled", estimated=True))  # fmt: skip
+        return usage_table(rows)
 
     async def run(self, state: RunState) -> RunResult:
         """Rounds from ``state`` (whose last message is the user's) until the run ends."""
-        self._rows_so_far = state.usage_rows
+        self._rows_so_far, self._in_flight = state.usage_rows, None
         try:
             while True:
                 if self.options.max_rounds and state.round >= self.options.max_rounds:
@@ -246,9 +258,11 @@ class Pipeline:
                 self._observe("tai_round_start", session=self.options, round_number=state.round)
                 started = time.perf_counter()
                 request, provider, spec = self._request(base)
+                self._in_flight = (state.round, attempt_no - steered, request, spec, started)
                 attempt = await self.steering.race(
                     self.runner.run(request, state.round, base.workspace, (provider, spec))
                 )
+                self._in_flight = None
                 if attempt is None:
                     snapshot = base = self._steered(base)
                     self._round_end(state.round, "retry")
