@@ -3,8 +3,10 @@
 ``tai undo`` exits 0 when every file the run changed is as it was at the checkpoint (or
 already was: undo takes back what the run did, and a run that changed nothing leaves the
 tree as it finds it), 1 when some files were kept (edited after the run ended, or refused
-by the path checks; each is named), 2 when there is nothing to undo to (no checkpoint here,
-no such round, a damaged store, checkpoints that are not tai's: one line says which).
+by the path checks; each is named) or there is nothing to undo to (no checkpoint here, a
+damaged store, checkpoints that are not tai's: one line says which), 2 when the command
+line names what is not there (no such run, no such round) — tai's rule: 1 a command that
+failed, 2 a command line it cannot use.
 """
 
 from __future__ import annotations
