@@ -21,7 +21,7 @@ from typing import NamedTuple, NoReturn
 
 import click
 
-from tai_core._nearest import aside, did_you_mean, nearest
+from tai_core._nearest import aside, did_you_mean, nearest, offer
 from tai_core.commands._options import TaskNotQuoted
 from tai_core.plugins._failures import PluginHookError
 
@@ -185,11 +185,10 @@ def _task_hint(error: TaskNotQuoted, commands: Iterable[str]) -> str:
 def _is_agent_command(context: click.Context | None, word: str) -> bool:
     """Whether ``word`` names an agent command users may invoke (``/plan`` of ``tai ai``),
     as the plugins of the run in ``context`` declare them."""
+    from tai_core.plugins._agent_commands import invocable
+
     host = getattr(context.obj, "host", None) if context is not None else None
-    if host is None:
-        return False
-    agent = host.declared("agent_commands").get(word)
-    return agent is not None and agent.user_invocable
+    return host is not None and invocable(host.declared("agent_commands"), word) is not None
 
 
 #: The shell's words for what tai's sub-commands call otherwise, offered when a command
@@ -349,7 +348,7 @@ def _usage(
             names = context.command.commands
             meant = did_you_mean(name, names, str, 3)
             if not meant and _SHELL_VERBS.get(name) in names:  # tai sessions rm ID
-                meant = f"did you mean {_SHELL_VERBS[name]}?"
+                meant = offer([_SHELL_VERBS[name]], str)
             return f"unknown command {name!r}{aside(meant)}; see {where}"
     extra = _EXTRA.fullmatch(message.strip())
     if extra and context is not None:  # tai undo 3: the value of an option, without it

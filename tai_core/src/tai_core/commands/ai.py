@@ -148,11 +148,11 @@ def ai_command(app: Any, **params: Any) -> None:
 
 def _check_agent(app: Any, name: str) -> None:
     """A usage error unless ``name`` is an agent command users may invoke."""
+    from tai_core.plugins._agent_commands import invocable, not_invocable
+
     agents = app.host.declared("agent_commands")
-    found = agents.get(name)
-    if found is None or not found.user_invocable:
-        known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
-        raise click.UsageError(f"no agent command /{name} (the agent commands: {known or 'none'})")
+    if invocable(agents, name) is None:
+        raise click.UsageError(not_invocable(agents, name))
 
 
 def _announce(session_id: str, *, resumed: bool) -> None:

@@ -53,3 +53,17 @@ def agent_usage(agent: Any) -> str:
     what it is for: its line in ``/help`` and in the model's index."""
     hint = f" {agent.argument_hint}" if agent.argument_hint else ""
     return f"/{agent.name}{hint} — {agent.description}"
+
+
+def invocable(agents: Mapping[str, Any], name: str) -> Any | None:
+    """The agent command ``name`` of ``agents`` (each name with what fulfils
+    :class:`AgentCommand`) when users may invoke it; else ``None``."""
+    agent = agents.get(name)
+    return agent if agent is not None and agent.user_invocable else None
+
+
+def not_invocable(agents: Mapping[str, Any], name: str) -> str:
+    """The line for ``/name`` when it is no agent command users may invoke: the ones
+    that are."""
+    known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
+    return f"no agent command /{name} (the agent commands: {known or 'none'})"

@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from tai_core.events import AgentActivated, Notice
-from tai_core.plugins._agent_commands import agent_usage
+from tai_core.plugins._agent_commands import agent_usage, invocable, not_invocable
 from tai_core.runtime._commands import ActivateAgent, RunExtensionCommand
 
 
@@ -119,12 +119,9 @@ def _switched(
             options=attrs.evolve(setup.options, disabled=own.disabled),
         )  # fmt: skip
         return own, restored, allowed, ""
-    agent = agents.get(command.name)
-    if agent is None or not agent.user_invocable:
-        known = ", ".join(f"/{n}" for n, a in sorted(agents.items()) if a.user_invocable)
-        raise AgentError(
-            f"no agent command /{command.name} (the agent commands: {known or 'none'})"
-        )
+    agent = invocable(agents, command.name)
+    if agent is None:
+        raise AgentError(not_invocable(agents, command.name))
     allowed = tuple(sorted(on & set(agent.tools) if agent.tools else on))
     disabled = frozenset(setup.kinds) - set(allowed)
     missing = sorted(set(agent.tools) - set(setup.kinds))
