@@ -172,10 +172,10 @@ class Pipeline:
         streamed = "".join(self.runner.streamed)
         if self._in_flight is not None and streamed:
             round_no, attempt_no, request, spec, started = self._in_flight
-            guess = Usage(input=request_tokens(request), output=estimate_tokens(streamed))
+            guess, cost = _billed_guess(request, streamed, spec)
             seconds = time.perf_counter() - started
-            rows = (*rows, UsageRow(round_no, attempt_no, guess, guess.cost(spec.prices), seconds,
-                                    "cancelled", estimated=True))  # fmt: skip
+            rows = (*rows, UsageRow(round_no, attempt_no, guess, cost, seconds, "cancelled",
+                                    estimated=True))  # fmt: skip
         return usage_table(rows)
 
     async def run(self, state: RunState) -> RunResult:
@@ -353,9 +353,8 @@ class Pipeline:
         seconds = time.perf_counter() - started
         row = UsageRow(state.round, attempt_no, usage or Usage(), cost, seconds, outcome)
         if usage is None and attempt.produced:  # cut after the model began: billed all the same
-            guess = Usage(input=request_tokens(request),
-                          output=estimate_tokens(attempt.text + attempt.thoughts))  # fmt: skip
-            row = attrs.evolve(row, usage=guess, cost=guess.cost(spec.prices), estimated=True)
+            guess, guessed_cost = _billed_guess(request, attempt.text + attempt.thoughts, spec)
+            row = attrs.evolve(row, usage=guess, cost=guessed_cost, estimated=True)
         self._observe(
             "tai_after_model_call", session=self.options, model=spec.name,
             finish_reason=outcome, usage=attrs.asdict(usage) if usage else {},
@@ -614,6 +613,15 @@ class Pipeline:
             )
             return state, None
         return state, notes.plan_entry_note(entry.name, entry.body)
+
+
+def _billed_guess(
+    request: GenerationRequest, written: str, spec: ModelSpec
+) -> tuple[Usage, float | None]:
+    """The usage of an attempt cut after the model began to write (billed all the same,
+    never reported), estimated from ``request`` and what was ``written``, and its cost."""
+    guess = Usage(input=request_tokens(request), output=estimate_tokens(written))
+    return guess, guess.cost(spec.prices)
 
 
 class RunFailure(Exception):
