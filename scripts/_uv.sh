@@ -43,14 +43,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # The environment is built from the lock file, quietly (uv would list every one of some 150
 # distributions it builds and installs): the ticker says how far the download has got, and
-# a line at the end how many distributions the environment holds. tai's own sources are installed editable and compiled here (half a second), so
-# that a run with PYTHONDONTWRITEBYTECODE=1 (or a read-only checkout) starts as fast as an
-# installed tai; the rest of the environment is compiled by compile_environment, which the
-# example calls (start-up as users meet it), while the test suite compiles only what it
-# imports, when it imports it (some 1,000 of the environment's 12,000 modules).
+# a line at the end how many distributions the environment holds. tai's own sources are
+# installed editable and compiled here (half a second), so that a run with
+# PYTHONDONTWRITEBYTECODE=1 (or a read-only checkout) starts as fast as an installed tai;
+# the rest of the environment is compiled by compile_environment, which the example calls
+# (start-up as users meet it), while the test suite compiles only what it imports, when it
+# imports it (some 1,000 of the environment's 12,000 modules).
 echo "scripts: the Python environment from uv.lock (uv sync; a minute on a fresh machine)" >&2
 _ticking "uv sync" "$("$UV" cache dir 2>/dev/null || true)" -- "$UV" sync --locked --quiet
-echo "scripts: .venv holds $(find .venv/lib/python3*/site-packages -maxdepth 1 -name '*.dist-info' 2>/dev/null | wc -l) distributions (uv.lock's)" >&2
+installed=$(find .venv/lib/python3*/site-packages -maxdepth 1 -name '*.dist-info' 2>/dev/null | wc -l)
+echo "scripts: .venv holds $installed distributions (uv.lock's)" >&2
 "$UV" run --no-sync python -m compileall -q -j 0 tai_core/src tai_sandbox/src libs/*/src plugins/*/src
 
 # compile_environment: the byte-code of the whole environment (a quarter of a minute on a

@@ -192,8 +192,8 @@ def enter(setup: Callable[[], T], on_exit: Callable[[int], None] | None = None) 
     ``setup`` runs as PID 1 of the new PID namespace, in the new mount namespace with full
     capabilities there; its result is returned in the process that carries on as tai. The
     calling process never returns on success: when tai and every process of the sandbox
-    have ended, it calls ``on_exit`` with tai's exit status and exits with it. On failure it raises
-    :class:`SandboxUnavailable` and is unchanged.
+    have ended, it calls ``on_exit`` with tai's exit status and exits with it. On failure
+    it raises :class:`SandboxUnavailable` and is unchanged.
     """
     if sys.platform != "linux":
         raise SandboxUnavailable("namespaces exist only on Linux")
